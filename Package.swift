@@ -1,0 +1,33 @@
+// swift-tools-version: 6.0
+// Lifeline: a deterministic discrete-event simulation of how iOS treats a location-tracking app
+// across its lifecycle, and a property-based explorer that finds where the app loses data.
+// No package dependencies: Foundation and Swift Testing only.
+import PackageDescription
+
+let package = Package(
+    name: "Lifeline",
+    products: [
+        .executable(name: "lifeline", targets: ["lifeline"]),
+        .library(name: "Simulation", targets: ["Simulation"]),
+    ],
+    targets: [
+        // Layer 1: the discrete-event kernel (virtual time, scheduler, actors, ordering, trace,
+        // seeded randomness). Imports Foundation only.
+        .target(name: "Simulation"),
+        // Peer benchmark models written in the kernel's idiom (../shared/bench/des).
+        .target(name: "Benchmarks", dependencies: ["Simulation"]),
+        // The command-line tool's parsing and commands, as a library so tests can drive it.
+        .target(name: "LifelineCommands", dependencies: ["Simulation", "Benchmarks"]),
+        .executableTarget(name: "lifeline", dependencies: ["LifelineCommands"]),
+
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
+        .testTarget(name: "CommandTests", dependencies: ["LifelineCommands", "Benchmarks"]),
+        // Property-based suites live in Properties/ as their own test target.
+        .testTarget(
+            name: "Properties",
+            dependencies: ["Simulation"],
+            path: "Properties"
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

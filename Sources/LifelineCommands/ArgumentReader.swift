@@ -1,0 +1,72 @@
+// Reading command-line options (the CLI layer): `--name value`, `--name=value` and flags,
+// with a usage error for anything unknown, missing or malformed.
+
+/// A mistake in how the command was called: printed with the usage, exit code 2.
+public struct UsageError: Error, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// The arguments after the subcommand's words, consumed option by option; whatever is left at
+/// `finish()` is an error, so a misspelt option is never silently ignored.
+struct ArgumentReader {
+    private var remaining: [String]
+
+    init(_ arguments: [String]) { remaining = arguments }
+
+    /// True when `--help` or `-h` was given (consumed).
+    mutating func wantsHelp() -> Bool {
+        let before = remaining.count
+        remaining.removeAll { $0 == "--help" || $0 == "-h" }
+        return remaining.count != before
+    }
+
+    /// True when the flag `name` was given (consumed).
+    mutating func flag(_ name: String) -> Bool {
+        guard let index = remaining.firstIndex(of: name) else { return false }
+        remaining.remove(at: index)
+        return true
+    }
+
+    /// The text of option `name`, if given (consumed); a missing value is an error.
+    mutating func text(_ name: String) throws -> String? {
+        if let index = remaining.firstIndex(where: { $0.hasPrefix(name + "=") }) {
+            let value = String(remaining[index].dropFirst(name.count + 1))
+            remaining.remove(at: index)
+            return value
+        }
+        guard let index = remaining.firstIndex(of: name) else { return nil }
+        guard index + 1 < remaining.count, !remaining[index + 1].hasPrefix("--") else {
+            throw UsageError("\(name) needs a value")
+        }
+        let value = remaining[index + 1]
+        remaining.removeSubrange(index...index + 1)
+        return value
+    }
+
+    /// Option `name` as an integer in `range`, or `defaultValue`.
+    mutating func integer(_ name: String, in range: ClosedRange<Int>, default defaultValue: Int) throws -> Int {
+        guard let text = try text(name) else { return defaultValue }
+        let digits = text.replacingOccurrences(of: "_", with: "").replacingOccurrences(of: ",", with: "")
+        guard let value = Int(digits), range.contains(value) else {
+            throw UsageError("\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        }
+        return value
+    }
+
+    /// Option `name` as an unsigned 64-bit integer, or `defaultValue`.
+    mutating func seed(_ name: String, default defaultValue: UInt64) throws -> UInt64 {
+        guard let text = try text(name) else { return defaultValue }
+        guard let value = UInt64(text) else {
+            throw UsageError("\(name) takes a whole number from 0 to \(UInt64.max), not '\(text)'")
+        }
+        return value
+    }
+
+    /// Fails on any argument not consumed.
+    func finish() throws {
+        guard let first = remaining.first else { return }
+        throw UsageError(first.hasPrefix("-") ? "unknown option '\(first)'" : "unexpected argument '\(first)'")
+    }
+}

@@ -1,0 +1,116 @@
+// `lifeline bench …`: the benchmarks, each printing the peer's information line and, last,
+// `events=N wall_s=S events_per_s=R` (or its own figures).
+import Benchmarks
+import Simulation
+
+enum BenchCommand {
+    static let kernelUsage = """
+    usage: lifeline bench kernel [--model 1|2] [--events N] [--processes P] [--seed S]
+                                 [--trace-hash] [--kernel-trace-hash] [--ordering O]
+
+    Runs the peer models of ../shared/bench/des/README.md (integer-time variant) on the kernel
+    and prints the same information line as 'simpy_bench.py --time ns', then
+    'events=N wall_s=S events_per_s=R'. Defaults: model 1, N = 1000000, P = 1000, seed 42.
+      --trace-hash         the peers' trace hash (trace_hash=...)
+      --kernel-trace-hash  the kernel's own trace hash over every delivery (kernel_trace_hash=...)
+      --ordering O         fifo (default), random:SEED or pct:SEED:DEPTH for simultaneous events
+    """
+
+    static let memoryUsage = """
+    usage: lifeline bench memory [--timers N] [--seed S]
+
+    Schedules N timers (default 1000000) at random instants within an hour, prints the peak
+    resident memory while all are pending, then delivers them all.
+    """
+
+    static func usage(for arguments: [String]) -> String {
+        switch arguments.first {
+        case "kernel": return kernelUsage
+        case "memory": return memoryUsage
+        default: return "usage: lifeline bench kernel|memory [options]\n\n" + kernelUsage + "\n\n" + memoryUsage
+        }
+    }
+
+    static func run(_ arguments: [String], output: CommandOutput) throws -> Int32 {
+        guard let which = arguments.first else { throw UsageError("bench needs a benchmark: kernel or memory") }
+        var reader = ArgumentReader(Array(arguments.dropFirst()))
+        if reader.wantsHelp() {
+            output.standard(usage(for: [which]))
+            return 0
+        }
+        switch which {
+        case "kernel": return try kernel(&reader, output: output)
+        case "memory": return try memory(&reader, output: output)
+        default: throw UsageError("unknown benchmark '\(which)'")
+        }
+    }
+
+    static func kernel(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {
+        let modelNumber = try reader.integer("--model", in: 1...2, default: 1)
+        let events = try reader.integer("--events", in: 1...1_000_000_000, default: 1_000_000)
+        let processes = try reader.integer("--processes", in: 1...10_000_000, default: 1000)
+        let seed = try reader.seed("--seed", default: 42)
+        let hashes = reader.flag("--trace-hash")
+        let kernelHashes = reader.flag("--kernel-trace-hash")
+        let ordering = try reader.text("--ordering").map { text in
+            do { return try OrderingSpecification(parsing: text) } catch { throw UsageError("--ordering: \(error)") }
+        } ?? .fifo
+        try reader.finish()
+        let benchmark = KernelBenchmark(model: .init(rawValue: modelNumber)!, processCount: processes,
+                                        eventCount: events, seed: seed, computesTraceHash: hashes,
+                                        computesKernelTraceHash: kernelHashes, ordering: ordering)
+        let result = benchmark.run()
+        var info = ["engine=lifeline-kernel", "model=\(modelNumber)", "P=\(processes)", "N=\(events)",
+                    "rng=splitmix64", "seed=\(seed)", "time=ns",
+                    "sim_time=\(result.simulatedNanoseconds)", "scheduled=\(result.scheduled)"]
+        if let fired = result.fired, let cancelled = result.cancelled {
+            info += ["fired=\(fired)", "cancelled=\(cancelled)"]
+        }
+        if ordering != .fifo { info.append("ordering=\(ordering)") }
+        if let hash = result.traceHash { info.append("trace_hash=\(hexadecimal16(hash))") }
+        if let hash = result.kernelTraceHash { info.append("kernel_trace_hash=\(hexadecimal16(hash))") }
+        output.standard(info.joined(separator: " "))
+        output.standard(eventsLine(events: result.events, wallSeconds: result.wallSeconds))
+        return 0
+    }
+
+    static func memory(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {
+        let timers = try reader.integer("--timers", in: 1...100_000_000, default: 1_000_000)
+        let seed = try reader.seed("--seed", default: 42)
+        try reader.finish()
+        let result = PendingTimersBenchmark(timerCount: timers, seed: seed).run()
+        let peak = result.peakResidentBytes.map { String(format2($0, divisor: 1_048_576)) } ?? "unknown"
+        output.standard("engine=lifeline-kernel timers=\(timers) pending=\(result.pendingAtPeak) "
+                        + "peak_rss_mb=\(peak) delivered=\(result.delivered)")
+        output.standard(eventsLine(events: result.delivered, wallSeconds: result.wallSeconds))
+        return 0
+    }
+
+    /// The peers' closing line.
+    static func eventsLine(events: Int, wallSeconds: Double) -> String {
+        "events=\(events) wall_s=\(format6(wallSeconds)) events_per_s=\(format2(Double(events) / wallSeconds))"
+    }
+}
+
+/// `value / divisor` with two decimals, rounded half away from zero.
+func format2(_ value: Int, divisor: Int) -> String { format2(Double(value) / Double(divisor)) }
+
+/// `value` with two decimals.
+func format2(_ value: Double) -> String { fixed(value, digits: 2) }
+
+/// `value` with six decimals.
+func format6(_ value: Double) -> String { fixed(value, digits: 6) }
+
+/// `value` in fixed notation with `digits` decimals (no Foundation formatter: the same text on
+/// every platform).
+func fixed(_ value: Double, digits: Int) -> String {
+    guard value.isFinite else { return String(value) }
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    let scaled = (abs(value) * scale).rounded()
+    let whole = Int64(scaled / scale)
+    let fraction = Int64(scaled - Double(whole) * scale)
+    let sign = value < 0 && scaled != 0 ? "-" : ""
+    let fractionText = String(fraction)
+    return sign + String(whole) + "." + String(repeating: "0", count: digits - fractionText.count) + fractionText
+}

@@ -1,0 +1,234 @@
+// The scheduler's queue (layer 1): a radix heap of pending deliveries keyed by integer instant,
+// its buckets intrusive linked lists over one pool of nodes.
+
+/// A monotone priority queue of pending deliveries, keyed by their instant in nanoseconds.
+///
+/// Virtual time never runs backwards, so the queue only ever holds keys at or after the last
+/// instant it advanced to (`last`). That makes a radix heap (Ahuja, Mehlhorn, Orlin and Tarjan,
+/// "Faster algorithms for the shortest path problem", 1990) a better fit for integer time than
+/// a binary heap: a node sits in bucket `b(key) = 64 − clz(key ^ last)`, bucket 0 holding the
+/// nodes due exactly at `last`. Advancing empties the first non-empty bucket into lower ones;
+/// a node moves down at most 64 times in its life, and usually a few.
+///
+/// Each bucket is a doubly linked list threaded through one pool of nodes, so moving a node is
+/// relinking it (no copying), and cancelling one is unlinking it in O(1): nothing stale is left
+/// behind to skip later. A node's pool index and generation form its `EventHandle`.
+///
+/// Two properties the scheduler builds on:
+/// - **First scheduled, first served.** Nodes with equal keys always share a bucket and keep
+///   their insertion order through every redistribution, so no sequence number is needed.
+/// - **The ready run.** After `advance`, bucket 0 is exactly the set of deliveries due at
+///   `last`, in scheduling order: the choices a same-instant ordering strategy picks from.
+///
+/// - Complexity: `insert` and `remove` O(1); `advance` amortized O(log C) per node for a key
+///   spread C; `popReady` O(1).
+@usableFromInline
+struct EventQueue<Message> {
+    @usableFromInline
+    struct Node {
+        @usableFromInline var message: Message?
+        @usableFromInline var instant: Int64
+        @usableFromInline var previous: UInt32
+        @usableFromInline var next: UInt32
+        @usableFromInline var target: ActorID
+        /// Bumped whenever the node is freed, so that old handles no longer match.
+        @usableFromInline var generation: UInt32
+        /// The bucket the node is linked into, or `EventQueue.none` while free.
+        @usableFromInline var bucket: UInt32
+
+        @inlinable
+        init(message: Message?, instant: Int64, target: ActorID) {
+            self.message = message
+            self.instant = instant
+            self.previous = EventQueue.none
+            self.next = EventQueue.none
+            self.target = target
+            self.generation = 0
+            self.bucket = EventQueue.none
+        }
+    }
+
+    /// The null link.
+    @usableFromInline static var none: UInt32 { UInt32.max }
+    /// Bucket 0 plus one bucket per bit of a 64-bit key difference.
+    @usableFromInline static var bucketCount: Int { 65 }
+
+    // invariant: a linked node with bucket b has b == bucketIndex(node.instant); every list is
+    // in insertion order among equal instants; free nodes form a singly linked list by `next`.
+    @usableFromInline var nodes = ContiguousArray<Node>()
+    @usableFromInline var heads = ContiguousArray<UInt32>(repeating: EventQueue.none, count: EventQueue.bucketCount)
+    @usableFromInline var tails = ContiguousArray<UInt32>(repeating: EventQueue.none, count: EventQueue.bucketCount)
+    @usableFromInline var freeHead = EventQueue.none
+    /// Bit b − 1 is set when bucket b (1...64) holds a node.
+    @usableFromInline var occupancy: UInt64 = 0
+    /// The instant last advanced to: a lower bound on every key in the queue.
+    @usableFromInline var last: Int64 = 0
+    /// Nodes linked (pending deliveries).
+    @usableFromInline var count = 0
+
+    @usableFromInline init() {}
+
+    /// Adds a delivery of `message` to `target` at `instant` (not before `last`).
+    @inlinable @inline(__always)
+    mutating func insert(_ message: Message, to target: ActorID, at instant: Int64) -> EventHandle {
+        precondition(instant >= last, "virtual time never runs backwards")
+        let index: UInt32
+        if freeHead != Self.none {
+            index = freeHead
+            freeHead = nodes[Int(index)].next
+            nodes[Int(index)].message = message
+            nodes[Int(index)].instant = instant
+            nodes[Int(index)].target = target
+        } else {
+            precondition(nodes.count < Int(Self.none), "at most 2^32 - 1 pending deliveries")
+            index = UInt32(nodes.count)
+            nodes.append(Node(message: message, instant: instant, target: target))
+        }
+        link(index, into: bucketIndex(instant))
+        count += 1
+        return EventHandle(slot: index, generation: nodes[Int(index)].generation)
+    }
+
+    /// True while `handle`'s delivery is queued.
+    @inlinable @inline(__always)
+    func contains(_ handle: EventHandle) -> Bool {
+        Int(handle.slot) < nodes.count && nodes[Int(handle.slot)].generation == handle.generation
+            && nodes[Int(handle.slot)].bucket != Self.none
+    }
+
+    /// Removes a queued delivery (cancellation). Returns false when it is not queued.
+    @inlinable @inline(__always)
+    mutating func remove(_ handle: EventHandle) -> Bool {
+        guard contains(handle) else { return false }
+        unlink(handle.slot)
+        free(handle.slot)
+        count -= 1
+        return true
+    }
+
+    /// Makes the ready run non-empty, moving `last` to the earliest instant queued, unless
+    /// that instant lies after `horizon`. Returns false (changing nothing) when the queue is
+    /// empty or its earliest instant lies after `horizon`.
+    @inlinable @inline(__always)
+    mutating func advance(notAfter horizon: Int64) -> Bool {
+        if heads[0] != Self.none { return true }
+        if occupancy == 0 { return false }
+        return advanceToNextInstant(notAfter: horizon)
+    }
+
+    /// Takes the first delivery of the ready run. Call only after `advance` returned true.
+    @inlinable @inline(__always)
+    mutating func popReady() -> (instant: Int64, target: ActorID, message: Message) {
+        let index = heads[0]
+        assert(index != Self.none, "popReady needs a non-empty ready run")
+        return take(index)
+    }
+
+    /// The actors of the ready run's deliveries, in scheduling order.
+    @inlinable
+    func readyTargets() -> [ActorID] {
+        var targets: [ActorID] = []
+        var index = heads[0]
+        while index != Self.none {
+            targets.append(nodes[Int(index)].target)
+            index = nodes[Int(index)].next
+        }
+        return targets
+    }
+
+    /// Takes the `offset`-th delivery of the ready run, keeping the others in order.
+    /// - Complexity: O(offset).
+    @inlinable
+    mutating func removeReady(at offset: Int) -> (instant: Int64, target: ActorID, message: Message) {
+        var index = heads[0]
+        for _ in 0..<offset { index = nodes[Int(index)].next }
+        precondition(index != Self.none, "the offset lies inside the ready run")
+        return take(index)
+    }
+
+    // MARK: - Internals
+
+    @inlinable @inline(__always)
+    func bucketIndex(_ instant: Int64) -> Int {
+        let difference = UInt64(bitPattern: instant ^ last)
+        return difference == 0 ? 0 : 64 - difference.leadingZeroBitCount
+    }
+
+    @inlinable @inline(__always)
+    mutating func take(_ index: UInt32) -> (instant: Int64, target: ActorID, message: Message) {
+        unlink(index)
+        let node = Int(index)
+        let result = (nodes[node].instant, nodes[node].target, nodes[node].message.take()!)
+        free(index)
+        count -= 1
+        return result
+    }
+
+    /// Appends node `index` to the tail of `bucket`.
+    @inlinable @inline(__always)
+    mutating func link(_ index: UInt32, into bucket: Int) {
+        let tail = tails[bucket]
+        nodes[Int(index)].previous = tail
+        nodes[Int(index)].next = Self.none
+        nodes[Int(index)].bucket = UInt32(bucket)
+        if tail == Self.none { heads[bucket] = index } else { nodes[Int(tail)].next = index }
+        tails[bucket] = index
+        if bucket != 0 { occupancy |= 1 &<< UInt64(bucket - 1) }
+    }
+
+    /// Takes node `index` out of its bucket's list.
+    @inlinable @inline(__always)
+    mutating func unlink(_ index: UInt32) {
+        let node = nodes[Int(index)]
+        let bucket = Int(node.bucket)
+        if node.previous == Self.none { heads[bucket] = node.next } else { nodes[Int(node.previous)].next = node.next }
+        if node.next == Self.none { tails[bucket] = node.previous } else { nodes[Int(node.next)].previous = node.previous }
+        if bucket != 0 && heads[bucket] == Self.none { occupancy &= ~(1 &<< UInt64(bucket - 1)) }
+        nodes[Int(index)].bucket = Self.none
+    }
+
+    /// Returns node `index` to the free list; its old handles stop matching.
+    @inlinable @inline(__always)
+    mutating func free(_ index: UInt32) {
+        nodes[Int(index)].message = nil
+        nodes[Int(index)].generation &+= 1
+        nodes[Int(index)].next = freeHead
+        freeHead = index
+    }
+
+    /// Empties the first non-empty bucket into lower ones around its minimum (the slow path of
+    /// `advance`). Every node moved shares the bits above `source − 1` with the new `last`, so
+    /// each lands in a bucket below `source`.
+    @inlinable @inline(never)
+    mutating func advanceToNextInstant(notAfter horizon: Int64) -> Bool {
+        let source = occupancy.trailingZeroBitCount + 1
+        return nodes.withUnsafeMutableBufferPointer { nodes in
+            var minimum = Int64.max
+            var index = heads[source]
+            while index != Self.none {
+                minimum = min(minimum, nodes[Int(index)].instant)
+                index = nodes[Int(index)].next
+            }
+            if minimum > horizon { return false }
+            last = minimum
+            index = heads[source]
+            heads[source] = Self.none
+            tails[source] = Self.none
+            occupancy &= ~(1 &<< UInt64(source - 1))
+            while index != Self.none {
+                let next = nodes[Int(index)].next
+                let difference = UInt64(bitPattern: nodes[Int(index)].instant ^ minimum)
+                let bucket = difference == 0 ? 0 : 64 - difference.leadingZeroBitCount
+                let tail = tails[bucket]
+                nodes[Int(index)].previous = tail
+                nodes[Int(index)].next = Self.none
+                nodes[Int(index)].bucket = UInt32(bucket)
+                if tail == Self.none { heads[bucket] = index } else { nodes[Int(tail)].next = index }
+                tails[bucket] = index
+                if bucket != 0 { occupancy |= 1 &<< UInt64(bucket - 1) }
+                index = next
+            }
+            return true
+        }
+    }
+}

@@ -1,0 +1,110 @@
+// The scheduler (layer 1): what an actor sees of the world while it handles a message: the
+// clock, and the means to send messages and to set and cancel timers.
+
+/// Pending deliveries, the virtual clock, and the operations an actor may perform.
+///
+/// An actor receives the scheduler as its `context` in `receive(_:context:)`. Every delivery is
+/// a message to one actor at one instant; a timer is a message an actor sends to itself later.
+/// Deliveries due at the same instant go first-scheduled, first-served unless the simulation's
+/// `OrderingStrategy` says otherwise.
+///
+/// Cancellation is O(1): a handle names a queue node and its generation; cancelling unlinks
+/// the node, and a handle whose delivery was made or cancelled no longer matches.
+///
+///     let timeout = context.setTimer(after: .seconds(30), .backgroundTaskExpired)
+///     ...
+///     context.cancel(timeout)
+public struct Scheduler<Message> {
+    /// The current virtual instant: the instant of the delivery being handled.
+    @inlinable public var now: Instant { Instant(nanosecondsSinceStart: nowNanoseconds) }
+    /// The actor whose `receive` is running (meaningful only during a delivery).
+    @inlinable public var currentActor: ActorID { currentActorStorage }
+    /// Messages and timers scheduled and not yet delivered or cancelled.
+    @inlinable public var pendingCount: Int { queue.count }
+    /// Deliveries made since the simulation started.
+    @inlinable public var deliveredCount: Int { deliveredCountStorage }
+    /// Deliveries cancelled before they were due.
+    @inlinable public var cancelledCount: Int { cancelledCountStorage }
+    /// Deliveries scheduled since the simulation started.
+    @inlinable public var scheduledCount: Int { scheduledCountStorage }
+
+    @usableFromInline var nowNanoseconds: Int64 = 0
+    @usableFromInline var currentActorStorage = ActorID(index: 0)
+    @usableFromInline var deliveredCountStorage = 0
+    @usableFromInline var cancelledCountStorage = 0
+    @usableFromInline var scheduledCountStorage = 0
+    /// Number of actors that can be addressed (set by `Simulation.add`).
+    @usableFromInline var actorCount = 0
+    /// True while an actor's `receive` runs.
+    @usableFromInline var isDelivering = false
+    /// Set by `requestStop()`; the run loop stops after the current delivery.
+    @usableFromInline var stopRequested = false
+    @usableFromInline var queue = EventQueue<Message>()
+
+    @usableFromInline init() {}
+
+    /// Sends `message` to `target`, delivered at `instant` (not before `now`).
+    /// - Complexity: O(1).
+    @discardableResult @inlinable @inline(__always)
+    public mutating func send(_ message: Message, to target: ActorID, at instant: Instant) -> EventHandle {
+        precondition(instant.nanosecondsSinceStart >= nowNanoseconds,
+                     "virtual time never runs backwards: \(instant) < \(now)")
+        precondition(Int(target.index) < actorCount, "no actor \(target) in this simulation")
+        scheduledCountStorage += 1
+        return queue.insert(message, to: target, at: instant.nanosecondsSinceStart)
+    }
+
+    /// Sends `message` to `target` after `delay` (>= 0).
+    @discardableResult @inlinable @inline(__always)
+    public mutating func send(_ message: Message, to target: ActorID, after delay: VirtualDuration) -> EventHandle {
+        precondition(delay.nanoseconds >= 0, "a delay is never negative")
+        return send(message, to: target, at: now + delay)
+    }
+
+    /// Sends `message` to `target` now: after everything already due at this instant.
+    @discardableResult @inlinable @inline(__always)
+    public mutating func send(_ message: Message, to target: ActorID) -> EventHandle {
+        send(message, to: target, at: now)
+    }
+
+    /// Sets a timer: `message` comes back to the current actor after `delay`.
+    @discardableResult @inlinable @inline(__always)
+    public mutating func setTimer(after delay: VirtualDuration, _ message: Message) -> EventHandle {
+        precondition(isDelivering, "timers are set by an actor while it handles a message")
+        return send(message, to: currentActorStorage, after: delay)
+    }
+
+    /// Cancels a pending delivery. Returns false, and changes nothing, when it was already
+    /// delivered or cancelled.
+    /// - Complexity: O(1).
+    @discardableResult @inlinable @inline(__always)
+    public mutating func cancel(_ handle: EventHandle) -> Bool {
+        guard queue.remove(handle) else { return false }
+        cancelledCountStorage += 1
+        return true
+    }
+
+    /// True while `handle`'s delivery is scheduled and not yet delivered or cancelled.
+    @inlinable @inline(__always)
+    public func isPending(_ handle: EventHandle) -> Bool { queue.contains(handle) }
+
+    /// Asks the run loop to stop once the current delivery has been handled.
+    @inlinable
+    public mutating func requestStop() { stopRequested = true }
+
+    // MARK: - Internals used by the run loop
+
+    /// Moves the clock to a delivery's instant.
+    @inlinable @inline(__always)
+    mutating func moveClock(to instant: Int64) {
+        assert(instant >= nowNanoseconds, "the queue gave a delivery from the past")
+        nowNanoseconds = instant
+    }
+
+    /// Moves the clock forward to `instant` with nothing delivered (the run reached its horizon).
+    @usableFromInline
+    mutating func advanceClock(to instant: Instant) {
+        precondition(instant >= now, "virtual time never runs backwards")
+        nowNanoseconds = instant.nanosecondsSinceStart
+    }
+}

@@ -1,0 +1,139 @@
+// The run loop (layer 1): actors on a scheduler, driven one delivery at a time, within bounds.
+
+/// A discrete-event simulation: actors, the scheduler that delivers their messages, the
+/// ordering strategy for simultaneous deliveries, and an optional trace.
+///
+/// One simulation runs on one thread with no wall clock: the same actors, initial messages,
+/// ordering strategy and seeds give the same deliveries in the same order, in any process.
+/// Parallelism comes from running independent simulations side by side.
+///
+///     var simulation = Simulation<Ping>()
+///     let ponger = simulation.add(Ponger())
+///     simulation.scheduler.send(.ping, to: ponger, at: .start)
+///     let outcome = simulation.run(eventCountMax: 1_000, horizon: .start + .minutes(5))
+///     print(outcome.exitReason)   // idle, horizon, event-count-max or stop-requested
+public struct Simulation<Message> {
+    /// The clock and pending deliveries; send the first messages through it before `run`.
+    public var scheduler = Scheduler<Message>()
+    /// Where every delivery is recorded, if anywhere.
+    public var trace: (any TraceSink<Message>)?
+    /// How simultaneous deliveries are ordered.
+    @inlinable public var ordering: OrderingStrategy { orderingStorage }
+
+    @usableFromInline var orderingStorage: OrderingStrategy
+    // invariant: actors[i] is the actor with ActorID(index: i)
+    @usableFromInline var actors = ContiguousArray<any SimulationActor<Message>>()
+
+    public init(ordering: OrderingStrategy = .fifo, trace: (any TraceSink<Message>)? = nil) {
+        self.orderingStorage = ordering
+        self.trace = trace
+    }
+
+    /// Adds an actor and returns its address (the next dense index).
+    @discardableResult
+    public mutating func add(_ actor: some SimulationActor<Message>) -> ActorID {
+        precondition(actors.count < Int(UInt32.max), "at most 2^32 - 1 actors")
+        let id = ActorID(index: UInt32(actors.count))
+        actors.append(actor)
+        scheduler.actorCount = actors.count
+        return id
+    }
+
+    /// The actor at `id`, to read its state after a run.
+    public func actor(_ id: ActorID) -> any SimulationActor<Message> { actors[Int(id.index)] }
+
+    /// The number of actors added.
+    public var actorCount: Int { actors.count }
+
+    /// Delivers messages in order until nothing is pending, `eventCountMax` deliveries have
+    /// been made in this call, the next delivery would fall after `horizon` (the clock then
+    /// moves to `horizon`), or an actor asks to stop. Deliveries due exactly at `horizon` are
+    /// made. Reaching a bound is an outcome, never a hang.
+    @inlinable
+    public mutating func run(eventCountMax: Int = .max, horizon: Instant? = nil) -> RunOutcome {
+        precondition(eventCountMax >= 0, "an event bound is never negative")
+        precondition(!scheduler.isDelivering, "run is not reentrant")
+        if let horizon { precondition(horizon >= scheduler.now, "the horizon lies in the past") }
+        let horizonNanoseconds = horizon?.nanosecondsSinceStart ?? .max
+        let deliveredAtStart = scheduler.deliveredCount
+        scheduler.stopRequested = false
+        let exitReason: ExitReason
+        let isFIFO = orderingStorage.kind == .fifo
+        while true {
+            if scheduler.deliveredCount - deliveredAtStart >= eventCountMax {
+                exitReason = .eventCountMaxReached
+                break
+            }
+            guard scheduler.queue.advance(notAfter: horizonNanoseconds) else {
+                if scheduler.pendingCount == 0 {
+                    exitReason = .idle
+                } else {
+                    exitReason = .horizonReached
+                    scheduler.advanceClock(to: horizon!)
+                }
+                break
+            }
+            let (instant, target, message) = isFIFO ? scheduler.queue.popReady() : takeContested()
+            scheduler.moveClock(to: instant)
+            deliver(message, to: target)
+            if scheduler.stopRequested {
+                exitReason = .stopRequested
+                break
+            }
+        }
+        return RunOutcome(
+            exitReason: exitReason,
+            deliveredCount: scheduler.deliveredCount - deliveredAtStart,
+            now: scheduler.now
+        )
+    }
+
+    // MARK: - Internals
+
+    @inlinable @inline(__always)
+    mutating func deliver(_ message: Message, to target: ActorID) {
+        scheduler.deliveredCountStorage += 1
+        trace?.record(instant: scheduler.now, actor: target, message: message)
+        let actor = actors[Int(target.index)]
+        scheduler.currentActorStorage = target
+        scheduler.isDelivering = true
+        actor.receive(message, context: &scheduler)
+        scheduler.isDelivering = false
+    }
+
+    /// Takes the next delivery of the ready run as the ordering strategy picks it.
+    @inlinable @inline(never)
+    mutating func takeContested() -> (instant: Int64, target: ActorID, message: Message) {
+        let targets = scheduler.queue.readyTargets()
+        if targets.count == 1 { return scheduler.queue.popReady() }
+        let offset = orderingStorage.pick(among: targets)
+        precondition(offset >= 0 && offset < targets.count, "an ordering pick lies in the ready run")
+        return scheduler.queue.removeReady(at: offset)
+    }
+}
+
+/// Why a run stopped.
+public enum ExitReason: String, Sendable, Equatable {
+    /// Nothing was left to deliver.
+    case idle
+    /// The next delivery lay after the horizon.
+    case horizonReached = "horizon"
+    /// The run made as many deliveries as it was allowed.
+    case eventCountMaxReached = "event-count-max"
+    /// An actor asked the run to stop.
+    case stopRequested = "stop-requested"
+}
+
+/// What a call to `run` did: why it stopped, how many deliveries it made, and when it stopped.
+public struct RunOutcome: Sendable, Equatable {
+    public var exitReason: ExitReason
+    public var deliveredCount: Int
+    public var now: Instant
+
+    @inlinable
+    public init(exitReason: ExitReason, deliveredCount: Int, now: Instant) {
+        self.exitReason = exitReason
+        self.deliveredCount = deliveredCount
+        self.now = now
+    }
+}

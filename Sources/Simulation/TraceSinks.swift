@@ -1,0 +1,88 @@
+// The trace sinks that ship with the kernel (layer 1): hash only, in memory, JSON Lines file.
+import Foundation
+
+/// Keeps only the running hash of the trace: the cheapest way to compare two runs.
+public final class HashingTrace<Message: CustomStringConvertible>: TraceSink {
+    /// The hash of every delivery so far.
+    public private(set) var hash = TraceHash()
+
+    public init() {}
+
+    public func record(instant: Instant, actor: ActorID, message: Message) {
+        hash.fold(line: TraceHash.line(instant: instant, actor: actor, message: message.description))
+    }
+}
+
+/// Keeps every delivery in memory, with the running hash.
+public final class MemoryTrace<Message: CustomStringConvertible>: TraceSink {
+    /// One delivery.
+    public struct Record {
+        public var instant: Instant
+        public var actor: ActorID
+        public var message: Message
+    }
+
+    /// Every delivery so far, in order.
+    public private(set) var records: [Record] = []
+    /// The hash of every delivery so far.
+    public private(set) var hash = TraceHash()
+
+    public init() {}
+
+    public func record(instant: Instant, actor: ActorID, message: Message) {
+        records.append(Record(instant: instant, actor: actor, message: message))
+        hash.fold(line: TraceHash.line(instant: instant, actor: actor, message: message.description))
+    }
+}
+
+/// Writes every delivery as one JSON line to a file, with the running hash (the FNV-1a hash of
+/// the file's bytes). Lines are buffered; `close()` (or deinit) flushes them.
+public final class JSONLinesTrace<Message: CustomStringConvertible>: TraceSink {
+    /// Why a trace file could not be written.
+    public struct OpenError: Error, CustomStringConvertible {
+        public var path: String
+        public var reason: String
+        public var description: String { "\(path): cannot write the trace: \(reason)" }
+    }
+
+    /// The hash of every delivery so far.
+    public private(set) var hash = TraceHash()
+    private let handle: FileHandle
+    private var buffer: [UInt8] = []
+    private static var bufferedBytesMax: Int { 1 << 16 }
+
+    /// Creates the file at `path`. An existing file is an error unless `replacing` is true, so
+    /// that a trace never silently overwrites anything.
+    public init(path: String, replacing: Bool = false) throws {
+        let manager = FileManager.default
+        if manager.fileExists(atPath: path) && !replacing {
+            throw OpenError(path: path, reason: "the file exists (pass --replace to overwrite it)")
+        }
+        guard manager.createFile(atPath: path, contents: nil),
+              let handle = FileHandle(forWritingAtPath: path)
+        else { throw OpenError(path: path, reason: "the file cannot be created") }
+        self.handle = handle
+    }
+
+    public func record(instant: Instant, actor: ActorID, message: Message) {
+        let line = TraceHash.line(instant: instant, actor: actor, message: message.description)
+        hash.fold(line: line)
+        buffer.append(contentsOf: line.utf8)
+        buffer.append(0x0A)
+        if buffer.count >= Self.bufferedBytesMax { flush() }
+    }
+
+    /// Writes out buffered lines and closes the file.
+    public func close() {
+        flush()
+        try? handle.close()
+    }
+
+    deinit { flush() }
+
+    private func flush() {
+        guard !buffer.isEmpty else { return }
+        handle.write(Data(buffer))
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

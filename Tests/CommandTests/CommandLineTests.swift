@@ -1,0 +1,57 @@
+// The command-line tool: help, usage errors with exit code 2, and the bench command's output.
+import LifelineCommands
+import Testing
+
+/// Runs the tool on `arguments`, capturing what it prints.
+func runTool(_ arguments: [String]) -> (code: Int32, standard: String, error: String) {
+    final class Buffer { var standard = ""; var error = "" }
+    let buffer = Buffer()
+    let output = CommandOutput(standard: { buffer.standard += $0 + "\n" }, error: { buffer.error += $0 + "\n" })
+    let code = LifelineCommand.run(arguments: arguments, output: output)
+    return (code, buffer.standard, buffer.error)
+}
+
+@Suite("Command line")
+struct CommandLineTests {
+    @Test("--help prints the usage and succeeds")
+    func help() {
+        let result = runTool(["--help"])
+        #expect(result.code == 0)
+        #expect(result.standard.contains("usage: lifeline"))
+        let bench = runTool(["bench", "kernel", "--help"])
+        #expect(bench.code == 0 && bench.standard.contains("--processes"))
+    }
+
+    @Test("bad usage exits with 2 and says what was wrong", arguments: [
+        ([], "no command"),
+        (["frobnicate"], "unknown command 'frobnicate'"),
+        (["bench"], "bench needs a benchmark"),
+        (["bench", "kernel", "--modle", "2"], "unknown option '--modle'"),
+        (["bench", "kernel", "--model", "3"], "--model takes a whole number from 1 to 2, not '3'"),
+        (["bench", "kernel", "--events"], "--events needs a value"),
+        (["bench", "kernel", "--events", "-5"], "--events takes a whole number from 1 to 1000000000, not '-5'"),
+        (["bench", "kernel", "--seed", "x"], "--seed takes a whole number"),
+        (["bench", "kernel", "--ordering", "pct:1"], "'pct:1' is not an ordering"),
+        (["bench", "memory", "--timers", "0"], "--timers takes a whole number from 1"),
+    ] as [([String], String)])
+    func usageErrors(arguments: [String], message: String) {
+        let result = runTool(arguments)
+        #expect(result.code == 2)
+        #expect(result.error.contains(message))
+        #expect(result.error.contains("usage:"))
+        #expect(result.standard.isEmpty)
+    }
+
+    @Test("bench kernel prints the peer's information line, then the events line last")
+    func benchKernelOutput() {
+        let result = runTool(["bench", "kernel", "--model", "2", "--events", "100000", "--trace-hash"])
+        #expect(result.code == 0)
+        let lines = result.standard.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        #expect(lines.first?.contains("sim_time=75135125281") == true)
+        #expect(lines.first?.contains("fired=49715 cancelled=50285") == true)
+        #expect(lines.first?.contains("trace_hash=6265036be41c31cf") == true)
+        #expect(lines.last?.hasPrefix("events=100000 wall_s=") == true)
+        #expect(lines.last?.contains(" events_per_s=") == true)
+    }
+}
