@@ -28,13 +28,20 @@ public struct KernelBenchmark {
     public var computesTraceHash: Bool
     /// Also compute the kernel's own trace hash (FNV-1a over the JSON lines of every delivery).
     public var computesKernelTraceHash: Bool
-    /// The order of simultaneous deliveries (ties are rare in these models).
+    /// The order of simultaneous deliveries (ties are rare in these models unless
+    /// `resolutionNanoseconds` coarsens time).
     public var ordering: OrderingSpecification
+    /// Every delay is rounded down to a multiple of this (1 = the peer model exactly). A
+    /// coarser resolution makes simultaneous deliveries common, for exercising the orderings.
+    public var resolutionNanoseconds: Int64
 
     public init(model: Model, processCount: Int = 1000, eventCount: Int = 1_000_000,
                 seed: UInt64 = 42, computesTraceHash: Bool = false,
-                computesKernelTraceHash: Bool = false, ordering: OrderingSpecification = .fifo) {
+                computesKernelTraceHash: Bool = false, ordering: OrderingSpecification = .fifo,
+                resolutionNanoseconds: Int64 = 1) {
         precondition(processCount >= 1 && eventCount >= 1, "at least one process and one event")
+        precondition(resolutionNanoseconds >= 1, "the resolution is at least one nanosecond")
+        self.resolutionNanoseconds = resolutionNanoseconds
         self.model = model
         self.processCount = processCount
         self.eventCount = eventCount
@@ -59,7 +66,7 @@ public struct KernelBenchmark {
     /// Builds the model, runs it to the N-th model event, and reports.
     public func run() -> Result {
         let started = WallClock.seconds()
-        let draws = SharedDraws(seed: seed)
+        let draws = SharedDraws(seed: seed, resolutionNanoseconds: resolutionNanoseconds)
         let kernelHash = computesKernelTraceHash ? HashingTrace<BenchmarkMessage>() : nil
         let hash = computesTraceHash || computesKernelTraceHash
             ? ModelTraceHash(model: model, forwardingTo: kernelHash) : nil
@@ -69,7 +76,7 @@ public struct KernelBenchmark {
             switch model {
             case .hold:
                 let id = simulation.add(HoldProcess(draws: draws))
-                simulation.scheduler.send(.timer, to: id, after: .nanoseconds(holdDelay(draws.next53())))
+                simulation.scheduler.send(.timer, to: id, after: draws.delay(holdDelay(draws.next53())))
             case .cancellable:
                 let worker = CancellableWorker(draws: draws)
                 workers.append(worker)
@@ -123,11 +130,19 @@ func scaledDraw(_ u53: UInt64, by value: UInt64) -> UInt64 {
     return (product.high << 11) | (product.low >> 53)
 }
 
-/// The one SplitMix64 stream the peer models share, yielding the top 53 bits of each draw.
+/// The one SplitMix64 stream the peer models share, yielding the top 53 bits of each draw,
+/// and the rounding of delays to the benchmark's resolution.
 final class SharedDraws {
     private var random: SplitMix64
-    init(seed: UInt64) { random = SplitMix64(seed: seed) }
+    private let resolutionNanoseconds: Int64
+    init(seed: UInt64, resolutionNanoseconds: Int64) {
+        random = SplitMix64(seed: seed)
+        self.resolutionNanoseconds = resolutionNanoseconds
+    }
     @inline(__always) func next53() -> UInt64 { random.next() >> 11 }
+    @inline(__always) func delay(_ nanoseconds: Int64) -> VirtualDuration {
+        .nanoseconds(resolutionNanoseconds == 1 ? nanoseconds : nanoseconds / resolutionNanoseconds * resolutionNanoseconds)
+    }
 }
 
 /// Model 1's process: on each timer, a new timer.
@@ -136,7 +151,7 @@ final class HoldProcess: SimulationActor {
     init(draws: SharedDraws) { self.draws = draws }
 
     func receive(_ message: BenchmarkMessage, context: inout Scheduler<BenchmarkMessage>) {
-        context.setTimer(after: .nanoseconds(holdDelay(draws.next53())), .timer)
+        context.setTimer(after: draws.delay(holdDelay(draws.next53())), .timer)
     }
 }
 
@@ -166,10 +181,10 @@ final class CancellableWorker: SimulationActor {
     /// Draws d, the coin and perhaps the cancel point, and arms T (and C).
     func startIteration(for id: ActorID, scheduler: inout Scheduler<BenchmarkMessage>) {
         let length = holdDelay(draws.next53())
-        timer = scheduler.send(.timer, to: id, after: .nanoseconds(length))
+        timer = scheduler.send(.timer, to: id, after: draws.delay(length))
         if draws.next53() < Self.coinThreshold {
             let offset = Int64(scaledDraw(draws.next53(), by: UInt64(length)))
-            canceller = scheduler.send(.canceller, to: id, after: .nanoseconds(offset))
+            canceller = scheduler.send(.canceller, to: id, after: draws.delay(offset))
         } else {
             canceller = nil
         }

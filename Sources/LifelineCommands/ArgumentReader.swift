@@ -64,6 +64,12 @@ struct ArgumentReader {
         return value
     }
 
+    /// Option `name` read by `parse` (whose error becomes a usage error naming the option).
+    mutating func parsed<Value>(_ name: String, _ parse: (String) throws -> Value) throws -> Value? {
+        guard let text = try text(name) else { return nil }
+        do { return try parse(text) } catch { throw UsageError("\(name): \(error)") }
+    }
+
     /// Fails on any argument not consumed.
     func finish() throws {
         guard let first = remaining.first else { return }

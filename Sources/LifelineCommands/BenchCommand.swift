@@ -7,6 +7,7 @@ enum BenchCommand {
     static let kernelUsage = """
     usage: lifeline bench kernel [--model 1|2] [--events N] [--processes P] [--seed S]
                                  [--trace-hash] [--kernel-trace-hash] [--ordering O]
+                                 [--resolution DURATION]
 
     Runs the peer models of ../shared/bench/des/README.md (integer-time variant) on the kernel
     and prints the same information line as 'simpy_bench.py --time ns', then
@@ -14,6 +15,8 @@ enum BenchCommand {
       --trace-hash         the peers' trace hash (trace_hash=...)
       --kernel-trace-hash  the kernel's own trace hash over every delivery (kernel_trace_hash=...)
       --ordering O         fifo (default), random:SEED or pct:SEED:DEPTH for simultaneous events
+      --resolution D       round every delay down to a multiple of D (e.g. 1ms) so that many
+                           events coincide; the peer fingerprints hold only at the default 1ns
     """
 
     static let memoryUsage = """
@@ -52,13 +55,17 @@ enum BenchCommand {
         let seed = try reader.seed("--seed", default: 42)
         let hashes = reader.flag("--trace-hash")
         let kernelHashes = reader.flag("--kernel-trace-hash")
-        let ordering = try reader.text("--ordering").map { text in
-            do { return try OrderingSpecification(parsing: text) } catch { throw UsageError("--ordering: \(error)") }
-        } ?? .fifo
+        let ordering = try reader.parsed("--ordering", OrderingSpecification.init(parsing:)) ?? .fifo
+        let resolution = try reader.parsed("--resolution") { text in
+            let duration = try VirtualDuration(parsing: text)
+            guard duration.nanoseconds >= 1 else { throw UsageError("the resolution is at least 1ns") }
+            return duration
+        } ?? VirtualDuration.nanoseconds(1)
         try reader.finish()
         let benchmark = KernelBenchmark(model: .init(rawValue: modelNumber)!, processCount: processes,
                                         eventCount: events, seed: seed, computesTraceHash: hashes,
-                                        computesKernelTraceHash: kernelHashes, ordering: ordering)
+                                        computesKernelTraceHash: kernelHashes, ordering: ordering,
+                                        resolutionNanoseconds: resolution.nanoseconds)
         let result = benchmark.run()
         var info = ["engine=lifeline-kernel", "model=\(modelNumber)", "P=\(processes)", "N=\(events)",
                     "rng=splitmix64", "seed=\(seed)", "time=ns",
@@ -67,6 +74,7 @@ enum BenchCommand {
             info += ["fired=\(fired)", "cancelled=\(cancelled)"]
         }
         if ordering != .fifo { info.append("ordering=\(ordering)") }
+        if resolution.nanoseconds != 1 { info.append("resolution=\(resolution)") }
         if let hash = result.traceHash { info.append("trace_hash=\(hexadecimal16(hash))") }
         if let hash = result.kernelTraceHash { info.append("kernel_trace_hash=\(hexadecimal16(hash))") }
         output.standard(info.joined(separator: " "))
