@@ -14,18 +14,27 @@ let package = Package(
         // Layer 1: the discrete-event kernel (virtual time, scheduler, actors, ordering, trace,
         // seeded randomness). Imports Foundation only.
         .target(name: "Simulation"),
+        // Layer 2: the property-based exploration engine (choice sequences, generators,
+        // shrinker, runner, corpus). Knows nothing of iOS.
+        .target(name: "Exploration", dependencies: ["Simulation"]),
+        // The Swift Testing entry point of the explorer (`propertyCheck` inside `@Test`).
+        .target(name: "ExplorationTesting", dependencies: ["Exploration"]),
+        // The shrinking challenges of ../shared/bench/shrinking, run by Properties/ and by
+        // `lifeline bench shrink`.
+        .target(name: "ShrinkingChallenges", dependencies: ["Exploration"]),
         // Peer benchmark models written in the kernel's idiom (../shared/bench/des).
         .target(name: "Benchmarks", dependencies: ["Simulation"]),
         // The command-line tool's parsing and commands, as a library so tests can drive it.
-        .target(name: "LifelineCommands", dependencies: ["Simulation", "Benchmarks"]),
+        .target(name: "LifelineCommands", dependencies: ["Simulation", "Exploration", "Benchmarks", "ShrinkingChallenges"]),
         .executableTarget(name: "lifeline", dependencies: ["LifelineCommands"]),
 
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
+        .testTarget(name: "ExplorationTests", dependencies: ["Exploration", "ExplorationTesting"]),
         .testTarget(name: "CommandTests", dependencies: ["LifelineCommands", "Benchmarks"]),
         // Property-based suites live in Properties/ as their own test target.
         .testTarget(
             name: "Properties",
-            dependencies: ["Simulation"],
+            dependencies: ["Simulation", "Exploration", "ExplorationTesting", "ShrinkingChallenges"],
             path: "Properties"
         ),
     ],

@@ -30,12 +30,14 @@ enum BenchCommand {
         switch arguments.first {
         case "kernel": return kernelUsage
         case "memory": return memoryUsage
-        default: return "usage: lifeline bench kernel|memory [options]\n\n" + kernelUsage + "\n\n" + memoryUsage
+        case "shrink": return ShrinkBenchCommand.usage
+        default: return "usage: lifeline bench kernel|memory|shrink [options]\n\n" + kernelUsage + "\n\n" + memoryUsage
+            + "\n\n" + ShrinkBenchCommand.usage
         }
     }
 
     static func run(_ arguments: [String], output: CommandOutput) throws -> Int32 {
-        guard let which = arguments.first else { throw UsageError("bench needs a benchmark: kernel or memory") }
+        guard let which = arguments.first else { throw UsageError("bench needs a benchmark: kernel, memory or shrink") }
         var reader = ArgumentReader(Array(arguments.dropFirst()))
         if reader.wantsHelp() {
             output.standard(usage(for: [which]))
@@ -44,6 +46,7 @@ enum BenchCommand {
         switch which {
         case "kernel": return try kernel(&reader, output: output)
         case "memory": return try memory(&reader, output: output)
+        case "shrink": return try ShrinkBenchCommand.run(&reader, output: output)
         default: throw UsageError("unknown benchmark '\(which)'")
         }
     }
@@ -112,6 +115,7 @@ func format6(_ value: Double) -> String { fixed(value, digits: 6) }
 /// `value` in fixed notation with `digits` decimals (no Foundation formatter: the same text on
 /// every platform).
 func fixed(_ value: Double, digits: Int) -> String {
+    precondition((0...9).contains(digits), "0 to 9 decimals")
     guard value.isFinite else { return String(value) }
     var scale = 1.0
     for _ in 0..<digits { scale *= 10 }
@@ -119,6 +123,7 @@ func fixed(_ value: Double, digits: Int) -> String {
     let whole = Int64(scaled / scale)
     let fraction = Int64(scaled - Double(whole) * scale)
     let sign = value < 0 && scaled != 0 ? "-" : ""
+    guard digits > 0 else { return sign + String(whole) }
     let fractionText = String(fraction)
     return sign + String(whole) + "." + String(repeating: "0", count: digits - fractionText.count) + fractionText
 }

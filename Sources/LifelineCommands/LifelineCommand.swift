@@ -31,6 +31,7 @@ public enum LifelineCommand {
     commands:
       bench kernel   the DES peer benchmark on the kernel (../shared/bench/des)
       bench memory   peak resident memory with many pending timers
+      bench shrink   the shrinking challenges (../shared/bench/shrinking) on the explorer
       help           this text
 
     Run 'lifeline <command> --help' for a command's options.

@@ -1,0 +1,334 @@
+// The shrinker (layer 2): edits a failing choice sequence toward the simplest one that still
+// fails. It works on the sequence alone, so every generator shrinks without custom code.
+
+/// Reduces a failing choice sequence to a simpler failing one (shorter, then lexicographically
+/// smaller), by passes that edit the sequence, repeated until a whole round changes nothing or
+/// the evaluation budget runs out. Deterministic: the same start gives the same result.
+///
+/// The passes, in the order they run (after Hypothesis's shrinker, MacIver and Donaldson,
+/// ECOOP 2020):
+/// - `deleteSpans`: drop one generator call's choices (an element, a subtree, a command);
+/// - `deleteChunks`: drop 1 to 8 consecutive choices, and also lower the choice before them
+///   by one (keeps a length-prefixed list aligned); merges adjacent lists too;
+/// - `zeroSpans`: set one span's choices to 0;
+/// - `replaceWithDescendant`: put a span's descendant of the same label in its place (a tree
+///   node by one of its subtrees);
+/// - `lowerChoices`: lower one choice, trying 0, then binary search;
+/// - `lowerDuplicates`: lower equal choices together (values that must stay equal);
+/// - `redistributePairs`: move an integer's distance to its simplest value onto another
+///   integer, keeping their sum (values that must be shrunk jointly);
+/// - `swapAdjacentSpans`: swap neighbouring spans of the same label when that sorts them.
+public final class Shrinker {
+    /// What running a candidate gave.
+    public enum Verdict {
+        /// The value is valid and the property fails on it.
+        case failed(TestCase)
+        /// The value is valid and the property holds.
+        case passed
+        /// The value was rejected before the property ran (a filter, an assumption, an overrun).
+        case invalid
+    }
+
+    /// Runs the property on the value a candidate sequence builds.
+    public typealias Evaluate = ([UInt64]) -> Verdict
+
+    /// The simplest failing case found so far.
+    public private(set) var current: TestCase
+    /// Property evaluations made (cache hits and cases rejected before the property are not).
+    public private(set) var evaluationCount = 0
+    /// Candidates run, rejected ones included.
+    public private(set) var candidateCount = 0
+    /// Candidates accepted.
+    public private(set) var acceptedCount = 0
+    /// Candidates accepted per pass, in pass order.
+    public private(set) var acceptedByPass: [(pass: String, count: Int)] = []
+    /// True when the evaluation budget ran out before a fixed point.
+    public private(set) var exhaustedBudget = false
+
+    private let evaluate: Evaluate
+    private let evaluationMax: Int
+    /// Candidates rejected before the property are cheap but not free: at most this many runs.
+    private var candidateMax: Int { evaluationMax * 10 }
+    private var tried: Set<[UInt64]> = []
+
+    /// Starts from the failing case `failing`; stops after `evaluationMax` evaluations.
+    public init(failing: TestCase, evaluationMax: Int, evaluate: @escaping Evaluate) {
+        precondition(evaluationMax >= 0, "an evaluation budget is not negative")
+        current = failing
+        self.evaluationMax = evaluationMax
+        self.evaluate = evaluate
+    }
+
+    /// Runs the passes to a fixed point (or to the end of the budget).
+    public func shrink() {
+        let passes: [(String, () -> Void)] = [
+            ("deleteSpans", deleteSpans), ("deleteChunks", deleteChunks), ("zeroSpans", zeroSpans),
+            ("replaceWithDescendant", replaceWithDescendant), ("lowerChoices", lowerChoices),
+            ("lowerDuplicates", lowerDuplicates), ("redistributePairs", redistributePairs),
+            ("swapAdjacentSpans", swapAdjacentSpans),
+        ]
+        acceptedByPass = passes.map { ($0.0, 0) }
+        var improved = true
+        while improved && !exhaustedBudget {
+            improved = false
+            for (offset, pass) in passes.enumerated() {
+                let before = acceptedCount
+                pass.1()
+                acceptedByPass[offset].count += acceptedCount - before
+                if acceptedCount > before { improved = true }
+                if exhaustedBudget { break }
+            }
+        }
+    }
+
+    // MARK: - Trying candidates
+
+    /// Tries a candidate: accepted (and made current) when it is simpler than the current
+    /// sequence and its value still fails.
+    @discardableResult
+    func consider(_ candidate: [UInt64]) -> Bool {
+        guard isSimpler(candidate, than: current.values), !exhaustedBudget else { return false }
+        guard tried.insert(candidate).inserted else { return false }
+        if evaluationCount >= evaluationMax || candidateCount >= candidateMax {
+            exhaustedBudget = true
+            return false
+        }
+        candidateCount += 1
+        switch evaluate(candidate) {
+        case .invalid:
+            return false
+        case .passed:
+            evaluationCount += 1
+            return false
+        case .failed(let result):
+            evaluationCount += 1
+            guard isSimpler(result.values, than: current.values) else { return false }
+            current = result
+            acceptedCount += 1
+            return true
+        }
+    }
+
+    /// `values` with `replacement` in place of `range`.
+    func replacing(_ range: Range<Int>, with replacement: some Collection<UInt64>) -> [UInt64] {
+        var values = current.values
+        values.replaceSubrange(range, with: replacement)
+        return values
+    }
+
+    // MARK: - Passes
+
+    func deleteSpans() {
+        var index = current.spans.count - 1
+        while index >= 0 && !exhaustedBudget {
+            let spans = current.spans
+            if index < spans.count {
+                let span = spans[index]
+                consider(replacing(span.start..<span.end, with: []))
+            }
+            index -= 1
+        }
+    }
+
+    func deleteChunks() {
+        for size in [8, 4, 3, 2, 1] {
+            var start = current.values.count - size
+            while start >= 0 && !exhaustedBudget {
+                if start + size <= current.values.count {
+                    var candidate = replacing(start..<start + size, with: [])
+                    if !consider(candidate), start > 0, candidate[start - 1] > 0 {
+                        candidate[start - 1] -= 1
+                        consider(candidate)
+                    }
+                }
+                start -= 1
+            }
+        }
+    }
+
+    func zeroSpans() {
+        var index = current.spans.count - 1
+        while index >= 0 && !exhaustedBudget {
+            if index < current.spans.count {
+                let span = current.spans[index]
+                if current.values[span.start..<span.end].contains(where: { $0 != 0 }) {
+                    consider(replacing(span.start..<span.end, with: repeatElement(0, count: span.count)))
+                }
+            }
+            index -= 1
+        }
+    }
+
+    func replaceWithDescendant() {
+        var index = current.spans.count - 1
+        while index >= 0 && !exhaustedBudget {
+            defer { index -= 1 }
+            guard index < current.spans.count else { continue }
+            let span = current.spans[index]
+            // Descendants close before their ancestor, so they come earlier in `spans`.
+            let descendants = current.spans[..<index].filter {
+                $0.label == span.label && $0.start >= span.start && $0.end <= span.end && $0.count < span.count
+            }
+            for descendant in descendants.sorted(by: { $0.count < $1.count }) {
+                let inner = Array(current.values[descendant.start..<descendant.end])
+                if consider(replacing(span.start..<span.end, with: inner)) { break }
+            }
+        }
+    }
+
+    func lowerChoices() {
+        var index = 0
+        while index < current.values.count && !exhaustedBudget {
+            lower(positions: [index])
+            index += 1
+        }
+    }
+
+    func lowerDuplicates() {
+        // Equal integers of the same range, and equal large indices, are lowered together.
+        var groups: [ChoiceKind: [UInt64: [Int]]] = [:]
+        for (position, value) in current.values.enumerated() {
+            let kind = current.kinds[position]
+            if case .index = kind, value <= 1 { continue }
+            if value == 0 { continue }
+            groups[kind, default: [:]][value, default: []].append(position)
+        }
+        // Positions sorted: the order of a dictionary must never reach a result.
+        let ordered = groups.values.flatMap { $0.values }.filter { $0.count >= 2 }.sorted { $0.lexicographicallyPrecedes($1) }
+        for positions in ordered where !exhaustedBudget {
+            guard positions.allSatisfy({ $0 < current.values.count }),
+                  Set(positions.map { current.values[$0] }).count == 1
+            else { continue }
+            lower(positions: positions)
+        }
+    }
+
+    /// Lowers the choices at `positions` (all equal, of one kind) together. An index is tried
+    /// at 0, then binary searched; an integer keeps its sign while its magnitude is binary
+    /// searched toward the simplest value, and is tried with the sign flipped.
+    func lower(positions: [Int]) {
+        let value = current.values[positions[0]]
+        guard value > 0 else { return }
+        func candidate(_ lowered: UInt64) -> [UInt64] {
+            var values = current.values
+            for position in positions { values[position] = lowered }
+            return values
+        }
+        if consider(candidate(0)) { return }
+        if case .integer(let range) = current.kinds[positions[0]] {
+            lowerMagnitude(positions: positions, encoding: IntegerEncoding(range), candidate: candidate)
+            return
+        }
+        if !consider(candidate(value - 1)) { return }
+        binarySearchLowest(from: value - 1) { candidate($0) }
+    }
+
+    /// Finds, by binary search, the lowest index below `start` (which fails) that still fails.
+    func binarySearchLowest(from start: UInt64, _ candidate: (UInt64) -> [UInt64]) {
+        // Invariant: `high` fails; `low` does not (0 was tried).
+        var low: UInt64 = 0
+        var high = start
+        while high - low > 1 && !exhaustedBudget {
+            let middle = low + (high - low) / 2
+            if consider(candidate(middle)) { high = middle } else { low = middle }
+        }
+    }
+
+    /// Lowers an integer's distance from its simplest value, keeping its side; a value below
+    /// the simplest one is first tried at the same distance above (positive before negative).
+    func lowerMagnitude(positions: [Int], encoding: IntegerEncoding, candidate make: (UInt64) -> [UInt64]) {
+        let start = encoding.value(at: current.values[positions[0]])
+        let above = start > encoding.target
+        let magnitude = above ? UInt64(bitPattern: start &- encoding.target) : UInt64(bitPattern: encoding.target &- start)
+        func index(_ distance: UInt64) -> UInt64? {
+            let value = above ? encoding.target &+ Int64(bitPattern: distance) : encoding.target &- Int64(bitPattern: distance)
+            return encoding.range.contains(value) ? encoding.index(of: value) : nil
+        }
+        if !above {
+            let (flipped, overflow) = encoding.target.addingReportingOverflow(Int64(bitPattern: magnitude))
+            if !overflow, encoding.range.contains(flipped), consider(make(encoding.index(of: flipped))) {
+                // Now above the simplest value: go on lowering from there.
+                return lowerMagnitude(positions: positions, encoding: encoding, candidate: make)
+            }
+        }
+        guard magnitude > 1, let oneLess = index(magnitude - 1), consider(make(oneLess)) else { return }
+        // Invariant: distance `high` fails; `low` does not (0 was tried).
+        var low: UInt64 = 0
+        var high = magnitude - 1
+        while high - low > 1 && !exhaustedBudget {
+            let middle = low + (high - low) / 2
+            guard let middleIndex = index(middle) else { return }
+            if consider(make(middleIndex)) { high = middle } else { low = middle }
+        }
+    }
+
+    func redistributePairs() {
+        var first = 0
+        while first < current.values.count && !exhaustedBudget {
+            defer { first += 1 }
+            guard case .integer(let firstRange) = current.kinds[first], current.values[first] > 0 else { continue }
+            var second = first + 1
+            while second < current.values.count && !exhaustedBudget {
+                defer { second += 1 }
+                guard first < current.values.count, current.values[first] > 0,
+                      case .integer(let secondRange) = current.kinds[second], current.values[second] > 0
+                else { continue }
+                redistribute(first, IntegerEncoding(firstRange), second, IntegerEncoding(secondRange))
+            }
+        }
+    }
+
+    /// Moves the first integer toward its simplest value by as much as possible, the second by
+    /// the opposite amount (their sum unchanged), while the value still fails.
+    func redistribute(_ first: Int, _ firstEncoding: IntegerEncoding, _ second: Int, _ secondEncoding: IntegerEncoding) {
+        let a = firstEncoding.value(at: current.values[first])
+        let b = secondEncoding.value(at: current.values[second])
+        let direction: Int64 = a > firstEncoding.target ? -1 : 1
+        let distance = a > firstEncoding.target ? a &- firstEncoding.target : firstEncoding.target &- a
+        guard distance > 0 else { return }
+        func candidate(_ amount: Int64) -> [UInt64]? {
+            let newA = a &+ direction &* amount
+            // Out of range, the second value wraps around its range: the sum is then kept
+            // modulo the range's size, which is what code with wrapping arithmetic sees.
+            let newB = wrapped(b &- direction &* amount, into: secondEncoding.range)
+            var values = current.values
+            values[first] = firstEncoding.index(of: newA)
+            values[second] = secondEncoding.index(of: newB)
+            return values
+        }
+        if let whole = candidate(distance), consider(whole) { return }
+        // Halve the amount until a move is accepted, then start again from the new pair.
+        var amount = distance / 2
+        while amount >= 1 && !exhaustedBudget {
+            if let values = candidate(amount), consider(values) {
+                return redistribute(first, firstEncoding, second, secondEncoding)
+            }
+            amount /= 2
+        }
+    }
+
+    /// `value` brought into `range` modulo the range's size (exact arithmetic on 64 bits).
+    func wrapped(_ value: Int64, into range: ClosedRange<Int64>) -> Int64 {
+        if range.contains(value) { return value }
+        let size = UInt64(bitPattern: range.upperBound &- range.lowerBound) &+ 1
+        if size == 0 { return value }
+        let offset = UInt64(bitPattern: value &- range.lowerBound) % size
+        return range.lowerBound &+ Int64(bitPattern: offset)
+    }
+
+    func swapAdjacentSpans() {
+        var index = 0
+        while index < current.spans.count && !exhaustedBudget {
+            defer { index += 1 }
+            let spans = current.spans
+            let span = spans[index]
+            guard let next = spans.first(where: {
+                $0.start == span.end && $0.label == span.label && $0.depth == span.depth
+            }) else { continue }
+            let left = current.values[span.start..<span.end]
+            let right = current.values[next.start..<next.end]
+            guard right.lexicographicallyPrecedes(left) else { continue }
+            consider(replacing(span.start..<next.end, with: Array(right) + Array(left)))
+        }
+    }
+}

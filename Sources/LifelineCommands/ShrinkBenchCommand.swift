@@ -1,0 +1,113 @@
+// `lifeline bench shrink`: the shrinking challenges over their committed seeds, printed as the
+// table of CHALLENGES.md §5 (or JSON).
+import Benchmarks
+import Dispatch
+import Foundation
+import ShrinkingChallenges
+import Simulation
+
+enum ShrinkBenchCommand {
+    static let usage = """
+    usage: lifeline bench shrink [--challenge NAME] [--seeds N] [--json] [--min-tier-a PERCENT]
+                                 [--corpus DIR]
+
+    Runs each shrinking challenge of ../shared/bench/shrinking/CHALLENGES.md over its committed
+    seeds (1337 onward; --seeds N takes the first N, default 100) and prints the table of §5:
+    find rate, tier A and A+B shares, distinct results, evaluations while shrinking, time.
+    --json prints an array of objects with the keys challenge, runs, found, tierA, distinct and
+    meanEvaluations (and a few more). --min-tier-a fails (exit 1) when a challenge reaches tier A
+    in fewer runs than PERCENT. --corpus saves each distinct final counterexample to DIR (one
+    folder per challenge, the corpus format). Challenges: \(ShrinkingChallenge.all.map(\.name).joined(separator: ", ")).
+    """
+
+    static func run(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {
+        let name = try reader.text("--challenge")
+        let seedCount = try reader.integer("--seeds", in: 1...ShrinkingChallenge.benchmarkSeeds.count, default: 100)
+        let json = reader.flag("--json")
+        let tierAPercentMin = try reader.integer("--min-tier-a", in: 0...100, default: 0)
+        let corpusRoot = try reader.text("--corpus")
+        try reader.finish()
+        var challenges = ShrinkingChallenge.all
+        if let name {
+            guard let challenge = ShrinkingChallenge.named(name) else {
+                throw UsageError("no challenge '\(name)'; there are \(ShrinkingChallenge.all.map(\.name).joined(separator: ", "))")
+            }
+            challenges = [challenge]
+        }
+        let seeds = Array(ShrinkingChallenge.benchmarkSeeds.prefix(seedCount))
+        let summaries = challenges.map { summarize($0, seeds: seeds) }
+        output.standard(json ? jsonReport(summaries) : table(summaries))
+        if let corpusRoot {
+            for (challenge, summary) in zip(challenges, summaries) {
+                for run in summary.runs {
+                    guard let choices = run.choices, let final = run.final else { continue }
+                    try challenge.corpus(root: corpusRoot).save(choices: choices, value: final)
+                }
+            }
+        }
+        let below = summaries.filter { 100 * $0.tierA < tierAPercentMin * $0.runs.count }
+        for summary in below {
+            output.error("lifeline: \(summary.challenge) reached tier A in \(summary.tierA) of \(summary.runs.count) runs, "
+                + "below --min-tier-a \(tierAPercentMin)")
+        }
+        return below.isEmpty ? 0 : 1
+    }
+
+    /// Runs every seed of one challenge, in parallel; results are kept in seed order.
+    static func summarize(_ challenge: ShrinkingChallenge, seeds: [UInt64]) -> ChallengeSummary {
+        let results = ResultSlots<(ChallengeRun, Double)>(count: seeds.count)
+        DispatchQueue.concurrentPerform(iterations: seeds.count) { index in
+            let started = WallClock.seconds()
+            let run = challenge.run(seed: seeds[index])
+            results.set(index, (run, WallClock.seconds() - started))
+        }
+        let values = results.values
+        return ChallengeSummary(challenge: challenge.name, runs: values.map(\.0), seconds: values.map(\.1))
+    }
+
+    static func table(_ summaries: [ChallengeSummary]) -> String {
+        var lines = [
+            "| Challenge | Engine version | N | Find rate | Tier A % | Tier A+B % | Distinct CEs | Evals median / mean (95 % CI) | Run time median | Top 3 CEs with shares |",
+            "|---|---|---|---|---|---|---|---|---|---|",
+        ]
+        for summary in summaries {
+            let count = summary.runs.count
+            let top = summary.topCounterexamples(3).map { "`\($0.text)` \(percent($0.runs, of: count))" }
+            let evaluations = "\(fixed(summary.medianEvaluations, digits: 1)) / \(fixed(summary.meanEvaluations, digits: 1)) "
+                + "(± \(fixed(summary.meanEvaluationsHalfWidth95, digits: 1)))"
+            lines.append("| \(summary.challenge) | lifeline-exploration 1 | \(count) | \(percent(summary.found, of: count)) "
+                + "| \(percent(summary.tierA, of: count)) | \(percent(summary.tierAOrB, of: count)) | \(summary.distinct) "
+                + "| \(evaluations) | \(fixed(summary.medianSeconds * 1000, digits: 1)) ms | \(top.joined(separator: "; ")) |")
+        }
+        let exhausted = summaries.filter { $0.budgetExhausted > 0 }
+            .map { "\($0.challenge): \($0.budgetExhausted) runs hit the shrink budget" }
+        return (lines + exhausted).joined(separator: "\n")
+    }
+
+    static func jsonReport(_ summaries: [ChallengeSummary]) -> String {
+        let objects = summaries.map { summary -> String in
+            let fields: [(String, String)] = [
+                ("challenge", jsonQuoted(summary.challenge)), ("runs", "\(summary.runs.count)"),
+                ("found", "\(summary.found)"), ("tierA", "\(summary.tierA)"), ("tierAB", "\(summary.tierAOrB)"),
+                ("distinct", "\(summary.distinct)"), ("meanEvaluations", fixed(summary.meanEvaluations, digits: 2)),
+                ("medianEvaluations", fixed(summary.medianEvaluations, digits: 1)),
+                ("shrinkBudgetExhausted", "\(summary.budgetExhausted)"),
+            ]
+            return "  {" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
+        }
+        return "[\n" + objects.joined(separator: ",\n") + "\n]"
+    }
+
+    static func percent(_ part: Int, of whole: Int) -> String {
+        whole == 0 ? "–" : fixed(100 * Double(part) / Double(whole), digits: 0) + " %"
+    }
+}
+
+/// Slots filled by concurrent workers, each exactly once, read in index order afterwards.
+final class ResultSlots<Value>: @unchecked Sendable {
+    private var slots: [Value?]
+    private let lock = NSLock()
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    func set(_ index: Int, _ value: Value) { lock.withLock { slots[index] = value } }
+    var values: [Value] { lock.withLock { slots.map { $0! } } }
+}

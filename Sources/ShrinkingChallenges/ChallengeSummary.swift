@@ -1,0 +1,53 @@
+// Summaries of many seeded runs of one challenge, as CHALLENGES.md §5 reports them.
+
+/// One challenge's results over its seeds.
+public struct ChallengeSummary: Sendable {
+    public var challenge: String
+    public var runs: [ChallengeRun]
+    /// Seconds each run took (generation and shrinking), in seed order.
+    public var seconds: [Double]
+
+    public init(challenge: String, runs: [ChallengeRun], seconds: [Double]) {
+        self.challenge = challenge
+        self.runs = runs
+        self.seconds = seconds
+    }
+
+    public var found: Int { runs.filter(\.found).count }
+    public var tierA: Int { runs.filter { $0.tier == .a }.count }
+    public var tierAOrB: Int { runs.filter { $0.tier == .a || $0.tier == .b }.count }
+    /// Distinct final counterexamples.
+    public var distinct: Int { Set(runs.compactMap(\.final)).count }
+    /// Runs whose shrinking hit its evaluation budget.
+    public var budgetExhausted: Int { runs.filter(\.shrinkBudgetExhausted).count }
+
+    private var evaluations: [Int] { runs.filter(\.found).map(\.evaluations) }
+
+    public var meanEvaluations: Double {
+        evaluations.isEmpty ? 0 : Double(evaluations.reduce(0, +)) / Double(evaluations.count)
+    }
+    public var medianEvaluations: Double { median(evaluations.map(Double.init)) }
+    /// Half-width of the 95% confidence interval of the mean (normal approximation).
+    public var meanEvaluationsHalfWidth95: Double {
+        let values = evaluations.map(Double.init)
+        guard values.count > 1 else { return 0 }
+        let mean = meanEvaluations
+        let variance = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(values.count - 1)
+        return 1.96 * (variance / Double(values.count)).squareRoot()
+    }
+    public var medianSeconds: Double { median(seconds) }
+
+    /// The most common final counterexamples with their counts, most common first (ties by text).
+    public func topCounterexamples(_ count: Int) -> [(text: String, runs: Int)] {
+        var counts: [String: Int] = [:]
+        for final in runs.compactMap(\.final) { counts[final, default: 0] += 1 }
+        return counts.map { ($0.key, $0.value) }.sorted { ($1.1, $0.0) < ($0.1, $1.0) }.prefix(count).map { $0 }
+    }
+}
+
+func median(_ values: [Double]) -> Double {
+    guard !values.isEmpty else { return 0 }
+    let sorted = values.sorted()
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}

@@ -1,0 +1,97 @@
+// The shrinking benchmark's challenges (../shared/bench/shrinking/CHALLENGES.md) as runnable
+// properties on Lifeline's engine: each knows its generator, property, rendering and tiers.
+import Exploration
+
+/// How good a final counterexample is (CHALLENGES.md §1.3): A is the expected minimum, B is
+/// structurally minimal with values not fully simplified, C is anything else.
+public enum Tier: String, Sendable, Comparable {
+    case a = "A", b = "B", c = "C"
+    public static func < (lhs: Tier, rhs: Tier) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// What one seeded search of one challenge gave.
+public struct ChallengeRun: Sendable {
+    public var seed: UInt64
+    /// True when a failure was found within the generation budget.
+    public var found: Bool
+    /// The first failing value and the final one, rendered as CHALLENGES.md §1.6 writes them.
+    public var original: String?
+    public var final: String?
+    public var tier: Tier?
+    /// Property evaluations while shrinking (the first failure excluded, §1.2).
+    public var evaluations: Int
+    public var shrinkBudgetExhausted: Bool
+    public var replayToken: String?
+    /// The final counterexample's choice sequence.
+    public var choices: [UInt64]?
+}
+
+/// One challenge: a name, a seeded search, and the replay of a saved choice sequence.
+public struct ShrinkingChallenge: Sendable {
+    public let name: String
+    private let search: @Sendable (ExplorationSettings) -> ChallengeRun
+    private let replayer: @Sendable ([UInt64]) -> (rendered: String, failure: String?)
+
+    /// A challenge over values of `generator`, rendered by `render`, tiered by `tier`.
+    static func make<Value>(
+        _ name: String, generator: @escaping @Sendable () -> Gen<Value>,
+        render: @escaping @Sendable (Value) -> String, tier: @escaping @Sendable (Value) -> Tier,
+        property: @escaping @Sendable (Value) throws -> Void
+    ) -> ShrinkingChallenge {
+        ShrinkingChallenge(name: name, replayer: { choices in
+            let replay = Explorer.replay(ReplayToken(choices: choices), generator(), describe: render, property: property)
+            return (replay.description, replay.failure)
+        }) { settings in
+            let gen = generator()
+            let result = Explorer.explore(gen, settings: settings, describe: render, property: property)
+            guard let failure = result.failure else {
+                return ChallengeRun(seed: settings.seed, found: false, evaluations: 0, shrinkBudgetExhausted: false)
+            }
+            let original = Explorer.replay(ReplayToken(choices: failure.originalChoices), gen,
+                                           describe: render, property: property).description
+            return ChallengeRun(
+                seed: settings.seed, found: true, original: original, final: failure.valueDescription,
+                tier: tier(failure.value), evaluations: failure.shrinkEvaluations,
+                shrinkBudgetExhausted: failure.shrinkBudgetExhausted, replayToken: failure.replayToken.text,
+                choices: failure.shrunkChoices)
+        }
+    }
+
+    private init(name: String, replayer: @escaping @Sendable ([UInt64]) -> (rendered: String, failure: String?),
+                 search: @escaping @Sendable (ExplorationSettings) -> ChallengeRun) {
+        self.name = name
+        self.replayer = replayer
+        self.search = search
+    }
+
+    /// Rebuilds the value `choices` name: its rendering, and the property's message if it fails.
+    public func replay(_ choices: [UInt64]) -> (rendered: String, failure: String?) { replayer(choices) }
+
+    /// This challenge's saved cases under a corpus root (`<root>/shrinking-<name>/`).
+    public func corpus(root: String) -> PropertyCorpus { PropertyCorpus(root: root, property: "shrinking-" + name) }
+
+    /// Searches with `seed`: at most `caseCount` cases (CHALLENGES.md §1.1 uses 1000), then
+    /// shrinks within `shrinkEvaluationMax` evaluations.
+    public func run(seed: UInt64, caseCount: Int = 1_000, shrinkEvaluationMax: Int = 100_000) -> ChallengeRun {
+        var settings = ExplorationSettings(seed: seed, caseCount: caseCount)
+        settings.shrinkEvaluationMax = shrinkEvaluationMax
+        settings.invalidCaseMax = 100 * caseCount
+        return search(settings)
+    }
+
+    /// All seven challenges, in the order of CHALLENGES.md.
+    public static let all: [ShrinkingChallenge] = [
+        reverse, deletion, nestedLists, lengthList, bound5, calculator, snapshotStore,
+    ]
+
+    /// The challenge called `name`, if any.
+    public static func named(_ name: String) -> ShrinkingChallenge? { all.first { $0.name == name } }
+
+    /// The committed seeds of CHALLENGES.md §1.1: 1337 through 1436.
+    public static let benchmarkSeeds: [UInt64] = Array(1337...1436)
+}
+
+/// `[a, b, c]`.
+func renderList<Element>(_ elements: [Element], _ render: (Element) -> String = { "\($0)" }) -> String {
+    "[" + elements.map(render).joined(separator: ", ") + "]"
+}
