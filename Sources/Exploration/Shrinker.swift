@@ -8,7 +8,7 @@
 /// The passes, in the order they run (after Hypothesis's shrinker, MacIver and Donaldson,
 /// ECOOP 2020):
 /// - `deleteSpans`: drop one generator call's choices (an element, a subtree, a command);
-/// - `deleteChunks`: drop 1 to 8 consecutive choices, and also lower the choice before them
+/// - `deleteChunks`: drop 4, 2 or 1 consecutive choices, and also lower the choice before them
 ///   by one (keeps a length-prefixed list aligned); merges adjacent lists too;
 /// - `zeroSpans`: set one span's choices to 0;
 /// - `replaceWithDescendant`: put a span's descendant of the same label in its place (a tree
@@ -40,8 +40,8 @@ public final class Shrinker {
     public private(set) var candidateCount = 0
     /// Candidates accepted.
     public private(set) var acceptedCount = 0
-    /// Candidates accepted per pass, in pass order.
-    public private(set) var acceptedByPass: [(pass: String, count: Int)] = []
+    /// Candidates accepted and property evaluations spent per pass, in pass order.
+    public private(set) var passStatistics: [(pass: String, accepted: Int, evaluations: Int)] = []
     /// True when the evaluation budget ran out before a fixed point.
     public private(set) var exhaustedBudget = false
 
@@ -49,7 +49,7 @@ public final class Shrinker {
     private let evaluationMax: Int
     /// Candidates rejected before the property are cheap but not free: at most this many runs.
     private var candidateMax: Int { evaluationMax * 10 }
-    private var tried: Set<[UInt64]> = []
+    private var tried: Set<ArraySlice<UInt64>> = []
 
     /// Starts from the failing case `failing`; stops after `evaluationMax` evaluations.
     public init(failing: TestCase, evaluationMax: Int, evaluate: @escaping Evaluate) {
@@ -67,15 +67,16 @@ public final class Shrinker {
             ("lowerDuplicates", lowerDuplicates), ("redistributePairs", redistributePairs),
             ("swapAdjacentSpans", swapAdjacentSpans),
         ]
-        acceptedByPass = passes.map { ($0.0, 0) }
+        passStatistics = passes.map { ($0.0, 0, 0) }
         var improved = true
         while improved && !exhaustedBudget {
             improved = false
             for (offset, pass) in passes.enumerated() {
-                let before = acceptedCount
+                let (acceptedBefore, evaluationsBefore) = (acceptedCount, evaluationCount)
                 pass.1()
-                acceptedByPass[offset].count += acceptedCount - before
-                if acceptedCount > before { improved = true }
+                passStatistics[offset].accepted += acceptedCount - acceptedBefore
+                passStatistics[offset].evaluations += evaluationCount - evaluationsBefore
+                if acceptedCount > acceptedBefore { improved = true }
                 if exhaustedBudget { break }
             }
         }
@@ -88,7 +89,10 @@ public final class Shrinker {
     @discardableResult
     func consider(_ candidate: [UInt64]) -> Bool {
         guard isSimpler(candidate, than: current.values), !exhaustedBudget else { return false }
-        guard tried.insert(candidate).inserted else { return false }
+        // Draws past the end are 0, so trailing zeros never change the case a candidate builds:
+        // a candidate equal to the current case up to them is the current case.
+        let key = withoutTrailingZeros(candidate)
+        guard key != withoutTrailingZeros(current.values), tried.insert(key).inserted else { return false }
         if evaluationCount >= evaluationMax || candidateCount >= candidateMax {
             exhaustedBudget = true
             return false
@@ -102,11 +106,17 @@ public final class Shrinker {
             return false
         case .failed(let result):
             evaluationCount += 1
+            tried.insert(withoutTrailingZeros(result.values))
             guard isSimpler(result.values, than: current.values) else { return false }
             current = result
             acceptedCount += 1
             return true
         }
+    }
+
+    /// `values` without its trailing zeros: the key under which a candidate is remembered.
+    func withoutTrailingZeros(_ values: [UInt64]) -> ArraySlice<UInt64> {
+        values[..<(values.lastIndex { $0 != 0 }.map { $0 + 1 } ?? 0)]
     }
 
     /// `values` with `replacement` in place of `range`.
@@ -131,7 +141,7 @@ public final class Shrinker {
     }
 
     func deleteChunks() {
-        for size in [8, 4, 3, 2, 1] {
+        for size in [4, 2, 1] {
             var start = current.values.count - size
             while start >= 0 && !exhaustedBudget {
                 if start + size <= current.values.count {
@@ -219,18 +229,33 @@ public final class Shrinker {
             lowerMagnitude(positions: positions, encoding: IntegerEncoding(range), candidate: candidate)
             return
         }
-        if !consider(candidate(value - 1)) { return }
-        binarySearchLowest(from: value - 1) { candidate($0) }
+        lowestFailing(below: value) { candidate($0) }
     }
 
-    /// Finds, by binary search, the lowest index below `start` (which fails) that still fails.
-    func binarySearchLowest(from start: UInt64, _ candidate: (UInt64) -> [UInt64]) {
-        // Invariant: `high` fails; `low` does not (0 was tried).
-        var low: UInt64 = 0
-        var high = start
+    /// Accepts the lowest `n` in `1..<bound` whose candidate still fails, where `bound` fails
+    /// (it is current) and 0 was tried. Tries `bound − 1`, then probes 1, 2, 4, … upward and
+    /// bisects the last gap,
+    /// so the cost grows with the answer's size, not the start's: a value that shrinks to 1
+    /// costs two evaluations whatever it started at. `candidate` gives nil for an `n` that
+    /// cannot be built.
+    func lowestFailing(below bound: UInt64, _ candidate: (UInt64) -> [UInt64]?) {
+        // One less first: when even that passes, the value is (locally) minimal; one evaluation.
+        guard bound > 1, let oneLess = candidate(bound - 1), consider(oneLess) else { return }
+        var low: UInt64 = 0   // invariant: does not fail (or was not buildable)
+        var high = bound - 1  // invariant: fails
+        var probe: UInt64 = 1
+        while probe < high && !exhaustedBudget {
+            if let values = candidate(probe), consider(values) {
+                high = probe
+                break
+            }
+            low = probe
+            if probe > UInt64.max / 2 { break }
+            probe *= 2
+        }
         while high - low > 1 && !exhaustedBudget {
             let middle = low + (high - low) / 2
-            if consider(candidate(middle)) { high = middle } else { low = middle }
+            if let values = candidate(middle), consider(values) { high = middle } else { low = middle }
         }
     }
 
@@ -251,15 +276,8 @@ public final class Shrinker {
                 return lowerMagnitude(positions: positions, encoding: encoding, candidate: make)
             }
         }
-        guard magnitude > 1, let oneLess = index(magnitude - 1), consider(make(oneLess)) else { return }
-        // Invariant: distance `high` fails; `low` does not (0 was tried).
-        var low: UInt64 = 0
-        var high = magnitude - 1
-        while high - low > 1 && !exhaustedBudget {
-            let middle = low + (high - low) / 2
-            guard let middleIndex = index(middle) else { return }
-            if consider(make(middleIndex)) { high = middle } else { low = middle }
-        }
+        guard magnitude > 1 else { return }
+        lowestFailing(below: magnitude) { distance in index(distance).map(make) }
     }
 
     func redistributePairs() {
