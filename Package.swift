@@ -17,6 +17,8 @@ let package = Package(
         // Layer 2: the property-based exploration engine (choice sequences, generators,
         // shrinker, runner, corpus). Knows nothing of iOS.
         .target(name: "Exploration", dependencies: ["Simulation"]),
+        // Layer 3: iOS as actors on the kernel (device, operating system, location daemon).
+        .target(name: "World", dependencies: ["Simulation"]),
         // The Swift Testing entry point of the explorer (`propertyCheck` inside `@Test`).
         .target(name: "ExplorationTesting", dependencies: ["Exploration"]),
         // The shrinking challenges of ../shared/bench/shrinking, run by Properties/ and by
@@ -25,10 +27,11 @@ let package = Package(
         // Peer benchmark models written in the kernel's idiom (../shared/bench/des).
         .target(name: "Benchmarks", dependencies: ["Simulation"]),
         // The command-line tool's parsing and commands, as a library so tests can drive it.
-        .target(name: "LifelineCommands", dependencies: ["Simulation", "Exploration", "Benchmarks", "ShrinkingChallenges"]),
+        .target(name: "LifelineCommands", dependencies: ["Simulation", "Exploration", "World", "Benchmarks", "ShrinkingChallenges"]),
         .executableTarget(name: "lifeline", dependencies: ["LifelineCommands"]),
 
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
+        .testTarget(name: "WorldTests", dependencies: ["World", "Simulation"]),
         .testTarget(name: "ExplorationTests", dependencies: ["Exploration", "ExplorationTesting"]),
         .testTarget(name: "CommandTests", dependencies: ["LifelineCommands", "Benchmarks"]),
         // Property-based suites live in Properties/ as their own test target.

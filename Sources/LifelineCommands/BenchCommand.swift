@@ -2,6 +2,7 @@
 // `events=N wall_s=S events_per_s=R` (or its own figures).
 import Benchmarks
 import Simulation
+import World
 
 enum BenchCommand {
     static let kernelUsage = """
@@ -26,11 +27,20 @@ enum BenchCommand {
     resident memory while all are pending, then delivers them all.
     """
 
+    static let dayUsage = """
+    usage: lifeline bench day [--days N]
+
+    Simulates N commuter days (default 200; 07:00 drive 45 min, walk 10 min, parked until 17:30,
+    walk, drive, parked until midnight) with live updates and a background activity session, on
+    one core, and prints simulated days per second.
+    """
+
     static func usage(for arguments: [String]) -> String {
         switch arguments.first {
         case "kernel": return kernelUsage
         case "memory": return memoryUsage
         case "shrink": return ShrinkBenchCommand.usage
+        case "day": return dayUsage
         default: return "usage: lifeline bench kernel|memory|shrink [options]\n\n" + kernelUsage + "\n\n" + memoryUsage
             + "\n\n" + ShrinkBenchCommand.usage
         }
@@ -47,6 +57,7 @@ enum BenchCommand {
         case "kernel": return try kernel(&reader, output: output)
         case "memory": return try memory(&reader, output: output)
         case "shrink": return try ShrinkBenchCommand.run(&reader, output: output)
+        case "day": return try day(&reader, output: output)
         default: throw UsageError("unknown benchmark '\(which)'")
         }
     }
@@ -94,6 +105,28 @@ enum BenchCommand {
         output.standard("engine=lifeline-kernel timers=\(timers) pending=\(result.pendingAtPeak) "
                         + "peak_rss_mb=\(peak) delivered=\(result.delivered)")
         output.standard(eventsLine(events: result.delivered, wallSeconds: result.wallSeconds))
+        return 0
+    }
+
+    static func day(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {
+        let days = try reader.integer("--days", in: 1...1_000_000, default: 200)
+        try reader.finish()
+        let started = WallClock.seconds()
+        var first: CommuterDay.Outcome?
+        var deliveries = 0
+        for index in 0..<days {
+            var day = CommuterDay()
+            day.seed = UInt64(index) + 1
+            let outcome = day.run()
+            deliveries += outcome.deliveries
+            if first == nil { first = outcome }
+        }
+        let wall = WallClock.seconds() - started
+        output.standard("engine=lifeline-world workload=commuter-day days=\(days) deliveries_per_day=\(first!.deliveries) "
+                        + "fixes_per_day=\(first!.fixesReceived) stationary_updates_per_day=\(first!.stationaryUpdates) "
+                        + "launches_per_day=\(first!.launches)")
+        output.standard("days=\(days) wall_s=\(format6(wall)) days_per_s=\(format2(Double(days) / wall)) "
+                        + "events_per_s=\(format2(Double(deliveries) / wall))")
         return 0
     }
 

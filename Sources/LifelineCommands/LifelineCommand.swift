@@ -29,6 +29,9 @@ public enum LifelineCommand {
     usage: lifeline <command> [options]
 
     commands:
+      experiment background   source A's background table: four probes, fixes after leaving
+      experiment relaunch     source A's relaunch table: launches during a drive
+      experiment info-plist   the assertion without the location background mode
       bench kernel   the DES peer benchmark on the kernel (../shared/bench/des)
       bench memory   peak resident memory with many pending timers
       bench shrink   the shrinking challenges (../shared/bench/shrinking) on the explorer
@@ -64,6 +67,8 @@ public enum LifelineCommand {
             return 0
         case "bench":
             return try BenchCommand.run(rest, output: output)
+        case "experiment":
+            return try ExperimentCommand.run(rest, output: output)
         default:
             throw UsageError("unknown command '\(command)'")
         }
@@ -72,6 +77,7 @@ public enum LifelineCommand {
     /// The usage text of the subcommand `arguments` name, or the tool's.
     static func usage(for arguments: [String]) -> String {
         if arguments.first == "bench" { return BenchCommand.usage(for: Array(arguments.dropFirst())) }
+        if arguments.first == "experiment" { return ExperimentCommand.usage }
         return usage
     }
 }

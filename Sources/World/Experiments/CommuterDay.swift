@@ -1,0 +1,60 @@
+// One commuter's day (layer 3): the workload of `lifeline bench day`, and a realistic day for
+// tests: parked at night, a drive and a walk to work, parked all day, and back.
+import Simulation
+
+/// 07:00 drive 45 min at 15 m/s, walk 10 min, parked until 17:30, walk 10 min, drive 45 min,
+/// parked until midnight; the app tracks with live updates and a background activity session,
+/// opened at 06:50 and left at 06:51.
+public struct CommuterDay: Sendable {
+    public var policy = IOSPolicy.measured
+    public var seed: UInt64 = 1
+    public init() {}
+
+    /// The day's route from a home in London.
+    public static var route: Route {
+        Route(start: Coordinate(latitude: 51.5007, longitude: -0.1246), headingDegrees: 90, segments: [
+            .init(.park, .hours(7)),
+            .init(.drive, .minutes(45), speedMetersPerSecond: 15),
+            .init(.walk, .minutes(10), speedMetersPerSecond: 1.4, headingChangeDegrees: 90),
+            .init(.park, .hours(9) + .minutes(35)),
+            .init(.walk, .minutes(10), speedMetersPerSecond: 1.4, headingChangeDegrees: 180),
+            .init(.drive, .minutes(45), speedMetersPerSecond: 15, headingChangeDegrees: -90),
+            .init(.park, .hours(5) + .minutes(35)),
+        ])
+    }
+
+    /// What a day did.
+    public struct Outcome: Sendable {
+        public var deliveries: Int
+        public var fixesReceived: Int
+        public var stationaryUpdates: Int
+        public var launches: Int
+    }
+
+    public func run() -> Outcome {
+        let configuration = WorldConfiguration(policy: policy, authorization: .whenInUse, route: Self.route, seed: seed)
+        var world = World(configuration) { SessionTracker() }
+        world.schedule(.open, at: .start + .hours(6) + .minutes(50))
+        world.schedule(.leave, at: .start + .hours(6) + .minutes(51))
+        let outcome = world.run(until: .start + .hours(24))
+        var fixes = 0, stationary = 0, launches = 0
+        for entry in world.log {
+            switch entry.kind {
+            case .location(let update):
+                if update.fix != nil { fixes += 1 }
+                if update.stationary { stationary += 1 }
+            case .launch: launches += 1
+            default: break
+            }
+        }
+        return Outcome(deliveries: outcome.deliveredCount, fixesReceived: fixes, stationaryUpdates: stationary, launches: launches)
+    }
+}
+
+/// Live updates held with a background activity session, started when the app opens.
+final class SessionTracker: AppEngine {
+    func didLaunch(_ launch: LaunchContext, services: LocationServices) {
+        _ = services.beginBackgroundActivitySession()
+        _ = services.startLiveUpdates(.automotiveNavigation)
+    }
+}

@@ -1,0 +1,144 @@
+// The location daemon's fixes (layer 3): one fix per interval while any consumer is active,
+// made from the route with accuracy by source and seeded noise; the When In Use grace;
+// stationary auto-pause and resume; automatic pause of managers.
+import Foundation
+import Simulation
+
+extension LocationDaemon {
+    /// True while some manager or live stream wants fixes.
+    var hasActiveConsumer: Bool {
+        managers.contains { $0.updating && !$0.pausedBySystem } || liveStreams.contains { !$0.paused }
+    }
+
+    /// Starts or stops the fix timer as consumers come and go. Fixes fall on a fixed grid,
+    /// `fixPhase + k · fixInterval`, as a GNSS receiver's epochs do.
+    func reconsiderFixes(_ context: inout Scheduler<WorldMessage>) {
+        let wanted = hasActiveConsumer && processState != .terminated && processState != .notRunning
+        if wanted, fixTimer == nil {
+            let interval = policy.fixInterval.nanoseconds
+            let phase = fixPhase.nanoseconds
+            let now = context.now.nanosecondsSinceStart
+            let steps = now < phase ? 0 : (now - phase) / interval + 1
+            fixTimer = context.send(.daemonTimer(.fix), to: context.currentActor,
+                                    at: Instant(nanosecondsSinceStart: phase + steps * interval))
+        } else if !wanted, let timer = fixTimer {
+            context.cancel(timer)
+            fixTimer = nil
+        }
+    }
+
+    /// One fix epoch: every updating manager and live stream gets the fix, as delivery allows.
+    func produceFix(_ context: inout Scheduler<WorldMessage>) {
+        let fix = makeFix(source: .gnss, at: context.now)
+        let still = fix.speedMetersPerSecond <= policy.stationarySpeedMetersPerSecond
+        let delivery = deliveryForLocation()
+        for index in managers.indices where managers[index].updating && !managers[index].pausedBySystem {
+            if managers[index].pausesAutomatically && still {
+                let since = managers[index].stillSince ?? context.now
+                managers[index].stillSince = since
+                if context.now - since >= policy.automaticPauseDelay {
+                    managers[index].pausedBySystem = true   // R-F4: the app must restart it
+                    continue
+                }
+            } else {
+                managers[index].stillSince = nil
+            }
+            let update = LocationUpdate(channel: .manager(managers[index].id), fix: fix, stationary: false)
+            deliver(.location(update, generation: generation), route: delivery, &context)
+        }
+        for index in liveStreams.indices where !liveStreams[index].paused {
+            var stationary = false
+            if still {
+                let since = liveStreams[index].stillSince ?? context.now
+                liveStreams[index].stillSince = since
+                if context.now - since >= policy.stationaryPauseDelay {
+                    stationary = true
+                    liveStreams[index].paused = true   // R-C2: one stationary update, then pause
+                }
+            } else {
+                liveStreams[index].stillSince = nil
+            }
+            let update = LocationUpdate(channel: .liveUpdates(liveStreams[index].id), fix: fix, stationary: stationary)
+            deliver(.location(update, generation: generation), route: delivery, &context)
+        }
+        if liveStreams.contains(where: \.paused) { watchForMotion(&context) }
+    }
+
+    /// A fix at `instant` from `source`: the route's position moved by seeded noise within the
+    /// source's accuracy (R-F10); reduced accuracy draws a kilometre-scale accuracy.
+    func makeFix(source: FixSource, at instant: Instant) -> Fix {
+        let accuracyMeters: Double
+        switch (accuracy, source) {
+        case (.reduced, _):
+            accuracyMeters = policy.reducedAccuracyMetersMin
+                + (policy.reducedAccuracyMetersMax - policy.reducedAccuracyMetersMin) * noise.nextUnitDouble()
+        case (.full, .gnss): accuracyMeters = policy.gnssAccuracyMeters
+        case (.full, .wifi):
+            accuracyMeters = policy.wifiAccuracyMetersMin
+                + (policy.wifiAccuracyMetersMax - policy.wifiAccuracyMetersMin) * noise.nextUnitDouble()
+        case (.full, .cell): accuracyMeters = policy.cellAccuracyMeters
+        }
+        // A point uniform in the disc of radius accuracy / 2 (rejection sampling: no trig).
+        var north = 0.0, east = 0.0
+        repeat {
+            north = 2 * noise.nextUnitDouble() - 1
+            east = 2 * noise.nextUnitDouble() - 1
+        } while north * north + east * east > 1
+        let state = route.state(at: instant)
+        let position = state.coordinate.offset(northMeters: north * accuracyMeters / 2, eastMeters: east * accuracyMeters / 2)
+        return Fix(instant: instant, coordinate: position, horizontalAccuracyMeters: accuracyMeters,
+                   source: source, speedMetersPerSecond: state.speedMetersPerSecond)
+    }
+
+    /// Schedules one timer for when the device next moves (for paused live streams and an
+    /// armed session relaunch).
+    func watchForMotion(_ context: inout Scheduler<WorldMessage>) {
+        guard motionTimer == nil,
+              let moving = route.firstInstant(after: context.now, movingFasterThan: policy.stationarySpeedMetersPerSecond)
+        else { return }
+        motionTimer = context.setTimer(after: max(.zero, moving - context.now), .daemonTimer(.motionResumes))
+    }
+
+    /// The device moves again: paused live streams resume (R-C2), and an armed session
+    /// relaunch asks for the app (R-B3, R-B4).
+    func motionResumed(_ context: inout Scheduler<WorldMessage>) {
+        for index in liveStreams.indices where liveStreams[index].paused {
+            liveStreams[index].paused = false
+            liveStreams[index].stillSince = nil
+        }
+        if sessionRelaunchArmed { context.send(.wake(.session), to: os) }
+    }
+
+    func requestSessionRelaunchWhenMoving(_ context: inout Scheduler<WorldMessage>) {
+        if route.speed(at: context.now) > policy.stationarySpeedMetersPerSecond {
+            context.send(.wake(.session), to: os)
+        } else {
+            watchForMotion(&context)
+        }
+    }
+
+    // MARK: - When In Use grace (R-A4, R-A5)
+
+    func startGraceIfNeeded(_ context: inout Scheduler<WorldMessage>) {
+        guard authorization == .whenInUse, !backgroundAllowed, graceTimer == nil, !graceExpired else { return }
+        graceTimer = context.setTimer(after: policy.whenInUseGrace, .daemonTimer(.graceEnded(generation: generation)))
+    }
+
+    /// The grace is over: nothing more reaches a When In Use app without background
+    /// configuration; each updating manager gets `denied` after a delay, live streams nothing.
+    func graceEnded(_ context: inout Scheduler<WorldMessage>) {
+        guard processState != .foreground, !backgroundAllowed else { return }
+        graceExpired = true
+        for manager in managers where manager.updating {
+            deniedTimers.append(context.setTimer(after: policy.deniedSignalDelay,
+                                                 .daemonTimer(.deniedSignal(manager.id, generation: generation))))
+        }
+    }
+
+    func cancelGrace(_ context: inout Scheduler<WorldMessage>) {
+        if let timer = graceTimer { context.cancel(timer) }
+        graceTimer = nil
+        for timer in deniedTimers { context.cancel(timer) }
+        deniedTimers.removeAll()
+    }
+}

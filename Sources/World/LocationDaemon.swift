@@ -1,0 +1,357 @@
+// The location daemon as an actor (layer 3): every location service and its registrations,
+// including those that outlive the app's process and the boot; what reaches the app and when.
+import Simulation
+
+/// `locationd`, for the one app under test.
+///
+/// Per process (they die with it): managers (standard updates), live-updates streams,
+/// background activity sessions, service sessions, open monitors. Outliving the process:
+/// significant-change registration, monitor conditions and visit monitoring (R-A10), and a
+/// session relaunch armed when the app ended with live updates and a held session (R-B3,
+/// R-B4). Significant change and conditions also outlive a reboot (R-B7); conditions run only
+/// after the first unlock (R-F6).
+///
+/// Delivery (R-A2–R-A7): in the foreground, always; in the background, when a manager allowed
+/// in the background or a held background activity session keeps the app's location running
+/// (process-wide, R-A7), with Always, or within the When In Use grace (R-A4, R-A5); to a
+/// suspended app, queued until it runs again (R-A2); to an ended app, never, except events
+/// that relaunch it, held until the new process recreates the service (R-A12).
+final class LocationDaemon: SimulationActor {
+    let policy: IOSPolicy
+    let capabilities: AppCapabilities
+    let route: Route
+    let fixPhase: VirtualDuration
+    let os: ActorID
+    let app: ActorID
+    var noise: Xoshiro256StarStar
+
+    // What it knows of the process and the device.
+    var processState = ProcessState.notRunning
+    var generation = 0
+    var authorization: Authorization
+    var accuracy: AccuracyAuthorization
+    var unlockedSinceBoot = true
+    var launchInstant = Instant.start
+
+    // Per-process objects, in the order created.
+    struct Manager {
+        var id: ObjectID
+        var allowsBackground = false
+        var pausesAutomatically = true
+        var updating = false
+        var pausedBySystem = false
+        var stillSince: Instant?
+    }
+    struct LiveStream {
+        var id: ObjectID
+        var configuration: LiveConfiguration
+        var paused = false
+        var stillSince: Instant?
+    }
+    var managers: [Manager] = []
+    var liveStreams: [LiveStream] = []
+    var activitySessions: [ObjectID] = []
+    /// Sessions begun in the background outside the rejoin window: ignored until the next
+    /// foreground (R-C5, R-B10).
+    var deferredSessions: [ObjectID] = []
+    var serviceSessions: [(id: ObjectID, authorization: Authorization)] = []
+    var openMonitors: [String] = []
+    var listensToSignificantChanges = false
+    var listensToVisits = false
+
+    // Registrations that outlive the process.
+    var significantChangeRegistered = false
+    /// Where the last event was, and when, if it was a movement event (the cached location at
+    /// start starts no five-minute interval).
+    var significantChangeLast: (coordinate: Coordinate, instant: Instant?)?
+    var significantChangeTimer: EventHandle?
+    struct Condition {
+        var monitor: String
+        var name: String
+        var center: Coordinate
+        var radiusMeters: Double
+        var inside: Bool
+        var timer: EventHandle?
+    }
+    var conditions: [Condition] = []
+    var visitsRegistered = false
+    var visitArrival: Coordinate?
+    var visitTimer: EventHandle?
+    var sessionRelaunchArmed = false
+
+    // Delivery state.
+    var graceTimer: EventHandle?
+    var graceExpired = false
+    var deniedTimers: [EventHandle] = []
+    var fixTimer: EventHandle?
+    var motionTimer: EventHandle?
+    var queued: [WorldMessage] = []
+    var pendingEvents: [(mechanism: RelaunchMechanism, event: MonitoringEvent, monitor: String?)] = []
+    var pendingExpiry: EventHandle?
+    var keepAliveSent = false
+
+    init(policy: IOSPolicy, capabilities: AppCapabilities, route: Route, fixPhase: VirtualDuration,
+         authorization: Authorization, accuracy: AccuracyAuthorization, os: ActorID, app: ActorID, seed: Seed) {
+        self.policy = policy
+        self.capabilities = capabilities
+        self.route = route
+        self.fixPhase = fixPhase
+        self.authorization = authorization
+        self.accuracy = accuracy
+        self.os = os
+        self.app = app
+        self.noise = Xoshiro256StarStar(seed: seed)
+    }
+
+    func receive(_ message: WorldMessage, context: inout Scheduler<WorldMessage>) {
+        switch message {
+        case .processChanged(let state, let generation, let cause):
+            processChanged(to: state, generation: generation, cause: cause, &context)
+        case .authorizationChanged(let authorization, let accuracy):
+            self.authorization = authorization
+            self.accuracy = accuracy
+        case .requests(let requests, let generation) where generation == self.generation:
+            apply(requests, &context)
+        case .deviceBooted: deviceBooted(&context)
+        case .firstUnlock:
+            unlockedSinceBoot = true
+            for index in conditions.indices { scheduleConditionExit(index, &context) }
+        case .daemonTimer(let timer): handle(timer, &context)
+        default: break
+        }
+        updateKeepAlive(&context)
+        reconsiderFixes(&context)
+    }
+
+    // MARK: - The process
+
+    private func processChanged(to state: ProcessState, generation: Int, cause: TerminationCause?,
+                                _ context: inout Scheduler<WorldMessage>) {
+        if state == .terminated {
+            processEnded(cause ?? .exit, &context)
+            processState = .terminated
+            return
+        }
+        if generation != self.generation {
+            self.generation = generation
+            launchInstant = context.now
+            // Launched into the background, a When In Use app was never in use: no grace.
+            graceExpired = state == .background && authorization == .whenInUse
+            if !pendingEvents.isEmpty {
+                pendingExpiry = context.setTimer(after: policy.backgroundWakeRuntime, .daemonTimer(.pendingEventsExpired(generation: generation)))
+            }
+        }
+        let previous = processState
+        processState = state
+        switch state {
+        case .foreground:
+            graceExpired = false
+            cancelGrace(&context)
+            activitySessions += deferredSessions
+            deferredSessions.removeAll()
+        case .background where previous == .foreground:
+            startGraceIfNeeded(&context)
+        default: break
+        }
+        if state.isRunning { flushQueue(&context) }
+    }
+
+    /// Clears everything that dies with the process; arms a session relaunch when the app ended
+    /// with live updates and a held session (R-B3; after a force-quit only with a service
+    /// session, R-B4).
+    private func processEnded(_ cause: TerminationCause, _ context: inout Scheduler<WorldMessage>) {
+        let hadLiveSession = !liveStreams.isEmpty && !activitySessions.isEmpty && capabilities.locationBackgroundMode
+        let hadServiceSession = !serviceSessions.isEmpty
+        sessionRelaunchArmed = hadLiveSession && cause != .reboot && cause != .idle && (cause != .forceQuit || hadServiceSession)
+        managers.removeAll()
+        liveStreams.removeAll()
+        activitySessions.removeAll()
+        deferredSessions.removeAll()
+        serviceSessions.removeAll()
+        openMonitors.removeAll()
+        listensToSignificantChanges = false
+        listensToVisits = false
+        queued.removeAll()
+        cancelGrace(&context)
+        graceExpired = false
+        if sessionRelaunchArmed { requestSessionRelaunchWhenMoving(&context) }
+    }
+
+    private func deviceBooted(_ context: inout Scheduler<WorldMessage>) {
+        unlockedSinceBoot = false
+        sessionRelaunchArmed = false
+        for index in conditions.indices {
+            if let timer = conditions[index].timer { context.cancel(timer) }
+            conditions[index].timer = nil
+        }
+        let hasBootRegistration = significantChangeRegistered || !conditions.isEmpty
+        if policy.rebootRelaunchWithoutMovement && hasBootRegistration {
+            context.send(.wake(.boot), to: os, after: policy.rebootRelaunchDelay)
+        }
+    }
+
+    // MARK: - Requests
+
+    private func apply(_ requests: [AppRequest], _ context: inout Scheduler<WorldMessage>) {
+        var registers = false
+        for request in requests {
+            switch request {
+            case .createManager(let id): managers.append(Manager(id: id))
+            case .setAllowsBackgroundLocationUpdates(let id, let allowed):
+                updateManager(id) { $0.allowsBackground = allowed }
+            case .setPausesLocationUpdatesAutomatically(let id, let pauses):
+                updateManager(id) { $0.pausesAutomatically = pauses }
+            case .startUpdatingLocation(let id):
+                registers = true
+                updateManager(id) { $0.updating = true; $0.pausedBySystem = false; $0.stillSince = nil }
+            case .stopUpdatingLocation(let id): updateManager(id) { $0.updating = false }
+            case .startLiveUpdates(let id, let configuration):
+                guard policy.liveUpdatesAvailable else { continue }
+                registers = true
+                liveStreams.append(LiveStream(id: id, configuration: configuration))
+            case .stopLiveUpdates(let id): liveStreams.removeAll { $0.id == id }
+            case .beginBackgroundActivitySession(let id):
+                guard policy.liveUpdatesAvailable else { continue }
+                registers = true
+                beginActivitySession(id, &context)
+            case .invalidateBackgroundActivitySession(let id):
+                activitySessions.removeAll { $0 == id }
+                deferredSessions.removeAll { $0 == id }
+            case .beginServiceSession(let id, let authorization):
+                guard policy.serviceSessionsAvailable else { continue }
+                registers = true
+                serviceSessions.append((id, authorization))
+            case .invalidateServiceSession(let id): serviceSessions.removeAll { $0.id == id }
+            case .startSignificantChanges:
+                registers = true
+                startSignificantChanges(&context)
+            case .stopSignificantChanges:
+                significantChangeRegistered = false
+                listensToSignificantChanges = false
+                if let timer = significantChangeTimer { context.cancel(timer) }
+                significantChangeTimer = nil
+            case .openMonitor(let name):
+                registers = true
+                if !openMonitors.contains(name) { openMonitors.append(name) }
+                deliverPending(.region, monitor: name, &context)
+            case .addCondition(let monitor, let name, let center, let radius):
+                registers = true
+                addCondition(monitor: monitor, name: name, center: center, radiusMeters: radius, &context)
+            case .removeCondition(let monitor, let name):
+                if let index = conditions.firstIndex(where: { $0.monitor == monitor && $0.name == name }) {
+                    if let timer = conditions[index].timer { context.cancel(timer) }
+                    conditions.remove(at: index)
+                }
+            case .startVisits:
+                registers = true
+                startVisits(&context)
+            case .stopVisits:
+                visitsRegistered = false
+                listensToVisits = false
+                if let timer = visitTimer { context.cancel(timer) }
+                visitTimer = nil
+            case .beginBackgroundTask, .endBackgroundTask: break
+            }
+        }
+        if registers { context.send(.registered(generation: generation), to: os) }
+    }
+
+    /// A background activity session: effective when begun in the foreground, or in the
+    /// background within the rejoin window after a relaunch (R-C5, R-B10); otherwise deferred
+    /// to the next foreground.
+    private func beginActivitySession(_ id: ObjectID, _ context: inout Scheduler<WorldMessage>) {
+        let rejoins = processState == .background && context.now - launchInstant <= policy.sessionRejoinWindow
+        if processState == .foreground || rejoins {
+            activitySessions.append(id)
+            sessionRelaunchArmed = false
+        } else {
+            deferredSessions.append(id)
+        }
+    }
+
+    private func updateManager(_ id: ObjectID, _ change: (inout Manager) -> Void) {
+        if let index = managers.firstIndex(where: { $0.id == id }) { change(&managers[index]) }
+    }
+
+    // MARK: - Delivery
+
+    /// Where a location for the app goes now.
+    enum Delivery { case deliver, queue, drop }
+
+    /// True when something keeps the app's location running in the background, process-wide
+    /// (R-A3, R-A6, R-A7).
+    var backgroundAllowed: Bool {
+        capabilities.locationBackgroundMode
+            && (managers.contains { $0.allowsBackground && $0.updating } || !activitySessions.isEmpty)
+    }
+
+    func deliveryForLocation() -> Delivery {
+        guard authorization == .whenInUse || authorization == .always else { return .drop }
+        switch processState {
+        case .foreground: return .deliver
+        case .background:
+            return backgroundAllowed || authorization == .always || !graceExpired ? .deliver : .drop
+        case .suspended:
+            return authorization == .whenInUse && graceExpired && !backgroundAllowed ? .drop : .queue
+        case .notRunning, .terminated: return .drop
+        }
+    }
+
+    /// Sends `message` to the app now, or queues it for a suspended one (oldest dropped first
+    /// beyond the policy's bound).
+    func deliver(_ message: WorldMessage, route: Delivery, _ context: inout Scheduler<WorldMessage>) {
+        switch route {
+        case .deliver: context.send(message, to: app)
+        case .queue:
+            queued.append(message)
+            if queued.count > policy.queuedUpdateCountMax { queued.removeFirst(queued.count - policy.queuedUpdateCountMax) }
+        case .drop: break
+        }
+    }
+
+    private func flushQueue(_ context: inout Scheduler<WorldMessage>) {
+        for message in queued { context.send(message, to: app) }
+        queued.removeAll()
+    }
+
+    /// Tells the operating system when the app's location keeps it running, or stops to.
+    func updateKeepAlive(_ context: inout Scheduler<WorldMessage>) {
+        let running = processState != .terminated && processState != .notRunning
+        let keeps = running && capabilities.locationBackgroundMode
+            && (managers.contains { $0.allowsBackground && $0.updating && !$0.pausedBySystem }
+                || (!activitySessions.isEmpty && liveStreams.contains { !$0.paused }))
+        if keeps != keepAliveSent {
+            keepAliveSent = keeps
+            context.send(.keepAlive(keeps), to: os)
+        }
+    }
+
+    // MARK: - Timers
+
+    private func handle(_ timer: DaemonTimer, _ context: inout Scheduler<WorldMessage>) {
+        switch timer {
+        case .fix:
+            fixTimer = nil
+            produceFix(&context)
+        case .motionResumes:
+            motionTimer = nil
+            motionResumed(&context)
+        case .graceEnded(let generation):
+            graceTimer = nil
+            guard generation == self.generation else { return }
+            graceEnded(&context)
+        case .deniedSignal(let manager, let generation):
+            guard generation == self.generation, managers.contains(where: { $0.id == manager }) else { return }
+            let delivery: Delivery = processState.isRunning ? .deliver : (processState == .suspended ? .queue : .drop)
+            deliver(.failure(.denied, manager, generation: generation), route: delivery, &context)
+        case .significantChange:
+            significantChangeTimer = nil
+            significantChangeDue(&context)
+        case .conditionExit(let monitor, let name, _): conditionExitDue(monitor: monitor, name: name, &context)
+        case .visit: visitDue(&context)
+        case .pendingEventsExpired(let generation):
+            pendingExpiry = nil
+            if generation == self.generation { expirePendingEvents(&context) }
+        }
+    }
+}

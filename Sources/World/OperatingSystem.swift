@@ -1,0 +1,280 @@
+// The operating system as an actor (layer 3): the app process's states and transitions, what
+// keeps it running in the background, terminations, relaunches, reboot and data protection.
+import Simulation
+
+/// The operating system's policy toward the one app under test.
+///
+/// States and transitions (R-A1): `open` launches the app into the foreground or brings it
+/// back; `leave` moves it to the background after `leavingTransition` (R-A4); a background app
+/// that nothing keeps running is suspended after `suspensionDelay`; `memoryPressure` ends a
+/// suspended app with no callback (R-F3); `forceQuit`, `crash` and `exit` end it; the location
+/// daemon's `wake` resumes a suspended app or relaunches an ended one into the background
+/// (R-A10) when the rules allow: Always authorization (R-F5), and after a force-quit only the
+/// mechanisms the policy allows (R-B4–B6). A relaunch carries no launch options in a
+/// scene-based app (R-A11). Reboot ends the process; saved data stays unreadable until the
+/// first unlock (R-D9).
+///
+/// What keeps a background app running: the daemon's keep-alive (a manager allowed in the
+/// background, or a held background activity session with live updates flowing, R-A3, R-A6),
+/// a background task within its budget (R-F1), the wake runtime after a location event
+/// (R-F2), or a test host (source A's XCTest setup).
+final class OperatingSystem: SimulationActor {
+    private let policy: IOSPolicy
+    private let capabilities: AppCapabilities
+    private let daemon: ActorID
+    private let app: ActorID
+    private var random: Xoshiro256StarStar
+
+    private(set) var state = ProcessState.notRunning
+    private(set) var generation = 0
+    private var lastTermination: TerminationCause?
+    private var authorization: Authorization
+    private var accuracy: AccuracyAuthorization
+    private var unlockedSinceBoot = true
+    private var daemonKeepsAlive = false
+    private var testHostAttached = false
+    private var launchedInBackground = false
+    private var registeredThisProcess = false
+    // invariant: tasks of the current process only, in the order begun
+    private var backgroundTasks: [(task: ObjectID, expiry: EventHandle)] = []
+    private var leaving: EventHandle?
+    private var suspension: EventHandle?
+    private var wakeRuntime: EventHandle?
+    private var pendingRelaunch: EventHandle?
+
+    init(policy: IOSPolicy, capabilities: AppCapabilities, authorization: Authorization,
+         accuracy: AccuracyAuthorization, daemon: ActorID, app: ActorID, seed: Seed) {
+        self.policy = policy
+        self.capabilities = capabilities
+        self.authorization = authorization
+        self.accuracy = accuracy
+        self.daemon = daemon
+        self.app = app
+        self.random = Xoshiro256StarStar(seed: seed)
+    }
+
+    func receive(_ message: WorldMessage, context: inout Scheduler<WorldMessage>) {
+        switch message {
+        case .user(let action): handle(action, &context)
+        case .requests(let requests, let generation) where generation == self.generation:
+            handleTaskRequests(requests, &context)
+        case .processCrashed(_, let generation) where generation == self.generation:
+            terminate(.crash, &context)
+        case .keepAlive(let keeps):
+            daemonKeepsAlive = keeps
+            if keeps && state == .suspended { resume(&context) }
+            reconsiderSuspension(&context)
+        case .registered(let generation) where generation == self.generation:
+            registeredThisProcess = true
+        case .wake(let mechanism): wake(for: mechanism, &context)
+        case .osTimer(let timer): handle(timer, &context)
+        default: break
+        }
+    }
+
+    // MARK: - User actions
+
+    private func handle(_ action: UserAction, _ context: inout Scheduler<WorldMessage>) {
+        switch action {
+        case .open:
+            switch state {
+            case .notRunning, .terminated: launch(into: .foreground, &context)
+            case .background, .suspended:
+                cancel(&leaving, &context)
+                setState(.foreground, &context)
+                context.send(.lifecycle(.foreground, generation: generation), to: app)
+            case .foreground:
+                cancel(&leaving, &context)
+            }
+        case .leave:
+            guard state == .foreground, leaving == nil else { return }
+            leaving = context.setTimer(after: policy.leavingTransition, .osTimer(.enterBackground(generation: generation)))
+        case .lock, .unlock:
+            if action == .unlock && !unlockedSinceBoot {
+                unlockedSinceBoot = true
+                context.send(.firstUnlock, to: daemon)
+                if state != .notRunning && state != .terminated {
+                    context.send(.protectedDataAvailable(generation: generation), to: app)
+                }
+            }
+        case .forceQuit:
+            if state != .notRunning && state != .terminated { terminate(.forceQuit, &context) }
+        case .memoryPressure:
+            if state == .suspended { terminate(.memory, &context) }
+        case .crash:
+            if state.isRunning { terminate(.crash, &context) }
+        case .exit:
+            if state.isRunning || state == .suspended { terminate(.exit, &context) }
+        case .reboot:
+            if state != .notRunning && state != .terminated { terminate(.reboot, &context) }
+            state = .notRunning
+            unlockedSinceBoot = false
+            context.send(.deviceBooted, to: daemon)
+        case .setAuthorization(let value):
+            authorization = value
+            context.send(.authorizationChanged(authorization, accuracy), to: daemon)
+            if state.isRunning { context.send(.authorization(value, generation: generation), to: app) }
+        case .setAccuracy(let value):
+            accuracy = value
+            context.send(.authorizationChanged(authorization, accuracy), to: daemon)
+        case .attachTestHost(let attached):
+            testHostAttached = attached
+            reconsiderSuspension(&context)
+        }
+    }
+
+    // MARK: - Timers
+
+    private func handle(_ timer: OSTimer, _ context: inout Scheduler<WorldMessage>) {
+        switch timer {
+        case .enterBackground(let generation):
+            leaving = nil
+            guard generation == self.generation, state == .foreground else { return }
+            setState(.background, &context)
+            context.send(.lifecycle(.background, generation: generation), to: app)
+            reconsiderSuspension(&context)
+        case .suspend(let generation):
+            suspension = nil
+            guard generation == self.generation, state == .background, !isKeptRunning else { return }
+            setState(.suspended, &context)
+        case .wakeRuntimeEnded(let generation):
+            wakeRuntime = nil
+            guard generation == self.generation, state == .background else { return }
+            if policy.endsIdleBackgroundLaunch && launchedInBackground && !registeredThisProcess && !isKeptRunning {
+                terminate(.idle, &context)
+            } else {
+                reconsiderSuspension(&context)
+            }
+        case .relaunch(let mechanism):
+            pendingRelaunch = nil
+            guard state == .notRunning || state == .terminated else { return }
+            launch(into: .background, &context)
+            _ = mechanism
+        case .backgroundTaskExpired(let task, let generation):
+            guard generation == self.generation, backgroundTasks.contains(where: { $0.task == task }) else { return }
+            context.send(.backgroundTaskExpiring(task, generation: generation), to: app)
+            context.setTimer(after: .seconds(1), .osTimer(.backgroundTaskWatchdog(task, generation: generation)))
+        case .backgroundTaskWatchdog(let task, let generation):
+            // R-F1: an app that never ends its task is killed.
+            if generation == self.generation, backgroundTasks.contains(where: { $0.task == task }) {
+                terminate(.crash, &context)
+            }
+        }
+    }
+
+    // MARK: - Launch, wake, termination
+
+    private func launch(into launchState: ProcessState, _ context: inout Scheduler<WorldMessage>) {
+        generation += 1
+        lastTermination = nil
+        registeredThisProcess = false
+        launchedInBackground = launchState == .background
+        setState(launchState, &context)
+        let options = capabilities.sceneBased || launchState == .foreground || !policy.legacyLaunchOptionsCarryLocation
+            ? [] : ["location"]
+        let launchContext = LaunchContext(state: launchState, protectedDataAvailable: unlockedSinceBoot,
+                                          launchOptions: options, authorization: authorization)
+        context.send(.launch(launchContext, generation: generation), to: app)
+        if launchState == .background {
+            wakeRuntime = context.setTimer(after: policy.backgroundWakeRuntime, .osTimer(.wakeRuntimeEnded(generation: generation)))
+        }
+    }
+
+    /// The daemon has an event for the app: resume it, or relaunch it if the rules allow.
+    private func wake(for mechanism: RelaunchMechanism, _ context: inout Scheduler<WorldMessage>) {
+        switch state {
+        case .foreground, .background:
+            return
+        case .suspended:
+            resume(&context)
+            cancel(&wakeRuntime, &context)
+            wakeRuntime = context.setTimer(after: policy.backgroundWakeRuntime, .osTimer(.wakeRuntimeEnded(generation: generation)))
+        case .notRunning, .terminated:
+            guard pendingRelaunch == nil, mayRelaunch(for: mechanism) else { return }
+            pendingRelaunch = context.setTimer(after: policy.relaunchLatency, .osTimer(.relaunch(mechanism)))
+        }
+    }
+
+    /// Whether `mechanism` may relaunch the ended app now (R-F5, R-B4–B6).
+    func mayRelaunch(for mechanism: RelaunchMechanism) -> Bool {
+        guard authorization == .always || (mechanism == .session && authorization == .whenInUse) else { return false }
+        guard lastTermination == .forceQuit else { return true }
+        switch mechanism {
+        case .significantChange: return policy.forceQuitRelaunchBySignificantChange
+        case .region: return policy.forceQuitRelaunchByRegion
+        case .session: return policy.forceQuitRelaunchBySession
+        case .visit, .boot: return false
+        }
+    }
+
+    private func resume(_ context: inout Scheduler<WorldMessage>) {
+        setState(.background, &context)
+    }
+
+    private func terminate(_ cause: TerminationCause, _ context: inout Scheduler<WorldMessage>) {
+        let ended = generation
+        for task in backgroundTasks { context.cancel(task.expiry) }
+        backgroundTasks.removeAll()
+        cancel(&leaving, &context)
+        cancel(&suspension, &context)
+        cancel(&wakeRuntime, &context)
+        lastTermination = cause
+        daemonKeepsAlive = false
+        state = .terminated
+        context.send(.processChanged(.terminated, generation: ended, cause: cause), to: daemon)
+        context.send(.kill(cause, generation: ended), to: app)
+    }
+
+    // MARK: - Staying running
+
+    private var isKeptRunning: Bool {
+        daemonKeepsAlive || !backgroundTasks.isEmpty || testHostAttached || wakeRuntime != nil
+    }
+
+    /// Schedules or cancels the suspension of a background app as its keep-alives change.
+    private func reconsiderSuspension(_ context: inout Scheduler<WorldMessage>) {
+        guard state == .background else { return }
+        if isKeptRunning {
+            cancel(&suspension, &context)
+        } else if suspension == nil {
+            suspension = context.setTimer(after: policy.suspensionDelay, .osTimer(.suspend(generation: generation)))
+        }
+    }
+
+    private func handleTaskRequests(_ requests: [AppRequest], _ context: inout Scheduler<WorldMessage>) {
+        for request in requests {
+            switch request {
+            case .beginBackgroundTask(let task):
+                backgroundTasks.append((task, context.setTimer(after: taskLifetime(),
+                                                               .osTimer(.backgroundTaskExpired(task, generation: generation)))))
+            case .endBackgroundTask(let task):
+                if let index = backgroundTasks.firstIndex(where: { $0.task == task }) {
+                    context.cancel(backgroundTasks[index].expiry)
+                    backgroundTasks.remove(at: index)
+                }
+            default: break
+            }
+        }
+        reconsiderSuspension(&context)
+    }
+
+    /// The task's budget, cut short at a random point with the policy's early-expiry chance.
+    private func taskLifetime() -> VirtualDuration {
+        let budget = policy.backgroundTaskBudget
+        guard policy.backgroundTaskEarlyExpiryPercent > 0, budget.nanoseconds > 0,
+              random.nextBounded(below: 100) < UInt64(policy.backgroundTaskEarlyExpiryPercent)
+        else { return budget }
+        return .nanoseconds(Int64(random.nextBounded(below: UInt64(budget.nanoseconds))))
+    }
+
+    private func setState(_ newState: ProcessState, _ context: inout Scheduler<WorldMessage>) {
+        state = newState
+        if newState != .background { cancel(&suspension, &context) }
+        context.send(.processChanged(newState, generation: generation, cause: nil), to: daemon)
+    }
+
+    private func cancel(_ handle: inout EventHandle?, _ context: inout Scheduler<WorldMessage>) {
+        if let existing = handle { context.cancel(existing) }
+        handle = nil
+    }
+}

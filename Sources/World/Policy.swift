@@ -1,0 +1,205 @@
+// The operating system's rules and numbers (layer 3): every value the world model uses, named,
+// documented with the rule of ../shared/domain/RULES.md it implements and its source.
+import Simulation
+
+/// How iOS treats a location-tracking app: every number and switch of the world model.
+///
+/// Defaults are the `measured` preset: calibrated to the article that measured each boundary
+/// (source A, 000_…) and the SDK that measured relaunches on a device (source B, 001_…), with
+/// documented values (source F, ios-facts.md) where nothing was measured. Presets per iOS
+/// generation change what exists and which mechanism relaunches after a force-quit. A policy
+/// file overrides any property by name (`IOSPolicy.load(path:)`).
+public struct IOSPolicy: Sendable, Equatable {
+    /// The preset this policy started from (informational).
+    public var name = "measured"
+
+    // MARK: Process lifecycle
+
+    /// Time from the user starting to leave the app until it is in the background (R-A4: "the
+    /// app reached the background a second or so later"; 1.5 s puts 10 plain-manager fixes in
+    /// the 20 s window, as measured, source A).
+    public var leavingTransition = VirtualDuration.milliseconds(1_500)
+    /// How long an app with nothing keeping it running stays in the background before it is
+    /// suspended (R-A1 "shortly after"; `applicationDidEnterBackground` gets about 5 s, F).
+    public var suspensionDelay = VirtualDuration.seconds(5)
+    /// What a background task grants (R-F1: about 30 s on recent iOS, F).
+    public var backgroundTaskBudget = VirtualDuration.seconds(30)
+    /// Chance, in percent, that the system ends a background task early, at a random point of
+    /// its budget (R-F1: "may call the expiry handler early at any time", F). 0 = never.
+    public var backgroundTaskEarlyExpiryPercent = 0
+    /// Time an app woken or relaunched in the background for a location event runs before it
+    /// is suspended, unless something keeps it running (R-F2: about 10 s, F).
+    public var backgroundWakeRuntime = VirtualDuration.seconds(10)
+    /// An app relaunched in the background that recreates no location service ends when its
+    /// wake runtime is over, instead of staying suspended. Inferred from source A's relaunch
+    /// table (two launches of a host that creates no manager, R-A10, R-A12).
+    public var endsIdleBackgroundLaunch = true
+    /// Time from a relaunch decision to the app's `didFinishLaunching` (R-B3, R-B4: relaunch
+    /// "within about 1 s", B).
+    public var relaunchLatency = VirtualDuration.seconds(1)
+    /// Whether a relaunch of a legacy (non-scene) app carries the `location` launch option.
+    /// Scene-based apps never get it (R-A11, A, F).
+    public var legacyLaunchOptionsCarryLocation = true
+
+    // MARK: When In Use
+
+    /// How long a When In Use app without background configuration keeps receiving fixes after
+    /// it reaches the background (R-A4, R-A5: last fix 11.4–11.5 s after leaving began, about
+    /// 10 s after reaching the background, A).
+    public var whenInUseGrace = VirtualDuration.seconds(10)
+    /// Time from the end of the grace to a plain manager's `didFailWithError(denied)` (R-A4:
+    /// 13.4–13.5 s after leaving began, 2 s after the last fix, A). Live updates get no signal.
+    public var deniedSignalDelay = VirtualDuration.seconds(2)
+
+    // MARK: What exists (by iOS generation)
+
+    /// `CLLocationUpdate.liveUpdates` and `CLBackgroundActivitySession` (iOS 17, C).
+    public var liveUpdatesAvailable = true
+    /// `CLServiceSession` (iOS 18, R-B9, F).
+    public var serviceSessionsAvailable = true
+
+    // MARK: Live updates and sessions
+
+    /// How long the device must stay still before live updates send `stationary` and pause
+    /// (R-C2; undocumented, a parameter).
+    public var stationaryPauseDelay = VirtualDuration.minutes(2)
+    /// Below this speed the device counts as still (R-C2; a parameter).
+    public var stationarySpeedMetersPerSecond = 0.5
+    /// Sessions recreated within this time of a relaunch continue the previous grant; later
+    /// ones are a new background request, ignored until the next foreground (R-B10: "within a
+    /// few seconds of launch", F).
+    public var sessionRejoinWindow = VirtualDuration.seconds(3)
+
+    // MARK: Standard updates
+
+    /// How long a still device keeps a manager with `pausesLocationUpdatesAutomatically`
+    /// delivering before the system pauses it (R-F4; users see 10 min to 2 h, F).
+    public var automaticPauseDelay = VirtualDuration.minutes(15)
+
+    // MARK: Significant change
+
+    /// Distance from the last event before the next (R-F7: at least 500 m, F).
+    public var significantChangeDistanceMeters = 500.0
+    /// Shortest time between two events (R-F7: never more often than every 5 minutes, F).
+    public var significantChangeIntervalMin = VirtualDuration.minutes(5)
+    /// Time from crossing the distance to the event (cell-tower based, R-F7). 14 s puts the
+    /// relaunch at 25 s on a 50 m/s drive, as measured (R-A10, A).
+    public var significantChangeLatency = VirtualDuration.seconds(14)
+
+    // MARK: Regions and monitor conditions
+
+    /// Travel past the boundary before an exit is reported (R-F8: about 200 m, B).
+    public var regionExitCushionMeters = 200.0
+    /// Time from passing the cushion to the exit event. 85 s puts the second relaunch at 92 s
+    /// on a 50 m/s drive past a 100 m condition, as measured (R-A10, A); documented as 3–5
+    /// minutes on average "if not sooner" (R-F8, F).
+    public var regionExitLatency = VirtualDuration.seconds(85)
+    /// Regions (or monitor conditions) per app (R-F8: 20, F).
+    public var regionCountMax = 20
+
+    // MARK: Visits
+
+    /// Stillness within `visitRadiusMeters` before an arrival is reported (R-F9: undocumented).
+    public var visitArrivalDwell = VirtualDuration.minutes(5)
+    /// Radius that counts as the same place for a visit (R-F9: a parameter).
+    public var visitRadiusMeters = 100.0
+    /// Time from leaving a visit's radius to the departure event (R-F9: undocumented, coarse).
+    public var visitDepartureLatency = VirtualDuration.minutes(3)
+
+    // MARK: Relaunch after a force-quit (R-B4, R-B5, R-B6)
+
+    /// Significant change relaunches a force-quit app (R-B5: until iOS 18; not on iOS 26.4, F).
+    public var forceQuitRelaunchBySignificantChange = false
+    /// Region exit relaunches a force-quit app (R-B6: since iOS 8, B; not on iOS 26.4, F).
+    public var forceQuitRelaunchByRegion = false
+    /// Live updates held with a service session relaunch a force-quit app (R-B4: within about
+    /// 1 s, three times in a row on a device, B).
+    public var forceQuitRelaunchBySession = true
+
+    // MARK: Reboot and data protection
+
+    /// Significant-change and region registrations relaunch the app after a reboot with no
+    /// movement (R-B7: about 1 minute after boot, parked, B). When false, a relaunch after a
+    /// reboot needs a location event (D, F).
+    public var rebootRelaunchWithoutMovement = true
+    /// Time from boot to that relaunch (R-B7: about 1 minute, B).
+    public var rebootRelaunchDelay = VirtualDuration.seconds(60)
+
+    // MARK: Fixes (R-F10)
+
+    /// Time between fixes from GNSS (1 Hz).
+    public var fixInterval = VirtualDuration.seconds(1)
+    /// Horizontal accuracy of a GNSS fix (R-F10: about 5 m, F).
+    public var gnssAccuracyMeters = 5.0
+    /// Horizontal accuracy of a Wi-Fi fix (R-F10: 30–65 m, F); the model draws within it.
+    public var wifiAccuracyMetersMin = 30.0
+    public var wifiAccuracyMetersMax = 65.0
+    /// Horizontal accuracy of a cell fix, as significant change reports (R-F10: 1,414 m, F).
+    public var cellAccuracyMeters = 1_414.0
+    /// Horizontal accuracy with reduced (not precise) authorization (R-F10: 1–20 km, F).
+    public var reducedAccuracyMetersMin = 1_000.0
+    public var reducedAccuracyMetersMax = 20_000.0
+    /// Updates kept for a suspended app, delivered when it runs again (R-A2; the bound is a
+    /// parameter: the oldest are dropped beyond it).
+    public var queuedUpdateCountMax = 100
+
+    public init() {}
+}
+
+extension IOSPolicy {
+    /// Calibrated to the measurements of sources A and B (the defaults).
+    public static var measured: IOSPolicy { IOSPolicy() }
+
+    /// iOS 16: no live updates or sessions; significant change and regions relaunch a
+    /// force-quit app (R-B5, R-B6).
+    public static var iOS16: IOSPolicy {
+        var policy = IOSPolicy.iOS17
+        policy.name = "iOS16"
+        policy.liveUpdatesAvailable = false
+        policy.forceQuitRelaunchBySession = false
+        return policy
+    }
+
+    /// iOS 17: live updates and background activity sessions, no service sessions.
+    public static var iOS17: IOSPolicy {
+        var policy = IOSPolicy.iOS18
+        policy.name = "iOS17"
+        policy.serviceSessionsAvailable = false
+        policy.forceQuitRelaunchBySession = false
+        return policy
+    }
+
+    /// iOS 18: service sessions; significant change and regions still relaunch a force-quit
+    /// app (R-B5: "up to iOS 18", F). A relaunch after a reboot needs an event (D, F).
+    public static var iOS18: IOSPolicy {
+        var policy = IOSPolicy.iOS26
+        policy.name = "iOS18"
+        policy.forceQuitRelaunchBySignificantChange = true
+        policy.forceQuitRelaunchByRegion = true
+        return policy
+    }
+
+    /// iOS 26: a force-quit app is no longer relaunched by significant change or regions
+    /// (R-B5, F: iOS 26.4.2).
+    public static var iOS26: IOSPolicy {
+        var policy = IOSPolicy()
+        policy.name = "iOS26"
+        policy.rebootRelaunchWithoutMovement = false
+        return policy
+    }
+
+    /// The presets by name.
+    public static let presetNames = ["measured", "iOS16", "iOS17", "iOS18", "iOS26"]
+
+    /// The preset called `name`, if any.
+    public static func preset(named name: String) -> IOSPolicy? {
+        switch name {
+        case "measured": .measured
+        case "iOS16": .iOS16
+        case "iOS17": .iOS17
+        case "iOS18": .iOS18
+        case "iOS26": .iOS26
+        default: nil
+        }
+    }
+}

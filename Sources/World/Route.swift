@@ -1,0 +1,114 @@
+// Where the device is (layer 3): a route as timed waypoints, built from drive, walk and park
+// segments or from a GPX file, and the position and speed at any instant.
+import Simulation
+
+/// How the device moves over time: waypoints with instants, linearly interpolated between.
+///
+/// Built from segments (`drive 45m at 15 m/s heading 90`, `park 8h`) from a start coordinate,
+/// or from a GPX track. Before the first waypoint the device is at the first one, after the
+/// last at the last one. A segment's turn (`headingChangeDegrees`) rotates the heading at its
+/// start, so that a commute need not be a straight line.
+public struct Route: Sendable {
+    /// One timed point of the route.
+    public struct Waypoint: Sendable, Equatable {
+        public var instant: Instant
+        public var coordinate: Coordinate
+    }
+
+    /// A stretch of movement (or stillness) at constant speed and heading.
+    public struct Segment: Sendable, Equatable {
+        public enum Kind: String, Sendable { case drive, walk, park }
+        public var kind: Kind
+        public var duration: VirtualDuration
+        /// Metres per second (0 for park).
+        public var speedMetersPerSecond: Double
+        /// Degrees added to the heading at the segment's start.
+        public var headingChangeDegrees: Double
+
+        public init(_ kind: Kind, _ duration: VirtualDuration, speedMetersPerSecond: Double = 0,
+                    headingChangeDegrees: Double = 0) {
+            precondition(duration.nanoseconds >= 0, "a segment lasts a non-negative time")
+            precondition(speedMetersPerSecond >= 0 && speedMetersPerSecond.isFinite, "a speed is finite and not negative")
+            self.kind = kind
+            self.duration = duration
+            self.speedMetersPerSecond = kind == .park ? 0 : speedMetersPerSecond
+            self.headingChangeDegrees = headingChangeDegrees
+        }
+    }
+
+    // invariant: waypoints sorted by instant, at least one
+    public let waypoints: [Waypoint]
+    // invariant: legSpeeds[i] is the ground speed from waypoint i to i + 1 (metres per second)
+    let legSpeeds: [Double]
+
+    /// A route through `waypoints` (sorted by instant, at least one).
+    public init(waypoints: [Waypoint]) {
+        precondition(!waypoints.isEmpty, "a route has at least one waypoint")
+        precondition(zip(waypoints, waypoints.dropFirst()).allSatisfy { $0.instant <= $1.instant }, "waypoints in time order")
+        self.waypoints = waypoints
+        legSpeeds = zip(waypoints, waypoints.dropFirst()).map { start, end in
+            let span = (end.instant - start.instant).seconds
+            return span > 0 ? start.coordinate.distance(to: end.coordinate) / span : 0
+        }
+    }
+
+    /// A route of `segments` from `start`, heading `headingDegrees`, beginning at `startInstant`.
+    /// Long segments get a waypoint every `waypointSpacing` so that curvature stays small.
+    public init(start: Coordinate, headingDegrees: Double, startInstant: Instant = .start,
+                segments: [Segment], waypointSpacing: VirtualDuration = .minutes(1)) {
+        var points = [Waypoint(instant: startInstant, coordinate: start)]
+        var heading = headingDegrees
+        var instant = startInstant
+        var position = start
+        for segment in segments {
+            heading += segment.headingChangeDegrees
+            var remaining = segment.duration
+            while remaining > .zero {
+                let step = min(remaining, waypointSpacing)
+                position = position.destination(headingDegrees: heading, distanceMeters: segment.speedMetersPerSecond * step.seconds)
+                instant = instant + step
+                points.append(Waypoint(instant: instant, coordinate: position))
+                remaining = remaining - step
+            }
+        }
+        self.init(waypoints: points)
+    }
+
+    /// The device's position at `instant`.
+    public func position(at instant: Instant) -> Coordinate {
+        let (index, fraction) = locate(instant)
+        guard index + 1 < waypoints.count else { return waypoints[index].coordinate }
+        return waypoints[index].coordinate.interpolated(to: waypoints[index + 1].coordinate, fraction: fraction)
+    }
+
+    /// The device's ground speed at `instant` in metres per second (0 outside the route).
+    public func speed(at instant: Instant) -> Double {
+        let (index, _) = locate(instant)
+        return index + 1 < waypoints.count ? legSpeeds[index] : 0
+    }
+
+    /// Position and speed at `instant`, with one search.
+    public func state(at instant: Instant) -> (coordinate: Coordinate, speedMetersPerSecond: Double) {
+        let (index, fraction) = locate(instant)
+        guard index + 1 < waypoints.count else { return (waypoints[index].coordinate, 0) }
+        return (waypoints[index].coordinate.interpolated(to: waypoints[index + 1].coordinate, fraction: fraction), legSpeeds[index])
+    }
+
+    /// When the route ends.
+    public var endInstant: Instant { waypoints.last!.instant }
+
+    /// The waypoint interval holding `instant` and how far into it (0...1).
+    private func locate(_ instant: Instant) -> (index: Int, fraction: Double) {
+        if instant <= waypoints[0].instant { return (0, 0) }
+        if instant >= waypoints[waypoints.count - 1].instant { return (waypoints.count - 1, 0) }
+        // Binary search: the last waypoint at or before `instant`.
+        var low = 0, high = waypoints.count - 1
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if waypoints[middle].instant <= instant { low = middle } else { high = middle }
+        }
+        let span = (waypoints[low + 1].instant - waypoints[low].instant).nanoseconds
+        let fraction = span == 0 ? 0 : Double((instant - waypoints[low].instant).nanoseconds) / Double(span)
+        return (low, fraction)
+    }
+}

@@ -1,0 +1,83 @@
+// A world to run (layer 3): the operating system, the location daemon and the app process as
+// actors on one simulation, from a configuration, with user actions scheduled by the caller.
+import Simulation
+
+/// Everything a world is built from.
+public struct WorldConfiguration: Sendable {
+    /// The operating system's rules and numbers.
+    public var policy: IOSPolicy
+    /// What the app's Info.plist declares.
+    public var capabilities: AppCapabilities
+    /// Authorization and accuracy at the start.
+    public var authorization: Authorization
+    public var accuracy: AccuracyAuthorization
+    /// Where the device goes.
+    public var route: Route
+    /// Offset of the fix grid from whole intervals (fixes at `fixPhase + k · fixInterval`).
+    public var fixPhase: VirtualDuration
+    /// The root seed; each actor derives its own stream from it.
+    public var seed: UInt64
+    /// How simultaneous deliveries are ordered.
+    public var ordering: OrderingSpecification
+
+    public init(policy: IOSPolicy = .measured, capabilities: AppCapabilities = AppCapabilities(),
+                authorization: Authorization = .whenInUse, accuracy: AccuracyAuthorization = .full,
+                route: Route, fixPhase: VirtualDuration = .zero, seed: UInt64 = 1,
+                ordering: OrderingSpecification = .fifo) {
+        self.policy = policy
+        self.capabilities = capabilities
+        self.authorization = authorization
+        self.accuracy = accuracy
+        self.route = route
+        self.fixPhase = fixPhase
+        self.seed = seed
+        self.ordering = ordering
+    }
+}
+
+/// iOS and one app, as actors on a simulation.
+///
+///     var world = World(configuration) { PlainManagerProbe() }
+///     world.schedule(.open, at: .start)
+///     world.schedule(.leave, at: .start + .seconds(2))
+///     _ = world.run(until: .start + .seconds(30))
+///     world.log   // what the app saw
+public struct World {
+    /// The simulation the actors run on.
+    public var simulation: Simulation<WorldMessage>
+    public let operatingSystem = ActorID(index: 0)
+    public let daemon = ActorID(index: 1)
+    public let app = ActorID(index: 2)
+    private let appProcess: AppProcess
+
+    public init(_ configuration: WorldConfiguration, trace: (any TraceSink<WorldMessage>)? = nil,
+                engine: @escaping () -> any AppEngine) {
+        let root = Seed(configuration.seed)
+        simulation = Simulation(ordering: configuration.ordering.makeStrategy(), trace: trace)
+        let os = OperatingSystem(policy: configuration.policy, capabilities: configuration.capabilities,
+                                 authorization: configuration.authorization, accuracy: configuration.accuracy,
+                                 daemon: daemon, app: app, seed: root.derive("os"))
+        let locationDaemon = LocationDaemon(policy: configuration.policy, capabilities: configuration.capabilities,
+                                            route: configuration.route, fixPhase: configuration.fixPhase,
+                                            authorization: configuration.authorization, accuracy: configuration.accuracy,
+                                            os: operatingSystem, app: app, seed: root.derive("daemon.noise"))
+        appProcess = AppProcess(makeEngine: engine, capabilities: configuration.capabilities, os: operatingSystem, daemon: daemon)
+        precondition(simulation.add(os) == operatingSystem)
+        precondition(simulation.add(locationDaemon) == daemon)
+        precondition(simulation.add(appProcess) == app)
+    }
+
+    /// Schedules a user (or system) action.
+    public mutating func schedule(_ action: UserAction, at instant: Instant) {
+        simulation.scheduler.send(.user(action), to: operatingSystem, at: instant)
+    }
+
+    /// Runs until `horizon` (inclusive), within `eventCountMax` deliveries.
+    @discardableResult
+    public mutating func run(until horizon: Instant, eventCountMax: Int = 50_000_000) -> RunOutcome {
+        simulation.run(eventCountMax: eventCountMax, horizon: horizon)
+    }
+
+    /// Everything the app saw, in order.
+    public var log: [AppLogEntry] { appProcess.log }
+}

@@ -1,0 +1,147 @@
+// The words of the world model (layer 3): process states, authorization, capabilities, fixes,
+// events, and what a launch tells the app.
+import Simulation
+
+/// The app process's states (R-A1). Transitions: launch → foreground; leaving → background;
+/// background → suspended unless kept running; background or suspended → foreground when the
+/// user returns; suspended → terminated for memory; foreground → terminated by a crash or a
+/// swipe; terminated → background when relaunched for a location event.
+public enum ProcessState: String, Sendable, CaseIterable {
+    case notRunning = "not-running"
+    case foreground
+    case background
+    case suspended
+    case terminated
+
+    /// True when the process exists and runs code.
+    public var isRunning: Bool { self == .foreground || self == .background }
+}
+
+/// Location authorization (R-A3, R-F5).
+public enum Authorization: String, Sendable, CaseIterable {
+    case notDetermined = "not-determined"
+    case whenInUse = "when-in-use"
+    case always
+    case denied
+}
+
+/// Precise or reduced location (R-F10, R-D11).
+public enum AccuracyAuthorization: String, Sendable { case full, reduced }
+
+/// What the app's Info.plist declares.
+public struct AppCapabilities: Sendable, Equatable {
+    /// `UIBackgroundModes` contains `location` (R-A3, R-A9).
+    public var locationBackgroundMode: Bool
+    /// The app uses the scene-based life cycle (R-A11: no launch options then).
+    public var sceneBased: Bool
+
+    public init(locationBackgroundMode: Bool = true, sceneBased: Bool = true) {
+        self.locationBackgroundMode = locationBackgroundMode
+        self.sceneBased = sceneBased
+    }
+}
+
+/// `CLLocationUpdate.LiveConfiguration` (R-C3: the old activity types).
+public enum LiveConfiguration: String, Sendable, CaseIterable {
+    case `default`, automotiveNavigation, otherNavigation, fitness, airborne
+}
+
+/// How the process last ended.
+public enum TerminationCause: String, Sendable {
+    /// Ended by the system for memory while suspended (R-F3).
+    case memory
+    /// Swiped away by the user (R-B4, R-B5, R-B6, R-D6).
+    case forceQuit = "force-quit"
+    /// Crashed, including the Info.plist assertion (R-A9).
+    case crash
+    /// Exited on its own (as a test host does when its test ends).
+    case exit
+    /// The device rebooted.
+    case reboot
+    /// An idle background launch ended (see `IOSPolicy.endsIdleBackgroundLaunch`).
+    case idle
+}
+
+/// What relaunches a terminated app (R-A10, R-B3–B7).
+public enum RelaunchMechanism: String, Sendable, CaseIterable {
+    case significantChange = "significant-change"
+    case region
+    case visit
+    /// Live updates held with a session (R-B3, R-B4).
+    case session
+    /// The registrations that survive a reboot (R-B7).
+    case boot
+}
+
+/// Where a fix came from, which sets its accuracy (R-F10).
+public enum FixSource: String, Sendable { case gnss, wifi, cell }
+
+/// One location sample.
+public struct Fix: Sendable, Equatable, CustomStringConvertible {
+    public var instant: Instant
+    public var coordinate: Coordinate
+    public var horizontalAccuracyMeters: Double
+    public var source: FixSource
+    public var speedMetersPerSecond: Double
+
+    public var description: String {
+        "fix \(coordinate) ±\(Int(horizontalAccuracyMeters.rounded()))m \(source.rawValue) at \(instant)"
+    }
+}
+
+/// A per-process object the app created through `LocationServices`.
+public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
+    public var value: Int
+    public init(_ value: Int) { self.value = value }
+    public var description: String { "#\(value)" }
+}
+
+/// A location delivered to the app: from a manager, or from a live-updates stream (with the
+/// stationary flag, R-C1, R-C2).
+public struct LocationUpdate: Sendable, Equatable, CustomStringConvertible {
+    public enum Channel: Sendable, Equatable { case manager(ObjectID), liveUpdates(ObjectID) }
+    public var channel: Channel
+    public var fix: Fix?
+    public var stationary: Bool
+
+    public var description: String {
+        let source = switch channel {
+        case .manager(let id): "manager \(id)"
+        case .liveUpdates(let id): "live \(id)"
+        }
+        return "\(source) \(fix.map(\.description) ?? "no location")\(stationary ? " stationary" : "")"
+    }
+}
+
+/// An error a manager reports (`didFailWithError`).
+public enum LocationError: String, Sendable { case denied }
+
+/// A monitoring event: significant change, a condition's exit, a visit.
+public enum MonitoringEvent: Sendable, Equatable, CustomStringConvertible {
+    case significantChange(Fix)
+    case conditionExit(monitor: String, condition: String)
+    case visitArrival(Coordinate)
+    case visitDeparture(Coordinate)
+
+    public var description: String {
+        switch self {
+        case .significantChange(let fix): "significant change \(fix)"
+        case .conditionExit(let monitor, let condition): "exit \(monitor)/\(condition)"
+        case .visitArrival(let at): "visit arrival \(at)"
+        case .visitDeparture(let at): "visit departure \(at)"
+        }
+    }
+}
+
+/// What the app learns at `didFinishLaunching`.
+public struct LaunchContext: Sendable, Equatable {
+    /// Foreground (the user launched it) or background (relaunched for an event).
+    public var state: ProcessState
+    /// False when launched before the first unlock after a boot: saved state is unreadable
+    /// (R-D9).
+    public var protectedDataAvailable: Bool
+    /// Launch option keys: empty for scene-based apps (R-A11).
+    public var launchOptions: [String]
+    /// The authorization at launch.
+    public var authorization: Authorization
+}

@@ -1,0 +1,111 @@
+// Source A's three experiments on the world model: the measured tables, and what changes when
+// the protocol or the policy does.
+import Simulation
+import Testing
+@testable import World
+
+@Suite("Source A's experiments")
+struct ExperimentTests {
+    let rows = BackgroundExperiment().run()
+    func row(_ probe: BackgroundExperiment.Probe) -> BackgroundExperiment.Row { rows.first { $0.probe == probe }! }
+
+    @Test("R-A4: plain manager delivers 10 fixes, last at 11.4–11.5 s, then denied at 13.4–13.5 s")
+    func plainManager() {
+        let plain = row(.plain)
+        #expect(abs(plain.fixes - 10) <= 1)
+        #expect((11.4...11.6).contains(plain.lastFixSeconds!))
+        #expect(plain.signal == "denied")
+        #expect((13.3...13.6).contains(plain.signalSeconds!))
+    }
+
+    @Test("R-A5: live updates without a session stop at the same point, with no signal")
+    func bareLiveUpdates() {
+        let live = row(.live)
+        #expect(abs(live.fixes - 11) <= 1)
+        #expect((11.4...11.6).contains(live.lastFixSeconds!))
+        #expect(live.signal == nil)
+    }
+
+    @Test("R-A6: a manager allowed in the background and live updates with a session deliver for the whole window")
+    func continuing() {
+        #expect(abs(row(.background).fixes - 19) <= 1)
+        #expect(abs(row(.liveSession).fixes - 20) <= 1)
+        for probe in [BackgroundExperiment.Probe.background, .liveSession] {
+            #expect((20.3...20.6).contains(row(probe).lastFixSeconds!))
+            #expect(row(probe).signal == nil)
+        }
+    }
+
+    @Test("R-A4: a 5 s grace in a policy file stops the two stopping probes 5 s earlier")
+    func graceFromPolicyFile() throws {
+        var experiment = BackgroundExperiment()
+        experiment.policy = try IOSPolicy.parse(#"{"whenInUseGrace": "5s"}"#, path: "grace.json")
+        let shorter = experiment.run()
+        for probe in [BackgroundExperiment.Probe.plain, .live] {
+            let before = row(probe).lastFixSeconds!
+            let after = shorter.first { $0.probe == probe }!.lastFixSeconds!
+            #expect(abs((before - after) - 5) < 0.01)
+        }
+        #expect(shorter.first { $0.probe == .background }!.fixes == row(.background).fixes)
+    }
+
+    @Test("the window and speed change what the rules imply, not copy the measured numbers")
+    func protocolVaries() {
+        var experiment = BackgroundExperiment()
+        experiment.window = .seconds(8)
+        let short = experiment.run()
+        #expect(short.allSatisfy { $0.fixes == 7 && $0.signal == nil }, "all stop counting before the grace ends")
+    }
+
+    @Test("R-A10, R-A11: relaunches at about 23 s and 92 s, none, and about 25 s, with no launch options")
+    func relaunch() {
+        let rows = RelaunchExperiment().run()
+        #expect(rows.map(\.launches.count) == [2, 0, 1])
+        #expect(abs(rows[0].launches[0] - 23) <= 3 && abs(rows[0].launches[1] - 92) <= 3)
+        #expect(abs(rows[2].launches[0] - 25) <= 3)
+        #expect(rows.allSatisfy { $0.launchOptions.allSatisfy(\.isEmpty) })
+    }
+
+    @Test("R-A10, R-F7: at half the speed, significant change relaunches later")
+    func relaunchSlower() {
+        var experiment = RelaunchExperiment()
+        experiment.speedMetersPerSecond = 25
+        let row = experiment.run(.significant)
+        // 500 m at 25 m/s is 20 s, plus the 14 s latency and the 1 s relaunch.
+        #expect(row.launches.count == 1 && abs(row.launches[0] - 35) < 0.1)
+    }
+
+    @Test("R-A9: the assertion ends the process at launch whatever the authorization; with the mode, it runs")
+    func infoPlist() {
+        let rows = InfoPlistExperiment().run()
+        for row in rows where !row.backgroundMode {
+            #expect(row.crash?.contains("setAllowsBackgroundLocationUpdates") == true, "\(row.authorization)")
+            #expect(row.endedAfterSeconds == 0)
+        }
+        #expect(rows.filter(\.backgroundMode).allSatisfy { $0.crash == nil })
+        #expect(Set(rows.filter { !$0.backgroundMode }.map(\.authorization)) == Set(Authorization.allCases))
+    }
+
+    @Test("R-C2: a commuter day pauses live updates three times and tracks both drives in the background")
+    func commuterDay() {
+        let day = CommuterDay().run()
+        #expect(day.stationaryUpdates == 3)
+        // Two 45-minute drives and two 10-minute walks at one fix a second, plus the two
+        // minutes of stillness before each pause.
+        #expect(abs(day.fixesReceived - (2 * 55 * 60 + 3 * 120)) <= 10)
+        #expect(day.launches == 1)
+    }
+
+    @Test("the same world run twice gives the same trace hash")
+    func determinism() {
+        func hash() -> UInt64 {
+            let trace = HashingTrace<WorldMessage>()
+            var world = World(WorldConfiguration(route: CommuterDay.route, seed: 9), trace: trace) { SessionTracker() }
+            world.schedule(.open, at: .start + .hours(7))
+            world.schedule(.leave, at: .start + .hours(7) + .minutes(1))
+            world.run(until: .start + .hours(9))
+            return trace.hash.value
+        }
+        #expect(hash() == hash())
+    }
+}
