@@ -41,6 +41,9 @@ public enum AppRequest: Sendable, Equatable {
     case createManager(ObjectID)
     case setAllowsBackgroundLocationUpdates(ObjectID, Bool)
     case setPausesLocationUpdatesAutomatically(ObjectID, Bool)
+    case setDesiredAccuracy(ObjectID, meters: Double)
+    case setDistanceFilter(ObjectID, meters: Double)
+    case setActivityType(ObjectID, ActivityType)
     case startUpdatingLocation(ObjectID)
     case stopUpdatingLocation(ObjectID)
     case startLiveUpdates(ObjectID, LiveConfiguration)
@@ -112,6 +115,13 @@ public final class LocationServices {
     public func setPausesLocationUpdatesAutomatically(_ manager: ObjectID, _ pauses: Bool) {
         record(.setPausesLocationUpdatesAutomatically(manager, pauses))
     }
+    /// `desiredAccuracy` in metres (`kCLLocationAccuracyBest` is the default; 3000 is
+    /// `kCLLocationAccuracyThreeKilometers`): it chooses the source of the fixes.
+    public func setDesiredAccuracy(_ manager: ObjectID, meters: Double) { record(.setDesiredAccuracy(manager, meters: meters)) }
+    /// `distanceFilter` in metres (none by default).
+    public func setDistanceFilter(_ manager: ObjectID, meters: Double) { record(.setDistanceFilter(manager, meters: meters)) }
+    /// `activityType` (`.other` by default).
+    public func setActivityType(_ manager: ObjectID, _ type: ActivityType) { record(.setActivityType(manager, type)) }
     public func startUpdatingLocation(_ manager: ObjectID) { record(.startUpdatingLocation(manager)) }
     public func stopUpdatingLocation(_ manager: ObjectID) { record(.stopUpdatingLocation(manager)) }
 

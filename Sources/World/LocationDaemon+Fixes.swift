@@ -43,7 +43,14 @@ extension LocationDaemon {
             } else {
                 managers[index].stillSince = nil
             }
-            let update = LocationUpdate(channel: .manager(managers[index].id), fix: fix, stationary: false)
+            let managerFix = source(for: managers[index].desiredAccuracyMeters) == .gnss
+                ? fix : makeFix(source: source(for: managers[index].desiredAccuracyMeters), at: context.now)
+            if let last = managers[index].lastDelivered, managers[index].distanceFilterMeters > 0,
+               managerFix.coordinate.distance(to: last) < managers[index].distanceFilterMeters {
+                continue
+            }
+            managers[index].lastDelivered = managerFix.coordinate
+            let update = LocationUpdate(channel: .manager(managers[index].id), fix: managerFix, stationary: false)
             deliver(.location(update, generation: generation), route: delivery, &context)
         }
         for index in liveStreams.indices where !liveStreams[index].paused {
@@ -62,6 +69,12 @@ extension LocationDaemon {
             deliver(.location(update, generation: generation), route: delivery, &context)
         }
         if liveStreams.contains(where: \.paused) { watchForMotion(&context) }
+    }
+
+    /// The source a manager's desired accuracy calls for (R-F10).
+    func source(for desiredAccuracyMeters: Double) -> FixSource {
+        if desiredAccuracyMeters <= policy.gnssDesiredAccuracyMetersMax { return .gnss }
+        return desiredAccuracyMeters <= policy.wifiDesiredAccuracyMetersMax ? .wifi : .cell
     }
 
     /// A fix at `instant` from `source`: the route's position moved by seeded noise within the

@@ -38,6 +38,11 @@ final class LocationDaemon: SimulationActor {
         var id: ObjectID
         var allowsBackground = false
         var pausesAutomatically = true
+        /// `kCLLocationAccuracyBest` (R-A8 defaults, F).
+        var desiredAccuracyMeters = -1.0
+        var distanceFilterMeters = 0.0
+        var activityType = ActivityType.other
+        var lastDelivered: Coordinate?
         var updating = false
         var pausedBySystem = false
         var stillSince: Instant?
@@ -201,6 +206,9 @@ final class LocationDaemon: SimulationActor {
                 updateManager(id) { $0.allowsBackground = allowed }
             case .setPausesLocationUpdatesAutomatically(let id, let pauses):
                 updateManager(id) { $0.pausesAutomatically = pauses }
+            case .setDesiredAccuracy(let id, let meters): updateManager(id) { $0.desiredAccuracyMeters = meters }
+            case .setDistanceFilter(let id, let meters): updateManager(id) { $0.distanceFilterMeters = max(0, meters) }
+            case .setActivityType(let id, let type): updateManager(id) { $0.activityType = type }
             case .startUpdatingLocation(let id):
                 registers = true
                 updateManager(id) { $0.updating = true; $0.pausedBySystem = false; $0.stillSince = nil }

@@ -54,6 +54,8 @@ extension IOSPolicy {
         ("rebootRelaunchWithoutMovement", .flag(\.rebootRelaunchWithoutMovement)),
         ("rebootRelaunchDelay", .duration(\.rebootRelaunchDelay)),
         ("fixInterval", .duration(\.fixInterval)),
+        ("gnssDesiredAccuracyMetersMax", .meters(\.gnssDesiredAccuracyMetersMax)),
+        ("wifiDesiredAccuracyMetersMax", .meters(\.wifiDesiredAccuracyMetersMax)),
         ("gnssAccuracyMeters", .meters(\.gnssAccuracyMeters)),
         ("wifiAccuracyMetersMin", .meters(\.wifiAccuracyMetersMin)),
         ("wifiAccuracyMetersMax", .meters(\.wifiAccuracyMetersMax)),

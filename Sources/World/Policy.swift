@@ -129,6 +129,11 @@ public struct IOSPolicy: Sendable, Equatable {
 
     /// Time between fixes from GNSS (1 Hz).
     public var fixInterval = VirtualDuration.seconds(1)
+    /// A manager asking for this accuracy or finer gets GNSS fixes; up to
+    /// `wifiDesiredAccuracyMetersMax`, Wi-Fi fixes; coarser, cell fixes (R-F10, R-D4: 3 km
+    /// between fixes lets the GPS rest, D).
+    public var gnssDesiredAccuracyMetersMax = 100.0
+    public var wifiDesiredAccuracyMetersMax = 1_000.0
     /// Horizontal accuracy of a GNSS fix (R-F10: about 5 m, F).
     public var gnssAccuracyMeters = 5.0
     /// Horizontal accuracy of a Wi-Fi fix (R-F10: 30–65 m, F); the model draws within it.

@@ -46,6 +46,12 @@ public enum LiveConfiguration: String, Sendable, CaseIterable {
     case `default`, automotiveNavigation, otherNavigation, fitness, airborne
 }
 
+/// `CLActivityType` (F: other 1, automotiveNavigation 2, fitness 3, otherNavigation 4,
+/// airborne 5). Recorded; it does not change delivery yet.
+public enum ActivityType: String, Sendable, CaseIterable {
+    case other, automotiveNavigation, fitness, otherNavigation, airborne
+}
+
 /// How the process last ended.
 public enum TerminationCause: String, Sendable {
     /// Ended by the system for memory while suspended (R-F3).

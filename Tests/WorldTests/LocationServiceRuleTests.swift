@@ -155,8 +155,11 @@ struct LocationServiceRuleTests {
 final class ReducedProbe: AppEngine {
     var record: (Double) -> Void = { _ in }
     var recordFix: (Fix) -> Void = { _ in }
+    var configure: (ObjectID, LocationServices) -> Void = { _, _ in }
     func didLaunch(_ launch: LaunchContext, services: LocationServices) {
-        services.startUpdatingLocation(services.makeManager())
+        let manager = services.makeManager()
+        configure(manager, services)
+        services.startUpdatingLocation(manager)
         services.openMonitor("Places")
         services.addCondition(monitor: "Places", condition: "home", center: home, radiusMeters: 100)
     }
@@ -164,6 +167,39 @@ final class ReducedProbe: AppEngine {
         if let fix = update.fix {
             record(fix.horizontalAccuracyMeters)
             recordFix(fix)
+        }
+    }
+}
+
+@Suite("Standard update configuration")
+struct StandardUpdateConfigurationTests {
+    func fixes(_ configure: @escaping (ObjectID, LocationServices) -> Void) -> [Fix] {
+        var fixes: [Fix] = []
+        _ = runWorld(authorization: .always, route: drive(10), until: 60, actions: [(0, .open)]) {
+            let engine = ReducedProbe()
+            engine.recordFix = { fixes.append($0) }
+            engine.configure = configure
+            return engine
+        }
+        return fixes
+    }
+
+    @Test("R-F10, R-D4: the desired accuracy chooses the source: GNSS, Wi-Fi 30–65 m, or cell 1,414 m")
+    func desiredAccuracy() {
+        #expect(fixes { _, _ in }.allSatisfy { $0.source == .gnss && $0.horizontalAccuracyMeters == 5 })
+        let wifi = fixes { manager, services in services.setDesiredAccuracy(manager, meters: 100.5) }
+        #expect(wifi.allSatisfy { $0.source == .wifi && (30...65).contains($0.horizontalAccuracyMeters) })
+        let cell = fixes { manager, services in services.setDesiredAccuracy(manager, meters: 3_000) }
+        #expect(cell.allSatisfy { $0.source == .cell && $0.horizontalAccuracyMeters == 1_414 })
+    }
+
+    @Test("a distance filter drops fixes closer than it to the last one delivered")
+    func distanceFilter() {
+        let filtered = fixes { manager, services in services.setDistanceFilter(manager, meters: 95) }
+        // At 10 m/s with ±2.5 m noise, every tenth fix clears 95 m.
+        #expect((5...7).contains(filtered.count))
+        for (earlier, later) in zip(filtered, filtered.dropFirst()) {
+            #expect(earlier.coordinate.distance(to: later.coordinate) >= 95)
         }
     }
 }
