@@ -58,12 +58,11 @@ enum ExperimentCommand {
         try reader.finish()
         let rows = experiment.run()
         if json {
-            output.standard("[\n" + rows.map { row in
-                "  {\"probe\": \(jsonQuoted(row.probe.rawValue)), \"fixes\": \(row.fixes), "
-                    + "\"lastFixSeconds\": \(row.lastFixSeconds.map { fixed($0, digits: 3) } ?? "null"), "
-                    + "\"signal\": \(row.signal.map(jsonQuoted) ?? "null"), "
-                    + "\"signalSeconds\": \(row.signalSeconds.map { fixed($0, digits: 3) } ?? "null")}"
-            }.joined(separator: ",\n") + "\n]")
+            output.standard(jsonObjects(rows.map { row in
+                [("probe", jsonQuoted(row.probe.rawValue)), ("fixes", "\(row.fixes)"),
+                 ("lastFixSeconds", jsonNumber(row.lastFixSeconds)), ("signal", row.signal.map(jsonQuoted) ?? "null"),
+                 ("signalSeconds", jsonNumber(row.signalSeconds))]
+            }))
             return 0
         }
         var lines = ["probe         fixes  last fix   signal", "------------  -----  ---------  ----------------"]
@@ -90,11 +89,12 @@ enum ExperimentCommand {
         try reader.finish()
         let rows = experiment.run()
         if json {
-            output.standard("[\n" + rows.map { row in
-                "  {\"monitoring\": \(jsonQuoted(row.monitoring.rawValue)), "
-                    + "\"launches\": [\(row.launches.map { fixed($0, digits: 3) }.joined(separator: ", "))], "
-                    + "\"launchOptions\": [\(row.launchOptions.map { "[" + $0.map(jsonQuoted).joined(separator: ", ") + "]" }.joined(separator: ", "))]}"
-            }.joined(separator: ",\n") + "\n]")
+            output.standard(jsonObjects(rows.map { row in
+                [("monitoring", jsonQuoted(row.monitoring.rawValue)),
+                 ("launches", "[" + row.launches.map { jsonNumber($0) }.joined(separator: ", ") + "]"),
+                 ("launchOptions", "[" + row.launchOptions.map { "[" + $0.map(jsonQuoted).joined(separator: ", ") + "]" }
+                    .joined(separator: ", ") + "]")]
+            }))
             return 0
         }
         var lines = ["monitoring                    launches during the drive", "----------------------------  -------------------------"]
@@ -119,11 +119,10 @@ enum ExperimentCommand {
         try reader.finish()
         let rows = experiment.run()
         if json {
-            output.standard("[\n" + rows.map { row in
-                "  {\"authorization\": \(jsonQuoted(row.authorization.rawValue)), \"backgroundMode\": \(row.backgroundMode), "
-                    + "\"crash\": \(row.crash.map(jsonQuoted) ?? "null"), "
-                    + "\"endedAfterSeconds\": \(row.endedAfterSeconds.map { fixed($0, digits: 3) } ?? "null")}"
-            }.joined(separator: ",\n") + "\n]")
+            output.standard(jsonObjects(rows.map { row in
+                [("authorization", jsonQuoted(row.authorization.rawValue)), ("backgroundMode", "\(row.backgroundMode)"),
+                 ("crash", row.crash.map(jsonQuoted) ?? "null"), ("endedAfterSeconds", jsonNumber(row.endedAfterSeconds))]
+            }))
             return 0
         }
         var lines = ["authorization   background mode  outcome", "--------------  ---------------  -------"]

@@ -85,17 +85,15 @@ enum ShrinkBenchCommand {
     }
 
     static func jsonReport(_ summaries: [ChallengeSummary]) -> String {
-        let objects = summaries.map { summary -> String in
-            let fields: [(String, String)] = [
+        jsonObjects(summaries.map { summary in
+            [
                 ("challenge", jsonQuoted(summary.challenge)), ("runs", "\(summary.runs.count)"),
                 ("found", "\(summary.found)"), ("tierA", "\(summary.tierA)"), ("tierAB", "\(summary.tierAOrB)"),
                 ("distinct", "\(summary.distinct)"), ("meanEvaluations", fixed(summary.meanEvaluations, digits: 2)),
                 ("medianEvaluations", fixed(summary.medianEvaluations, digits: 1)),
                 ("shrinkBudgetExhausted", "\(summary.budgetExhausted)"),
             ]
-            return "  {" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
-        }
-        return "[\n" + objects.joined(separator: ",\n") + "\n]"
+        })
     }
 
     static func percent(_ part: Int, of whole: Int) -> String {

@@ -167,11 +167,21 @@ struct EventQueue<Message> {
     /// Appends node `index` to the tail of `bucket`.
     @inlinable @inline(__always)
     mutating func link(_ index: UInt32, into bucket: Int) {
+        nodes.withUnsafeMutableBufferPointer { nodes in
+            Self.append(index, to: bucket, nodes: nodes, heads: &heads, tails: &tails, occupancy: &occupancy)
+        }
+    }
+
+    /// Appends node `index` to the tail of `bucket` (the one place that links a node; it works
+    /// on the node buffer so the redistribution loop runs without per-access checks).
+    @inlinable @inline(__always)
+    static func append(_ index: UInt32, to bucket: Int, nodes: UnsafeMutableBufferPointer<Node>,
+                       heads: inout ContiguousArray<UInt32>, tails: inout ContiguousArray<UInt32>, occupancy: inout UInt64) {
         let tail = tails[bucket]
         nodes[Int(index)].previous = tail
-        nodes[Int(index)].next = Self.none
+        nodes[Int(index)].next = none
         nodes[Int(index)].bucket = UInt32(bucket)
-        if tail == Self.none { heads[bucket] = index } else { nodes[Int(tail)].next = index }
+        if tail == none { heads[bucket] = index } else { nodes[Int(tail)].next = index }
         tails[bucket] = index
         if bucket != 0 { occupancy |= 1 &<< UInt64(bucket - 1) }
     }
@@ -219,13 +229,7 @@ struct EventQueue<Message> {
                 let next = nodes[Int(index)].next
                 let difference = UInt64(bitPattern: nodes[Int(index)].instant ^ minimum)
                 let bucket = difference == 0 ? 0 : 64 - difference.leadingZeroBitCount
-                let tail = tails[bucket]
-                nodes[Int(index)].previous = tail
-                nodes[Int(index)].next = Self.none
-                nodes[Int(index)].bucket = UInt32(bucket)
-                if tail == Self.none { heads[bucket] = index } else { nodes[Int(tail)].next = index }
-                tails[bucket] = index
-                if bucket != 0 { occupancy |= 1 &<< UInt64(bucket - 1) }
+                Self.append(index, to: bucket, nodes: nodes, heads: &heads, tails: &tails, occupancy: &occupancy)
                 index = next
             }
             return true
