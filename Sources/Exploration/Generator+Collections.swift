@@ -3,7 +3,7 @@
 extension Gen {
     /// Arrays of `element` values with a length in `length`. After the minimum, each element
     /// is preceded by a coin (0 = stop, the simpler), and the coin and the element form one
-    /// span, so deleting the span deletes exactly one element.
+    /// span, so deleting the span deletes exactly one element; the closing coin is no span.
     public static func array<Element>(of element: Gen<Element>, length: ClosedRange<Int> = 0...100) -> Gen<[Element]>
     where Value == [Element] {
         precondition(length.lowerBound >= 0, "a length is not negative")
@@ -17,7 +17,7 @@ extension Gen {
                 // Continue with probability 7/8 when generating: a mean of about 7 elements.
                 let more = testCase.draw(atMost: 1, kind: .index) { $0.nextBounded(below: 8) == 0 ? 0 : 1 }
                 if more == 0 {
-                    testCase.endSpan()
+                    testCase.discardSpan()
                     break
                 }
                 elements.append(element.generate(testCase))

@@ -17,6 +17,8 @@
 /// - `lowerDuplicates`: lower equal choices together (values that must stay equal);
 /// - `redistributePairs`: move an integer's distance to its simplest value onto another
 ///   integer, keeping their sum (values that must be shrunk jointly);
+/// - `sortSiblingSpans`: put a run of neighbouring spans of the same label (a list's
+///   elements) in sorted order, in one candidate;
 /// - `swapAdjacentSpans`: swap neighbouring spans of the same label when that sorts them.
 public final class Shrinker {
     /// What running a candidate gave.
@@ -65,7 +67,7 @@ public final class Shrinker {
             ("deleteSpans", deleteSpans), ("deleteChunks", deleteChunks), ("zeroSpans", zeroSpans),
             ("replaceWithDescendant", replaceWithDescendant), ("lowerChoices", lowerChoices),
             ("lowerDuplicates", lowerDuplicates), ("redistributePairs", redistributePairs),
-            ("swapAdjacentSpans", swapAdjacentSpans),
+            ("sortSiblingSpans", sortSiblingSpans), ("swapAdjacentSpans", swapAdjacentSpans),
         ]
         passStatistics = passes.map { ($0.0, 0, 0) }
         var improved = true
@@ -332,6 +334,25 @@ public final class Shrinker {
         if size == 0 { return value }
         let offset = UInt64(bitPattern: value &- range.lowerBound) % size
         return range.lowerBound &+ Int64(bitPattern: offset)
+    }
+
+    func sortSiblingSpans() {
+        var index = 0
+        while index < current.spans.count && !exhaustedBudget {
+            defer { index += 1 }
+            let spans = current.spans
+            var run = [spans[index]]
+            while let next = spans.first(where: {
+                $0.start == run.last!.end && $0.label == run[0].label && $0.depth == run[0].depth && $0.count > 0
+            }) {
+                run.append(next)
+            }
+            guard run.count >= 3 else { continue }
+            let pieces = run.map { Array(current.values[$0.start..<$0.end]) }
+            let sorted = pieces.sorted { isSimpler($0, than: $1) }
+            guard sorted != pieces else { continue }
+            consider(replacing(run[0].start..<run.last!.end, with: sorted.flatMap { $0 }))
+        }
     }
 
     func swapAdjacentSpans() {

@@ -38,7 +38,7 @@ extension StateMachine {
                 // Continue with probability 31/32 when generating: long sequences reach deep states.
                 let more = testCase.draw(atMost: 1, kind: .index) { $0.nextBounded(below: 32) == 0 ? 0 : 1 }
                 if more == 0 {
-                    testCase.endSpan()
+                    testCase.discardSpan()
                     break
                 }
                 let command = commands(in: model).generate(testCase)

@@ -93,6 +93,12 @@ public final class TestCase: ChoiceSource {
         openSpans.append((label, values.count))
     }
 
+    /// Closes the innermost open span without recording it (a draw that is not a sub-value,
+    /// such as a list's closing coin).
+    public func discardSpan() {
+        openSpans.removeLast()
+    }
+
     /// Closes the innermost open span.
     public func endSpan() {
         let open = openSpans.removeLast()

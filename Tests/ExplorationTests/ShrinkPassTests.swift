@@ -151,3 +151,20 @@ struct ShrinkPassTests {
         #expect(!isSimpler([1, 0], than: [1, 0]))
     }
 }
+
+@Suite("Shrink pass: sort")
+struct SortPassTests {
+    @Test("sortSiblingSpans puts a list's elements in order in one step")
+    func sortSiblings() {
+        let list = Gen.array(of: Gen<Int>.int(in: 0...9), length: 0...10)
+        let start = TestCase(prefix: [1, 3, 1, 1, 1, 2, 1, 0, 0]) // [3, 1, 2, 0]
+        _ = list.generate(start)
+        let subject = Shrinker(failing: start, evaluationMax: 100) { choices in
+            let testCase = TestCase(prefix: choices)
+            return Set(list.generate(testCase)) == [0, 1, 2, 3] ? .failed(testCase) : .passed
+        }
+        subject.sortSiblingSpans()
+        #expect(value(list, subject) == [0, 1, 2, 3])
+        #expect(subject.evaluationCount == 1)
+    }
+}
