@@ -16,6 +16,8 @@ final class Ledger {
     var delivered: [(id: Int, instant: Instant, actor: ActorID)] = []
     var handles: [(id: Int, handle: EventHandle)] = []
     var nextID = 0
+    /// Broken queue invariants seen between runs.
+    var queueViolations: [String] = []
     let scheduleBudget: Int
     init(scheduleBudget: Int) { self.scheduleBudget = scheduleBudget }
 
@@ -64,7 +66,8 @@ final class Chaos: SimulationActor {
     }
 }
 
-/// One random interleaving: returns the ledger and the trace hash.
+/// One random interleaving: returns the ledger and the trace hash. The queue's invariants are
+/// walked after every bounded run; a violation stops the test with its seed.
 func chaosRun(seed: UInt64, ordering: OrderingStrategy) -> (Ledger, UInt64) {
     let root = Seed(seed)
     var harnessRandom = Xoshiro256StarStar(seed: root.derive("harness"))
@@ -86,6 +89,7 @@ func chaosRun(seed: UInt64, ordering: OrderingStrategy) -> (Ledger, UInt64) {
         if harnessRandom.nextBounded(below: 2) == 0 {
             ledger.cancelOne(random: &harnessRandom, scheduler: &simulation.scheduler)
         }
+        ledger.queueViolations += simulation.queueInvariantViolations()
         rounds += 1
     }
     return (ledger, trace.hash.value)
@@ -99,6 +103,17 @@ func orderings(seed: UInt64) -> [(String, OrderingStrategy)] {
 
 @Suite("Kernel properties")
 struct KernelProperties {
+    @Test("the queue's structure stays sound between runs")
+    func queueInvariants() {
+        forEverySeed(in: Self.self) { seed in
+            for (name, ordering) in orderings(seed: seed) {
+                let (ledger, _) = chaosRun(seed: seed, ordering: ordering)
+                if let violation = ledger.queueViolations.first { return "\(name): \(violation)" }
+            }
+            return nil
+        }
+    }
+
     @Test("events come out in non-decreasing time")
     func timeOrder() {
         forEverySeed(in: Self.self) { seed in

@@ -31,7 +31,7 @@ extension LocationDaemon {
         else { return }
         let earliest = last.instant.map { $0 + policy.significantChangeIntervalMin } ?? crossing
         let due = max(crossing, earliest) + policy.significantChangeLatency
-        significantChangeTimer = context.send(.daemonTimer(.significantChange(token: 0)), to: context.currentActor, at: max(due, context.now))
+        significantChangeTimer = context.send(.daemonTimer(.significantChange), to: context.currentActor, at: max(due, context.now))
     }
 
     func significantChangeDue(_ context: inout Scheduler<WorldMessage>) {
@@ -67,7 +67,7 @@ extension LocationDaemon {
               let crossing = route.firstInstant(after: context.now, fartherThan: condition.radiusMeters + policy.regionExitCushionMeters,
                                                 from: condition.center)
         else { return }
-        conditions[index].timer = context.send(.daemonTimer(.conditionExit(monitor: condition.monitor, condition: condition.name, token: 0)),
+        conditions[index].timer = context.send(.daemonTimer(.conditionExit(monitor: condition.monitor, condition: condition.name)),
                                                to: context.currentActor, at: crossing + policy.regionExitLatency)
     }
 
@@ -104,7 +104,7 @@ extension LocationDaemon {
                                          lasting: policy.visitArrivalDwell).map { $0 + policy.visitArrivalDwell }
         }
         if let due, due > context.now || visitArrival != nil {
-            visitTimer = context.send(.daemonTimer(.visit(token: 0)), to: context.currentActor, at: max(due, context.now))
+            visitTimer = context.send(.daemonTimer(.visit), to: context.currentActor, at: max(due, context.now))
         }
     }
 

@@ -355,7 +355,7 @@ final class LocationDaemon: SimulationActor {
         case .significantChange:
             significantChangeTimer = nil
             significantChangeDue(&context)
-        case .conditionExit(let monitor, let name, _): conditionExitDue(monitor: monitor, name: name, &context)
+        case .conditionExit(let monitor, let name): conditionExitDue(monitor: monitor, name: name, &context)
         case .visit: visitDue(&context)
         case .pendingEventsExpired(let generation):
             pendingExpiry = nil

@@ -145,11 +145,11 @@ final class OperatingSystem: SimulationActor {
             } else {
                 reconsiderSuspension(&context)
             }
-        case .relaunch(let mechanism):
+        case .relaunch:
+            // The mechanism stays in the trace; the app is not told it (R-A11).
             pendingRelaunch = nil
             guard state == .notRunning || state == .terminated else { return }
             launch(into: .background, &context)
-            _ = mechanism
         case .backgroundTaskExpired(let task, let generation):
             guard generation == self.generation, backgroundTasks.contains(where: { $0.task == task }) else { return }
             context.send(.backgroundTaskExpiring(task, generation: generation), to: app)

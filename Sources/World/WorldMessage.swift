@@ -57,9 +57,9 @@ public enum DaemonTimer: Sendable, Equatable {
     case motionResumes
     case graceEnded(generation: Int)
     case deniedSignal(ObjectID, generation: Int)
-    case significantChange(token: Int)
-    case conditionExit(monitor: String, condition: String, token: Int)
-    case visit(token: Int)
+    case significantChange
+    case conditionExit(monitor: String, condition: String)
+    case visit
     case pendingEventsExpired(generation: Int)
 }
 

@@ -1,0 +1,50 @@
+// Whole-structure checks of the event queue (layer 1): too costly for every operation, run by
+// the property suites after each step of a random interleaving.
+
+extension EventQueue {
+    /// Every broken invariant, in words; empty when the queue is sound.
+    ///
+    /// - every linked node is in the bucket its key and `last` call for, at or after `last`;
+    /// - each bucket's list is doubly linked consistently, and its tail is its last node;
+    /// - an occupancy bit is set exactly when its bucket holds a node;
+    /// - the linked nodes number `count`, and every other node is on the free list.
+    /// - Complexity: O(nodes).
+    func invariantViolations() -> [String] {
+        var violations: [String] = []
+        var linked = 0
+        for bucket in 0..<Self.bucketCount {
+            var previous = Self.none
+            var index = heads[bucket]
+            while index != Self.none {
+                let node = nodes[Int(index)]
+                linked += 1
+                if Int(node.bucket) != bucket { violations.append("node \(index) in bucket \(bucket) says \(node.bucket)") }
+                if node.instant < last { violations.append("node \(index) at \(node.instant) is before last \(last)") }
+                if bucketIndex(node.instant) != bucket { violations.append("node \(index) belongs in bucket \(bucketIndex(node.instant)), not \(bucket)") }
+                if node.previous != previous { violations.append("node \(index)'s previous is \(node.previous), not \(previous)") }
+                previous = index
+                index = node.next
+                if linked > nodes.count { return violations + ["bucket \(bucket) has a cycle"] }
+            }
+            if tails[bucket] != previous { violations.append("bucket \(bucket)'s tail is \(tails[bucket]), not \(previous)") }
+            if bucket > 0, (occupancy >> UInt64(bucket - 1) & 1 == 1) != (heads[bucket] != Self.none) {
+                violations.append("occupancy bit of bucket \(bucket) is wrong")
+            }
+        }
+        if linked != count { violations.append("\(linked) nodes linked, count says \(count)") }
+        var free = 0
+        var index = freeHead
+        while index != Self.none && free <= nodes.count {
+            if nodes[Int(index)].bucket != Self.none { violations.append("free node \(index) is linked") }
+            free += 1
+            index = nodes[Int(index)].next
+        }
+        if free + linked != nodes.count { violations.append("\(free) free and \(linked) linked of \(nodes.count) nodes") }
+        return violations
+    }
+}
+
+extension Simulation {
+    /// Every broken invariant of the scheduler's queue, in words (for property suites).
+    package func queueInvariantViolations() -> [String] { scheduler.queue.invariantViolations() }
+}
