@@ -189,10 +189,12 @@ struct EventQueue<Message> {
     /// Takes node `index` out of its bucket's list.
     @inlinable @inline(__always)
     mutating func unlink(_ index: UInt32) {
-        let node = nodes[Int(index)]
-        let bucket = Int(node.bucket)
-        if node.previous == Self.none { heads[bucket] = node.next } else { nodes[Int(node.previous)].next = node.next }
-        if node.next == Self.none { tails[bucket] = node.previous } else { nodes[Int(node.next)].previous = node.previous }
+        // Only the link fields: copying the node would copy (and retain) its message.
+        let previous = nodes[Int(index)].previous
+        let next = nodes[Int(index)].next
+        let bucket = Int(nodes[Int(index)].bucket)
+        if previous == Self.none { heads[bucket] = next } else { nodes[Int(previous)].next = next }
+        if next == Self.none { tails[bucket] = previous } else { nodes[Int(next)].previous = previous }
         if bucket != 0 && heads[bucket] == Self.none { occupancy &= ~(1 &<< UInt64(bucket - 1)) }
         nodes[Int(index)].bucket = Self.none
     }
