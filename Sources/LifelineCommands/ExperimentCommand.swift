@@ -56,15 +56,14 @@ enum ExperimentCommand {
         let json = reader.flag("--json")
         experiment.policy = try policy(&reader)
         try reader.finish()
-        let rows = experiment.run()
-        if json {
-            output.standard(jsonObjects(rows.map { row in
-                [("probe", jsonQuoted(row.probe.rawValue)), ("fixes", "\(row.fixes)"),
-                 ("lastFixSeconds", jsonNumber(row.lastFixSeconds)), ("signal", row.signal.map(jsonQuoted) ?? "null"),
-                 ("signalSeconds", jsonNumber(row.signalSeconds))]
-            }))
-            return 0
-        }
+        return emit(experiment.run(), json: json, output: output, fields: { row in
+            [("probe", jsonQuoted(row.probe.rawValue)), ("fixes", "\(row.fixes)"),
+             ("lastFixSeconds", jsonNumber(row.lastFixSeconds)), ("signal", row.signal.map(jsonQuoted) ?? "null"),
+             ("signalSeconds", jsonNumber(row.signalSeconds))]
+        }, table: backgroundTable)
+    }
+
+    static func backgroundTable(_ rows: [BackgroundExperiment.Row]) -> String {
         var lines = ["probe         fixes  last fix   signal", "------------  -----  ---------  ----------------"]
         for row in rows {
             let last = row.lastFixSeconds.map { fixed($0, digits: 2) + " s" } ?? "–"
@@ -76,8 +75,7 @@ enum ExperimentCommand {
         lines.append("measured (source A, 20 m/s, 20 s): "
                      + BackgroundExperiment.measured.map { "\($0.probe.rawValue) \($0.fixes) fixes, last \($0.lastFix), \($0.signal)" }
                         .joined(separator: "; "))
-        output.standard(lines.joined(separator: "\n"))
-        return 0
+        return lines.joined(separator: "\n")
     }
 
     static func relaunch(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {
@@ -87,16 +85,15 @@ enum ExperimentCommand {
         let json = reader.flag("--json")
         experiment.policy = try policy(&reader)
         try reader.finish()
-        let rows = experiment.run()
-        if json {
-            output.standard(jsonObjects(rows.map { row in
-                [("monitoring", jsonQuoted(row.monitoring.rawValue)),
-                 ("launches", "[" + row.launches.map { jsonNumber($0) }.joined(separator: ", ") + "]"),
-                 ("launchOptions", "[" + row.launchOptions.map { "[" + $0.map(jsonQuoted).joined(separator: ", ") + "]" }
-                    .joined(separator: ", ") + "]")]
-            }))
-            return 0
-        }
+        return emit(experiment.run(), json: json, output: output, fields: { row in
+            [("monitoring", jsonQuoted(row.monitoring.rawValue)),
+             ("launches", "[" + row.launches.map { jsonNumber($0) }.joined(separator: ", ") + "]"),
+             ("launchOptions", "[" + row.launchOptions.map { "[" + $0.map(jsonQuoted).joined(separator: ", ") + "]" }
+                .joined(separator: ", ") + "]")]
+        }, table: relaunchTable)
+    }
+
+    static func relaunchTable(_ rows: [RelaunchExperiment.Row]) -> String {
         var lines = ["monitoring                    launches during the drive", "----------------------------  -------------------------"]
         for row in rows {
             let launches = row.launches.isEmpty ? "0"
@@ -108,8 +105,7 @@ enum ExperimentCommand {
         lines.append("no launch carried launch options: " + (rows.allSatisfy { $0.launchOptions.allSatisfy(\.isEmpty) } ? "yes" : "no"))
         lines.append("measured (source A, 50 m/s, 150 s): "
                      + RelaunchExperiment.measured.map { "\($0.monitoring.rawValue) \($0.launches)" }.joined(separator: "; "))
-        output.standard(lines.joined(separator: "\n"))
-        return 0
+        return lines.joined(separator: "\n")
     }
 
     static func infoPlist(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {
@@ -117,20 +113,25 @@ enum ExperimentCommand {
         let json = reader.flag("--json")
         experiment.policy = try policy(&reader)
         try reader.finish()
-        let rows = experiment.run()
-        if json {
-            output.standard(jsonObjects(rows.map { row in
-                [("authorization", jsonQuoted(row.authorization.rawValue)), ("backgroundMode", "\(row.backgroundMode)"),
-                 ("crash", row.crash.map(jsonQuoted) ?? "null"), ("endedAfterSeconds", jsonNumber(row.endedAfterSeconds))]
-            }))
-            return 0
-        }
+        return emit(experiment.run(), json: json, output: output, fields: { row in
+            [("authorization", jsonQuoted(row.authorization.rawValue)), ("backgroundMode", "\(row.backgroundMode)"),
+             ("crash", row.crash.map(jsonQuoted) ?? "null"), ("endedAfterSeconds", jsonNumber(row.endedAfterSeconds))]
+        }, table: infoPlistTable)
+    }
+
+    static func infoPlistTable(_ rows: [InfoPlistExperiment.Row]) -> String {
         var lines = ["authorization   background mode  outcome", "--------------  ---------------  -------"]
         for row in rows {
             let outcome = row.crash.map { "SIGABRT at \(fixed(row.endedAfterSeconds!, digits: 1)) s: \($0)" } ?? "runs"
             lines.append(pad(row.authorization.rawValue, 14) + "  " + pad(row.backgroundMode ? "declared" : "missing", 15) + "  " + outcome)
         }
-        output.standard(lines.joined(separator: "\n"))
+        return lines.joined(separator: "\n")
+    }
+
+    /// Prints `rows` as JSON objects or as the table; success.
+    static func emit<Row>(_ rows: [Row], json: Bool, output: CommandOutput,
+                          fields: (Row) -> [(key: String, value: String)], table: ([Row]) -> String) -> Int32 {
+        output.standard(json ? jsonObjects(rows.map(fields)) : table(rows))
         return 0
     }
 

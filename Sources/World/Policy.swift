@@ -161,7 +161,6 @@ extension IOSPolicy {
         var policy = IOSPolicy.iOS17
         policy.name = "iOS16"
         policy.liveUpdatesAvailable = false
-        policy.forceQuitRelaunchBySession = false
         return policy
     }
 
