@@ -28,11 +28,12 @@ enum BenchCommand {
     """
 
     static let dayUsage = """
-    usage: lifeline bench day [--days N]
+    usage: lifeline bench day [--days N] [--trace-hash]
 
     Simulates N commuter days (default 200; 07:00 drive 45 min, walk 10 min, parked until 17:30,
     walk, drive, parked until midnight) with live updates and a background activity session, on
-    one core, and prints simulated days per second.
+    one core, and prints simulated days per second. --trace-hash also prints the kernel's trace
+    hash of the first day (trace_hash=...), to compare runs and processes.
     """
 
     static func usage(for arguments: [String]) -> String {
@@ -110,6 +111,7 @@ enum BenchCommand {
 
     static func day(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {
         let days = try reader.integer("--days", in: 1...1_000_000, default: 200)
+        let hashes = reader.flag("--trace-hash")
         try reader.finish()
         let started = WallClock.seconds()
         var first: CommuterDay.Outcome?
@@ -117,14 +119,15 @@ enum BenchCommand {
         for index in 0..<days {
             var day = CommuterDay()
             day.seed = UInt64(index) + 1
-            let outcome = day.run()
+            let outcome = day.run(hashesTrace: hashes && index == 0)
             deliveries += outcome.deliveries
             if first == nil { first = outcome }
         }
         let wall = WallClock.seconds() - started
         output.standard("engine=lifeline-world workload=commuter-day days=\(days) deliveries_per_day=\(first!.deliveries) "
                         + "fixes_per_day=\(first!.fixesReceived) stationary_updates_per_day=\(first!.stationaryUpdates) "
-                        + "launches_per_day=\(first!.launches)")
+                        + "launches_per_day=\(first!.launches)"
+                        + (first!.traceHash.map { " trace_hash=\(hexadecimal16($0))" } ?? ""))
         output.standard("days=\(days) wall_s=\(format6(wall)) days_per_s=\(format2(Double(days) / wall)) "
                         + "events_per_s=\(format2(Double(deliveries) / wall))")
         return 0

@@ -29,11 +29,15 @@ public struct CommuterDay: Sendable {
         public var fixesReceived: Int
         public var stationaryUpdates: Int
         public var launches: Int
+        /// The kernel's trace hash over every delivery of the day, when asked for.
+        public var traceHash: UInt64?
     }
 
-    public func run() -> Outcome {
+    /// Runs the day; with `hashesTrace`, also folds every delivery into the kernel's trace hash.
+    public func run(hashesTrace: Bool = false) -> Outcome {
         let configuration = WorldConfiguration(policy: policy, authorization: .whenInUse, route: Self.route, seed: seed)
-        var world = World(configuration) { SessionTracker() }
+        let trace = hashesTrace ? HashingTrace<WorldMessage>() : nil
+        var world = World(configuration, trace: trace) { SessionTracker() }
         world.schedule(.open, at: .start + .hours(6) + .minutes(50))
         world.schedule(.leave, at: .start + .hours(6) + .minutes(51))
         let outcome = world.run(until: .start + .hours(24))
@@ -47,7 +51,8 @@ public struct CommuterDay: Sendable {
             default: break
             }
         }
-        return Outcome(deliveries: outcome.deliveredCount, fixesReceived: fixes, stationaryUpdates: stationary, launches: launches)
+        return Outcome(deliveries: outcome.deliveredCount, fixesReceived: fixes, stationaryUpdates: stationary,
+                       launches: launches, traceHash: trace?.hash.value)
     }
 }
 
