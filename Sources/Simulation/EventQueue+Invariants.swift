@@ -5,29 +5,33 @@ extension EventQueue {
     /// Every broken invariant, in words; empty when the queue is sound.
     ///
     /// - every linked node is in the bucket its key and `last` call for, at or after `last`;
-    /// - each bucket's list is doubly linked consistently, and its tail is its last node;
+    /// - each bucket's circular list is doubly linked consistently through its sentinel;
     /// - an occupancy bit is set exactly when its bucket holds a node;
-    /// - the linked nodes number `count`, and every other node is on the free list.
+    /// - the linked nodes number `count`, and every other delivery node is on the free list.
     /// - Complexity: O(nodes).
     func invariantViolations() -> [String] {
         var violations: [String] = []
         var linked = 0
         for bucket in 0..<Self.bucketCount {
-            var previous = Self.none
-            var index = heads[bucket]
-            while index != Self.none {
+            let sentinel = UInt32(bucket)
+            var previous = sentinel
+            var index = nodes[bucket].next
+            var steps = 0
+            while index != sentinel {
                 let node = nodes[Int(index)]
                 linked += 1
+                steps += 1
+                if Int(index) < Self.bucketCount { return violations + ["bucket \(bucket) links to sentinel \(index)"] }
                 if Int(node.bucket) != bucket { violations.append("node \(index) in bucket \(bucket) says \(node.bucket)") }
                 if node.instant < last { violations.append("node \(index) at \(node.instant) is before last \(last)") }
                 if bucketIndex(node.instant) != bucket { violations.append("node \(index) belongs in bucket \(bucketIndex(node.instant)), not \(bucket)") }
                 if node.previous != previous { violations.append("node \(index)'s previous is \(node.previous), not \(previous)") }
                 previous = index
                 index = node.next
-                if linked > nodes.count { return violations + ["bucket \(bucket) has a cycle"] }
+                if steps > nodes.count { return violations + ["bucket \(bucket) has a cycle"] }
             }
-            if tails[bucket] != previous { violations.append("bucket \(bucket)'s tail is \(tails[bucket]), not \(previous)") }
-            if bucket > 0, (occupancy >> UInt64(bucket - 1) & 1 == 1) != (heads[bucket] != Self.none) {
+            if nodes[bucket].previous != previous { violations.append("bucket \(bucket)'s tail is \(nodes[bucket].previous), not \(previous)") }
+            if bucket > 0, (occupancy >> UInt64(bucket - 1) & 1 == 1) != (nodes[bucket].next != sentinel) {
                 violations.append("occupancy bit of bucket \(bucket) is wrong")
             }
         }
@@ -39,7 +43,9 @@ extension EventQueue {
             free += 1
             index = nodes[Int(index)].next
         }
-        if free + linked != nodes.count { violations.append("\(free) free and \(linked) linked of \(nodes.count) nodes") }
+        if free + linked + Self.bucketCount != nodes.count {
+            violations.append("\(free) free and \(linked) linked of \(nodes.count - Self.bucketCount) delivery nodes")
+        }
         return violations
     }
 }

@@ -1,5 +1,5 @@
 // The scheduler's queue (layer 1): a radix heap of pending deliveries keyed by integer instant,
-// its buckets intrusive linked lists over one pool of nodes.
+// its buckets circular linked lists through sentinel nodes in one pool.
 
 /// A monotone priority queue of pending deliveries, keyed by their instant in nanoseconds.
 ///
@@ -10,9 +10,10 @@
 /// nodes due exactly at `last`. Advancing empties the first non-empty bucket into lower ones;
 /// a node moves down at most 64 times in its life, and usually a few.
 ///
-/// Each bucket is a doubly linked list threaded through one pool of nodes, so moving a node is
-/// relinking it (no copying), and cancelling one is unlinking it in O(1): nothing stale is left
-/// behind to skip later. A node's pool index and generation form its `EventHandle`.
+/// Each bucket is a circular doubly linked list through its sentinel, node `b` of the one node
+/// pool (nodes from `bucketCount` on are deliveries). Moving a node is relinking it, cancelling
+/// one is unlinking it in O(1), and nothing stale is left behind. Every operation touches the
+/// pool through one buffer access. A node's index and generation form its `EventHandle`.
 ///
 /// Two properties the scheduler builds on:
 /// - **First scheduled, first served.** Nodes with equal keys always share a bucket and keep
@@ -37,27 +38,27 @@ struct EventQueue<Message> {
         @usableFromInline var bucket: UInt32
 
         @inlinable
-        init(message: Message?, instant: Int64, target: ActorID) {
+        init(message: Message?, instant: Int64, target: ActorID, link: UInt32, bucket: UInt32) {
             self.message = message
             self.instant = instant
-            self.previous = EventQueue.none
-            self.next = EventQueue.none
+            self.previous = link
+            self.next = link
             self.target = target
             self.generation = 0
-            self.bucket = EventQueue.none
+            self.bucket = bucket
         }
     }
 
-    /// The null link.
+    /// The null link (free list end, free node's bucket).
     @usableFromInline static var none: UInt32 { UInt32.max }
-    /// Bucket 0 plus one bucket per bit of a 64-bit key difference.
+    /// Bucket 0 plus one bucket per bit of a 64-bit key difference; also the first node index
+    /// that is a delivery, since nodes `0..<bucketCount` are the buckets' sentinels.
     @usableFromInline static var bucketCount: Int { 65 }
 
-    // invariant: a linked node with bucket b has b == bucketIndex(node.instant); every list is
-    // in insertion order among equal instants; free nodes form a singly linked list by `next`.
-    @usableFromInline var nodes = ContiguousArray<Node>()
-    @usableFromInline var heads = ContiguousArray<UInt32>(repeating: EventQueue.none, count: EventQueue.bucketCount)
-    @usableFromInline var tails = ContiguousArray<UInt32>(repeating: EventQueue.none, count: EventQueue.bucketCount)
+    // invariant: nodes[b] for b < bucketCount is bucket b's sentinel; a linked delivery node in
+    // bucket b has b == bucketIndex(node.instant); lists keep insertion order among equal
+    // instants; free nodes form a singly linked list by `next` from `freeHead`.
+    @usableFromInline var nodes: ContiguousArray<Node>
     @usableFromInline var freeHead = EventQueue.none
     /// Bit b − 1 is set when bucket b (1...64) holds a node.
     @usableFromInline var occupancy: UInt64 = 0
@@ -66,7 +67,11 @@ struct EventQueue<Message> {
     /// Nodes linked (pending deliveries).
     @usableFromInline var count = 0
 
-    @usableFromInline init() {}
+    @usableFromInline init() {
+        nodes = ContiguousArray((0..<Self.bucketCount).map { bucket in
+            Node(message: nil, instant: 0, target: ActorID(index: 0), link: UInt32(bucket), bucket: UInt32(bucket))
+        })
+    }
 
     /// Adds a delivery of `message` to `target` at `instant` (not before `last`).
     @inlinable @inline(__always)
@@ -75,33 +80,39 @@ struct EventQueue<Message> {
         let index: UInt32
         if freeHead != Self.none {
             index = freeHead
-            freeHead = nodes[Int(index)].next
-            nodes[Int(index)].message = message
-            nodes[Int(index)].instant = instant
-            nodes[Int(index)].target = target
         } else {
             precondition(nodes.count < Int(Self.none), "at most 2^32 - 1 pending deliveries")
             index = UInt32(nodes.count)
-            nodes.append(Node(message: message, instant: instant, target: target))
+            nodes.append(Node(message: nil, instant: instant, target: target, link: Self.none, bucket: Self.none))
         }
-        link(index, into: bucketIndex(instant))
+        let bucket = bucketIndex(instant)
+        let generation: UInt32 = nodes.withUnsafeMutableBufferPointer { nodes in
+            if index == freeHead { freeHead = nodes[Int(index)].next }
+            nodes[Int(index)].message = message
+            nodes[Int(index)].instant = instant
+            nodes[Int(index)].target = target
+            Self.append(index, to: bucket, nodes: nodes, occupancy: &occupancy)
+            return nodes[Int(index)].generation
+        }
         count += 1
-        return EventHandle(slot: index, generation: nodes[Int(index)].generation)
+        return EventHandle(slot: index, generation: generation)
     }
 
     /// True while `handle`'s delivery is queued.
     @inlinable @inline(__always)
     func contains(_ handle: EventHandle) -> Bool {
-        Int(handle.slot) < nodes.count && nodes[Int(handle.slot)].generation == handle.generation
-            && nodes[Int(handle.slot)].bucket != Self.none
+        Int(handle.slot) >= Self.bucketCount && Int(handle.slot) < nodes.count
+            && nodes[Int(handle.slot)].generation == handle.generation && nodes[Int(handle.slot)].bucket != Self.none
     }
 
     /// Removes a queued delivery (cancellation). Returns false when it is not queued.
     @inlinable @inline(__always)
     mutating func remove(_ handle: EventHandle) -> Bool {
         guard contains(handle) else { return false }
-        unlink(handle.slot)
-        free(handle.slot)
+        nodes.withUnsafeMutableBufferPointer { nodes in
+            Self.unlink(handle.slot, nodes: nodes, occupancy: &occupancy)
+            Self.free(handle.slot, nodes: nodes, freeHead: &freeHead)
+        }
         count -= 1
         return true
     }
@@ -111,7 +122,7 @@ struct EventQueue<Message> {
     /// empty or its earliest instant lies after `horizon`.
     @inlinable @inline(__always)
     mutating func advance(notAfter horizon: Int64) -> Bool {
-        if heads[0] != Self.none { return true }
+        if nodes[0].next != 0 { return true }
         if occupancy == 0 { return false }
         return advanceToNextInstant(notAfter: horizon)
     }
@@ -119,8 +130,8 @@ struct EventQueue<Message> {
     /// Takes the first delivery of the ready run. Call only after `advance` returned true.
     @inlinable @inline(__always)
     mutating func popReady() -> (instant: Int64, target: ActorID, message: Message) {
-        let index = heads[0]
-        assert(index != Self.none, "popReady needs a non-empty ready run")
+        let index = nodes[0].next
+        assert(index != 0, "popReady needs a non-empty ready run")
         return take(index)
     }
 
@@ -128,8 +139,8 @@ struct EventQueue<Message> {
     @inlinable
     func readyTargets() -> [ActorID] {
         var targets: [ActorID] = []
-        var index = heads[0]
-        while index != Self.none {
+        var index = nodes[0].next
+        while index != 0 {
             targets.append(nodes[Int(index)].target)
             index = nodes[Int(index)].next
         }
@@ -140,9 +151,9 @@ struct EventQueue<Message> {
     /// - Complexity: O(offset).
     @inlinable
     mutating func removeReady(at offset: Int) -> (instant: Int64, target: ActorID, message: Message) {
-        var index = heads[0]
+        var index = nodes[0].next
         for _ in 0..<offset { index = nodes[Int(index)].next }
-        precondition(index != Self.none, "the offset lies inside the ready run")
+        precondition(index != 0, "the offset lies inside the ready run")
         return take(index)
     }
 
@@ -156,52 +167,42 @@ struct EventQueue<Message> {
 
     @inlinable @inline(__always)
     mutating func take(_ index: UInt32) -> (instant: Int64, target: ActorID, message: Message) {
-        unlink(index)
-        let node = Int(index)
-        let result = (nodes[node].instant, nodes[node].target, nodes[node].message.take()!)
-        free(index)
         count -= 1
-        return result
-    }
-
-    /// Appends node `index` to the tail of `bucket`.
-    @inlinable @inline(__always)
-    mutating func link(_ index: UInt32, into bucket: Int) {
-        nodes.withUnsafeMutableBufferPointer { nodes in
-            Self.append(index, to: bucket, nodes: nodes, heads: &heads, tails: &tails, occupancy: &occupancy)
+        return nodes.withUnsafeMutableBufferPointer { nodes in
+            Self.unlink(index, nodes: nodes, occupancy: &occupancy)
+            let result = (nodes[Int(index)].instant, nodes[Int(index)].target, nodes[Int(index)].message.take()!)
+            Self.free(index, nodes: nodes, freeHead: &freeHead)
+            return result
         }
     }
 
-    /// Appends node `index` to the tail of `bucket` (the one place that links a node; it works
-    /// on the node buffer so the redistribution loop runs without per-access checks).
+    /// Appends node `index` to the tail of `bucket` (the one place that links a node).
     @inlinable @inline(__always)
-    static func append(_ index: UInt32, to bucket: Int, nodes: UnsafeMutableBufferPointer<Node>,
-                       heads: inout ContiguousArray<UInt32>, tails: inout ContiguousArray<UInt32>, occupancy: inout UInt64) {
-        let tail = tails[bucket]
+    static func append(_ index: UInt32, to bucket: Int, nodes: UnsafeMutableBufferPointer<Node>, occupancy: inout UInt64) {
+        let tail = nodes[bucket].previous
         nodes[Int(index)].previous = tail
-        nodes[Int(index)].next = none
+        nodes[Int(index)].next = UInt32(bucket)
         nodes[Int(index)].bucket = UInt32(bucket)
-        if tail == none { heads[bucket] = index } else { nodes[Int(tail)].next = index }
-        tails[bucket] = index
+        nodes[Int(tail)].next = index
+        nodes[bucket].previous = index
         if bucket != 0 { occupancy |= 1 &<< UInt64(bucket - 1) }
     }
 
     /// Takes node `index` out of its bucket's list.
     @inlinable @inline(__always)
-    mutating func unlink(_ index: UInt32) {
-        // Only the link fields: copying the node would copy (and retain) its message.
+    static func unlink(_ index: UInt32, nodes: UnsafeMutableBufferPointer<Node>, occupancy: inout UInt64) {
         let previous = nodes[Int(index)].previous
         let next = nodes[Int(index)].next
         let bucket = Int(nodes[Int(index)].bucket)
-        if previous == Self.none { heads[bucket] = next } else { nodes[Int(previous)].next = next }
-        if next == Self.none { tails[bucket] = previous } else { nodes[Int(next)].previous = previous }
-        if bucket != 0 && heads[bucket] == Self.none { occupancy &= ~(1 &<< UInt64(bucket - 1)) }
-        nodes[Int(index)].bucket = Self.none
+        nodes[Int(previous)].next = next
+        nodes[Int(next)].previous = previous
+        nodes[Int(index)].bucket = none
+        if bucket != 0 && nodes[bucket].next == UInt32(bucket) { occupancy &= ~(1 &<< UInt64(bucket - 1)) }
     }
 
     /// Returns node `index` to the free list; its old handles stop matching.
     @inlinable @inline(__always)
-    mutating func free(_ index: UInt32) {
+    static func free(_ index: UInt32, nodes: UnsafeMutableBufferPointer<Node>, freeHead: inout UInt32) {
         nodes[Int(index)].message = nil
         nodes[Int(index)].generation &+= 1
         nodes[Int(index)].next = freeHead
@@ -214,24 +215,26 @@ struct EventQueue<Message> {
     @inlinable @inline(never)
     mutating func advanceToNextInstant(notAfter horizon: Int64) -> Bool {
         let source = occupancy.trailingZeroBitCount + 1
+        let sentinel = UInt32(source)
         return nodes.withUnsafeMutableBufferPointer { nodes in
             var minimum = Int64.max
-            var index = heads[source]
-            while index != Self.none {
+            var index = nodes[source].next
+            while index != sentinel {
                 minimum = min(minimum, nodes[Int(index)].instant)
                 index = nodes[Int(index)].next
             }
             if minimum > horizon { return false }
             last = minimum
-            index = heads[source]
-            heads[source] = Self.none
-            tails[source] = Self.none
+            // Detach the whole list, then relink each node where the new `last` puts it.
+            index = nodes[source].next
+            nodes[source].next = sentinel
+            nodes[source].previous = sentinel
             occupancy &= ~(1 &<< UInt64(source - 1))
-            while index != Self.none {
+            while index != sentinel {
                 let next = nodes[Int(index)].next
                 let difference = UInt64(bitPattern: nodes[Int(index)].instant ^ minimum)
                 let bucket = difference == 0 ? 0 : 64 - difference.leadingZeroBitCount
-                Self.append(index, to: bucket, nodes: nodes, heads: &heads, tails: &tails, occupancy: &occupancy)
+                Self.append(index, to: bucket, nodes: nodes, occupancy: &occupancy)
                 index = next
             }
             return true

@@ -59,6 +59,9 @@ public struct Simulation<Message> {
         scheduler.stopRequested = false
         let exitReason: ExitReason
         let isFIFO = orderingStorage.kind == .fifo
+        // Actors cannot be added during a run: a local copy lets each delivery borrow its
+        // actor instead of retaining it.
+        let actors = self.actors
         while true {
             if scheduler.deliveredCount - deliveredAtStart >= eventCountMax {
                 exitReason = .eventCountMaxReached
@@ -75,7 +78,7 @@ public struct Simulation<Message> {
             }
             let (instant, target, message) = isFIFO ? scheduler.queue.popReady() : takeContested()
             scheduler.moveClock(to: instant)
-            deliver(message, to: target)
+            deliver(message, to: actors[Int(target.index)], id: target)
             if scheduler.stopRequested {
                 exitReason = .stopRequested
                 break
@@ -91,10 +94,9 @@ public struct Simulation<Message> {
     // MARK: - Internals
 
     @inlinable @inline(__always)
-    mutating func deliver(_ message: Message, to target: ActorID) {
+    mutating func deliver(_ message: Message, to actor: any SimulationActor<Message>, id target: ActorID) {
         scheduler.deliveredCountStorage += 1
         trace?.record(instant: scheduler.now, actor: target, message: message)
-        let actor = actors[Int(target.index)]
         scheduler.currentActorStorage = target
         scheduler.isDelivering = true
         actor.receive(message, context: &scheduler)
