@@ -27,7 +27,11 @@ let package = Package(
         // Peer benchmark models written in the kernel's idiom (../shared/bench/des).
         .target(name: "Benchmarks", dependencies: ["Simulation"]),
         // The command-line tool's parsing and commands, as a library so tests can drive it.
-        .target(name: "LifelineCommands", dependencies: ["Simulation", "Exploration", "World", "Benchmarks", "ShrinkingChallenges"]),
+        .target(
+            name: "LifelineCommands",
+            dependencies: [
+                "Simulation", "Exploration", "World", "Benchmarks", "ShrinkingChallenges",
+            ]),
         .executableTarget(name: "lifeline", dependencies: ["LifelineCommands"]),
 
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
@@ -37,7 +41,9 @@ let package = Package(
         // Property-based suites live in Properties/ as their own test target.
         .testTarget(
             name: "Properties",
-            dependencies: ["Simulation", "Exploration", "ExplorationTesting", "ShrinkingChallenges"],
+            dependencies: [
+                "Simulation", "Exploration", "ExplorationTesting", "ShrinkingChallenges",
+            ],
             path: "Properties"
         ),
     ],

@@ -11,8 +11,9 @@ let repositoryCorpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent
 
 @Suite("Corpus replay")
 struct CorpusReplayProperties {
-    @Test("every saved challenge counterexample still fails and renders as saved",
-          arguments: ShrinkingChallenge.all.map(\.name))
+    @Test(
+        "every saved challenge counterexample still fails and renders as saved",
+        arguments: ShrinkingChallenge.all.map(\.name))
     func challengeCorpus(challengeName: String) {
         let challenge = ShrinkingChallenge.named(challengeName)!
         let (entries, problems) = challenge.corpus(root: repositoryCorpus).entries()

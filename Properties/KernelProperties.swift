@@ -22,10 +22,14 @@ final class Ledger {
     init(scheduleBudget: Int) { self.scheduleBudget = scheduleBudget }
 
     /// Schedules a token to `target` after one of a few delays (ties are common).
-    func schedule(to target: ActorID, random: inout Xoshiro256StarStar, scheduler: inout Scheduler<Token>) {
+    func schedule(
+        to target: ActorID, random: inout Xoshiro256StarStar, scheduler: inout Scheduler<Token>
+    ) {
         guard nextID < scheduleBudget else { return }
-        let delays: [VirtualDuration] = [.zero, .zero, .milliseconds(1), .milliseconds(2),
-                                         .nanoseconds(Int64(random.nextBounded(below: 1_000_000_000)))]
+        let delays: [VirtualDuration] = [
+            .zero, .zero, .milliseconds(1), .milliseconds(2),
+            .nanoseconds(Int64(random.nextBounded(below: 1_000_000_000))),
+        ]
         let delay = delays[Int(random.nextBounded(below: UInt64(delays.count)))]
         let id = nextID
         nextID += 1
@@ -40,7 +44,8 @@ final class Ledger {
         let (id, handle) = handles[Int(random.nextBounded(below: UInt64(handles.count)))]
         let wasPending = scheduler.isPending(handle)
         let didCancel = scheduler.cancel(handle)
-        precondition(wasPending == didCancel, "cancel succeeds exactly when the delivery is pending")
+        precondition(
+            wasPending == didCancel, "cancel succeeds exactly when the delivery is pending")
         if didCancel { cancelled.insert(id) }
     }
 }
@@ -59,10 +64,13 @@ final class Chaos: SimulationActor {
     func receive(_ message: Token, context: inout Scheduler<Token>) {
         ledger.delivered.append((message.id, context.now, context.currentActor))
         for _ in 0..<random.nextBounded(below: 3) {
-            ledger.schedule(to: ActorID(index: UInt32(random.nextBounded(below: actorCount))),
-                            random: &random, scheduler: &context)
+            ledger.schedule(
+                to: ActorID(index: UInt32(random.nextBounded(below: actorCount))),
+                random: &random, scheduler: &context)
         }
-        if random.nextBounded(below: 3) == 0 { ledger.cancelOne(random: &random, scheduler: &context) }
+        if random.nextBounded(below: 3) == 0 {
+            ledger.cancelOne(random: &random, scheduler: &context)
+        }
     }
 }
 
@@ -76,11 +84,13 @@ func chaosRun(seed: UInt64, ordering: OrderingStrategy) -> (Ledger, UInt64) {
     var simulation = Simulation<Token>(ordering: ordering, trace: trace)
     let actorCount = 4
     for index in 0..<actorCount {
-        simulation.add(Chaos(seed: root.derive(UInt64(index)), ledger: ledger, actorCount: actorCount))
+        simulation.add(
+            Chaos(seed: root.derive(UInt64(index)), ledger: ledger, actorCount: actorCount))
     }
     for _ in 0..<20 {
-        ledger.schedule(to: ActorID(index: UInt32(harnessRandom.nextBounded(below: UInt64(actorCount)))),
-                        random: &harnessRandom, scheduler: &simulation.scheduler)
+        ledger.schedule(
+            to: ActorID(index: UInt32(harnessRandom.nextBounded(below: UInt64(actorCount)))),
+            random: &harnessRandom, scheduler: &simulation.scheduler)
     }
     // Interleave bounded runs with cancellations and schedules from outside.
     var rounds = 0
@@ -97,8 +107,10 @@ func chaosRun(seed: UInt64, ordering: OrderingStrategy) -> (Ledger, UInt64) {
 
 /// The strategies to try for `seed`.
 func orderings(seed: UInt64) -> [(String, OrderingStrategy)] {
-    [("fifo", .fifo), ("random", .random(seed: seed)),
-     ("pct", .pct(seed: seed, depth: 3, contestedStepsBound: 50))]
+    [
+        ("fifo", .fifo), ("random", .random(seed: seed)),
+        ("pct", .pct(seed: seed, depth: 3, contestedStepsBound: 50)),
+    ]
 }
 
 @Suite("Kernel properties")
@@ -121,29 +133,38 @@ struct KernelProperties {
                 let (ledger, _) = chaosRun(seed: seed, ordering: ordering)
                 for (earlier, later) in zip(ledger.delivered, ledger.delivered.dropFirst())
                 where later.instant < earlier.instant {
-                    return "\(name): token \(later.id) at \(later.instant) came after \(earlier.instant)"
+                    return
+                        "\(name): token \(later.id) at \(later.instant) came after \(earlier.instant)"
                 }
             }
             return nil
         }
     }
 
-    @Test("every event not cancelled is delivered exactly once, at its instant; a cancelled one never")
+    @Test(
+        "every event not cancelled is delivered exactly once, at its instant; a cancelled one never"
+    )
     func exactlyOnce() {
         forEverySeed(in: Self.self) { seed in
             for (name, ordering) in orderings(seed: seed) {
                 let (ledger, _) = chaosRun(seed: seed, ordering: ordering)
                 var seen = Set<Int>()
                 for delivery in ledger.delivered {
-                    if !seen.insert(delivery.id).inserted { return "\(name): token \(delivery.id) delivered twice" }
-                    if ledger.cancelled.contains(delivery.id) { return "\(name): cancelled token \(delivery.id) delivered" }
+                    if !seen.insert(delivery.id).inserted {
+                        return "\(name): token \(delivery.id) delivered twice"
+                    }
+                    if ledger.cancelled.contains(delivery.id) {
+                        return "\(name): cancelled token \(delivery.id) delivered"
+                    }
                     if ledger.scheduled[delivery.id] != delivery.instant {
-                        return "\(name): token \(delivery.id) delivered at \(delivery.instant), due \(ledger.scheduled[delivery.id]!)"
+                        return
+                            "\(name): token \(delivery.id) delivered at \(delivery.instant), due \(ledger.scheduled[delivery.id]!)"
                     }
                 }
                 let expected = Set(ledger.scheduled.keys).subtracting(ledger.cancelled)
                 if seen != expected {
-                    return "\(name): never delivered: \(expected.subtracting(seen).sorted().prefix(5))"
+                    return
+                        "\(name): never delivered: \(expected.subtracting(seen).sorted().prefix(5))"
                 }
             }
             return nil
@@ -157,8 +178,12 @@ struct KernelProperties {
                 let (first, firstHash) = chaosRun(seed: seed, ordering: ordering)
                 let (_, secondOrdering) = orderings(seed: seed).first { $0.0 == name }!
                 let (second, secondHash) = chaosRun(seed: seed, ordering: secondOrdering)
-                if first.delivered.map(\.id) != second.delivered.map(\.id) { return "\(name): order differs" }
-                if firstHash != secondHash { return "\(name): hash \(firstHash) then \(secondHash)" }
+                if first.delivered.map(\.id) != second.delivered.map(\.id) {
+                    return "\(name): order differs"
+                }
+                if firstHash != secondHash {
+                    return "\(name): hash \(firstHash) then \(secondHash)"
+                }
             }
             return nil
         }
@@ -172,11 +197,16 @@ struct KernelProperties {
                 var random = Xoshiro256StarStar(seed: seed)
                 let trace = MemoryTrace<Token>()
                 var simulation = Simulation<Token>(ordering: ordering, trace: trace)
-                final class Quiet: SimulationActor { func receive(_ message: Token, context: inout Scheduler<Token>) {} }
+                final class Quiet: SimulationActor {
+                    func receive(_ message: Token, context: inout Scheduler<Token>) {}
+                }
                 for _ in 0..<5 { simulation.add(Quiet()) }
                 for id in 0..<200 {
-                    let instant = Instant.start + .milliseconds(Int64(random.nextBounded(below: 10)))
-                    simulation.scheduler.send(Token(id: id), to: ActorID(index: UInt32(random.nextBounded(below: 5))), at: instant)
+                    let instant =
+                        Instant.start + .milliseconds(Int64(random.nextBounded(below: 10)))
+                    simulation.scheduler.send(
+                        Token(id: id), to: ActorID(index: UInt32(random.nextBounded(below: 5))),
+                        at: instant)
                 }
                 _ = simulation.run()
                 return trace.records.map { ($0.message.id, $0.instant) }
@@ -184,10 +214,18 @@ struct KernelProperties {
             let fifo = deliveries(.fifo)
             for (name, ordering) in orderings(seed: seed).dropFirst() {
                 let other = deliveries(ordering)
-                if other.map(\.1) != fifo.map(\.1) { return "\(name): the sequence of instants changed" }
-                let fifoByInstant = Dictionary(grouping: fifo, by: \.1).mapValues { Set($0.map(\.0)) }
-                let otherByInstant = Dictionary(grouping: other, by: \.1).mapValues { Set($0.map(\.0)) }
-                if fifoByInstant != otherByInstant { return "\(name): an event moved to another instant" }
+                if other.map(\.1) != fifo.map(\.1) {
+                    return "\(name): the sequence of instants changed"
+                }
+                let fifoByInstant = Dictionary(grouping: fifo, by: \.1).mapValues {
+                    Set($0.map(\.0))
+                }
+                let otherByInstant = Dictionary(grouping: other, by: \.1).mapValues {
+                    Set($0.map(\.0))
+                }
+                if fifoByInstant != otherByInstant {
+                    return "\(name): an event moved to another instant"
+                }
             }
             return nil
         }

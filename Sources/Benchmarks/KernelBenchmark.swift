@@ -35,10 +35,12 @@ public struct KernelBenchmark {
     /// coarser resolution makes simultaneous deliveries common, for exercising the orderings.
     public var resolutionNanoseconds: Int64
 
-    public init(model: Model, processCount: Int = 1000, eventCount: Int = 1_000_000,
-                seed: UInt64 = 42, computesTraceHash: Bool = false,
-                computesKernelTraceHash: Bool = false, ordering: OrderingSpecification = .fifo,
-                resolutionNanoseconds: Int64 = 1) {
+    public init(
+        model: Model, processCount: Int = 1000, eventCount: Int = 1_000_000,
+        seed: UInt64 = 42, computesTraceHash: Bool = false,
+        computesKernelTraceHash: Bool = false, ordering: OrderingSpecification = .fifo,
+        resolutionNanoseconds: Int64 = 1
+    ) {
         precondition(processCount >= 1 && eventCount >= 1, "at least one process and one event")
         precondition(resolutionNanoseconds >= 1, "the resolution is at least one nanosecond")
         self.resolutionNanoseconds = resolutionNanoseconds
@@ -68,15 +70,18 @@ public struct KernelBenchmark {
         let started = WallClock.seconds()
         let draws = SharedDraws(seed: seed, resolutionNanoseconds: resolutionNanoseconds)
         let kernelHash = computesKernelTraceHash ? HashingTrace<BenchmarkMessage>() : nil
-        let hash = computesTraceHash || computesKernelTraceHash
+        let hash =
+            computesTraceHash || computesKernelTraceHash
             ? ModelTraceHash(model: model, forwardingTo: kernelHash) : nil
-        var simulation = Simulation<BenchmarkMessage>(ordering: ordering.makeStrategy(), trace: hash)
+        var simulation = Simulation<BenchmarkMessage>(
+            ordering: ordering.makeStrategy(), trace: hash)
         var workers: [CancellableWorker] = []
         for _ in 0..<processCount {
             switch model {
             case .hold:
                 let id = simulation.add(HoldProcess(draws: draws))
-                simulation.scheduler.send(.timer, to: id, after: draws.delay(holdDelay(draws.next53())))
+                simulation.scheduler.send(
+                    .timer, to: id, after: draws.delay(holdDelay(draws.next53())))
             case .cancellable:
                 let worker = CancellableWorker(draws: draws)
                 workers.append(worker)
@@ -100,13 +105,16 @@ public struct KernelBenchmark {
 
     /// The fingerprints `simpy_bench.py --time ns --trace-hash` prints (P = 1000, seed 42),
     /// from ../shared/bench/des/README.md: (model, N) → (sim_time ns, fired, cancelled, hash).
-    public static let expectedFingerprints: [(model: Model, events: Int, simulatedNanoseconds: Int64,
-                                              fired: Int?, cancelled: Int?, traceHash: UInt64)] = [
-        (.hold, 100_000, 100_353_246_500, nil, nil, 0x658a_a022_d656_66ac),
-        (.hold, 1_000_000, 1_000_648_038_144, nil, nil, 0xfa22_1fc5_72f1_6252),
-        (.cancellable, 100_000, 75_135_125_281, 49_715, 50_285, 0x6265_036b_e41c_31cf),
-        (.cancellable, 1_000_000, 750_380_584_824, 499_754, 500_246, 0x8413_242e_4bdf_3658),
-    ]
+    public static let expectedFingerprints:
+        [(
+            model: Model, events: Int, simulatedNanoseconds: Int64,
+            fired: Int?, cancelled: Int?, traceHash: UInt64
+        )] = [
+            (.hold, 100_000, 100_353_246_500, nil, nil, 0x658a_a022_d656_66ac),
+            (.hold, 1_000_000, 1_000_648_038_144, nil, nil, 0xfa22_1fc5_72f1_6252),
+            (.cancellable, 100_000, 75_135_125_281, 49_715, 50_285, 0x6265_036b_e41c_31cf),
+            (.cancellable, 1_000_000, 750_380_584_824, 499_754, 500_246, 0x8413_242e_4bdf_3658),
+        ]
 }
 
 /// The messages of the benchmark models: a worker's timer, and (model 2) its canceller.
@@ -141,7 +149,9 @@ final class SharedDraws {
     }
     @inline(__always) func next53() -> UInt64 { random.next() >> 11 }
     @inline(__always) func delay(_ nanoseconds: Int64) -> VirtualDuration {
-        .nanoseconds(resolutionNanoseconds == 1 ? nanoseconds : nanoseconds / resolutionNanoseconds * resolutionNanoseconds)
+        .nanoseconds(
+            resolutionNanoseconds == 1
+                ? nanoseconds : nanoseconds / resolutionNanoseconds * resolutionNanoseconds)
     }
 }
 

@@ -29,21 +29,26 @@ public struct PendingTimersBenchmark {
         let id = simulation.add(counter)
         let spanNanoseconds = UInt64(VirtualDuration.hours(1).nanoseconds)
         for _ in 0..<timerCount {
-            let instant = Instant(nanosecondsSinceStart: Int64(random.nextBounded(below: spanNanoseconds)))
+            let instant = Instant(
+                nanosecondsSinceStart: Int64(random.nextBounded(below: spanNanoseconds)))
             simulation.scheduler.send(.timer, to: id, at: instant)
         }
         let pending = simulation.scheduler.pendingCount
         let peak = WallClock.peakResidentBytes()
         let outcome = simulation.run()
-        precondition(outcome.exitReason == .idle && counter.count == timerCount,
-                     "every pending timer is delivered exactly once")
-        return Result(pendingAtPeak: pending, peakResidentBytes: peak,
-                      delivered: counter.count, wallSeconds: WallClock.seconds() - started)
+        precondition(
+            outcome.exitReason == .idle && counter.count == timerCount,
+            "every pending timer is delivered exactly once")
+        return Result(
+            pendingAtPeak: pending, peakResidentBytes: peak,
+            delivered: counter.count, wallSeconds: WallClock.seconds() - started)
     }
 }
 
 /// Counts what it receives.
 final class DeliveryCounter: SimulationActor {
     private(set) var count = 0
-    func receive(_ message: BenchmarkMessage, context: inout Scheduler<BenchmarkMessage>) { count += 1 }
+    func receive(_ message: BenchmarkMessage, context: inout Scheduler<BenchmarkMessage>) {
+        count += 1
+    }
 }

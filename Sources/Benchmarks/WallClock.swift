@@ -1,9 +1,9 @@
 // Wall-clock time for benchmarks only: it measures how long a run took, and never reaches a
 // simulation (which has only virtual time).
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The monotonic wall clock, read by benchmarks around a run.
@@ -21,7 +21,8 @@ public enum WallClock {
         defer { fclose(file) }
         var line = [CChar](repeating: 0, count: 256)
         while fgets(&line, Int32(line.count), file) != nil {
-            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let text = String(
+                decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             if text.hasPrefix("VmHWM:") {
                 let digits = text.filter(\.isNumber)
                 return Int(digits).map { $0 * 1024 }

@@ -44,7 +44,8 @@ public struct IntegerEncoding: Sendable {
 
     public init(_ range: ClosedRange<Int64>) {
         self.range = range
-        target = range.contains(0) ? 0 : (range.lowerBound > 0 ? range.lowerBound : range.upperBound)
+        target =
+            range.contains(0) ? 0 : (range.lowerBound > 0 ? range.lowerBound : range.upperBound)
         upward = UInt64(bitPattern: range.upperBound &- target)
         downward = UInt64(bitPattern: target &- range.lowerBound)
     }
@@ -62,7 +63,8 @@ public struct IntegerEncoding: Sendable {
             return index % 2 == 1 ? target &+ step : target &- step
         }
         let step = side &+ (index &- 2 &* side)
-        return upward > downward ? target &+ Int64(bitPattern: step) : target &- Int64(bitPattern: step)
+        return upward > downward
+            ? target &+ Int64(bitPattern: step) : target &- Int64(bitPattern: step)
     }
 
     /// The index of `value` (which must lie in the range).

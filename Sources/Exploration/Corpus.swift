@@ -36,7 +36,8 @@ public struct PropertyCorpus: Sendable {
 
     /// The corpus of `property` under `root` (a folder per property, its name made safe).
     public init(root: String, property: String) {
-        let safe = String(property.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
+        let safe = String(
+            property.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
         directory = (root as NSString).appendingPathComponent(safe)
         self.property = property
     }
@@ -77,24 +78,38 @@ public struct PropertyCorpus: Sendable {
 
     /// Reads one file.
     public func read(_ path: String) -> Result<Entry, CorpusProblem> {
-        guard FileManager.default.isReadableFile(atPath: path), let data = FileManager.default.contents(atPath: path) else {
+        guard FileManager.default.isReadableFile(atPath: path),
+            let data = FileManager.default.contents(atPath: path)
+        else {
             return .failure(CorpusProblem(path: path, reason: "the file cannot be read"))
         }
         let content: FileContent
         do {
             content = try JSONDecoder().decode(FileContent.self, from: data)
         } catch {
-            return .failure(CorpusProblem(path: path, reason: "not a corpus file (expected a JSON object with "
-                + "format, version, property, value and choices): \(describeDecoding(error))"))
+            return .failure(
+                CorpusProblem(
+                    path: path,
+                    reason: "not a corpus file (expected a JSON object with "
+                        + "format, version, property, value and choices): \(describeDecoding(error))"
+                ))
         }
         guard content.format == Self.format else {
-            return .failure(CorpusProblem(path: path, reason: "format '\(content.format)', expected '\(Self.format)'"))
+            return .failure(
+                CorpusProblem(
+                    path: path, reason: "format '\(content.format)', expected '\(Self.format)'"))
         }
         guard content.version == Self.version else {
-            return .failure(CorpusProblem(path: path, reason: "version \(content.version), this engine reads \(Self.version)"))
+            return .failure(
+                CorpusProblem(
+                    path: path,
+                    reason: "version \(content.version), this engine reads \(Self.version)"))
         }
         guard content.property == property else {
-            return .failure(CorpusProblem(path: path, reason: "saved for property '\(content.property)', not '\(property)'"))
+            return .failure(
+                CorpusProblem(
+                    path: path,
+                    reason: "saved for property '\(content.property)', not '\(property)'"))
         }
         return .success(Entry(path: path, choices: content.choices, value: content.value))
     }
@@ -104,18 +119,23 @@ public struct PropertyCorpus: Sendable {
     public func save(choices: [UInt64], value: String) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let content = FileContent(format: Self.format, version: Self.version, property: property, value: value, choices: choices)
+        let content = FileContent(
+            format: Self.format, version: Self.version, property: property, value: value,
+            choices: choices)
         let data = try encoder.encode(content) + Data("\n".utf8)
         var hash = FNV1a64()
         for byte in data { hash.combine(byte: byte) }
         let manager = FileManager.default
         try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let path = (directory as NSString).appendingPathComponent(hexadecimal16(hash.value) + ".json")
+        let path = (directory as NSString).appendingPathComponent(
+            hexadecimal16(hash.value) + ".json")
         if manager.fileExists(atPath: path) {
             if manager.contents(atPath: path) == data { return path }
-            throw CorpusProblem(path: path, reason: "a different file already has this name; it was left as it is")
+            throw CorpusProblem(
+                path: path, reason: "a different file already has this name; it was left as it is")
         }
-        let temporary = (directory as NSString).appendingPathComponent(".\(hexadecimal16(hash.value)).tmp")
+        let temporary = (directory as NSString).appendingPathComponent(
+            ".\(hexadecimal16(hash.value)).tmp")
         guard manager.createFile(atPath: temporary, contents: data) else {
             throw CorpusProblem(path: temporary, reason: "the file cannot be written")
         }
@@ -124,7 +144,8 @@ public struct PropertyCorpus: Sendable {
         } catch {
             try? manager.removeItem(atPath: temporary)
             if manager.contents(atPath: path) == data { return path }
-            throw CorpusProblem(path: path, reason: "the file cannot be written: \(error.localizedDescription)")
+            throw CorpusProblem(
+                path: path, reason: "the file cannot be written: \(error.localizedDescription)")
         }
         return path
     }
@@ -135,9 +156,11 @@ func describeDecoding(_ error: Error) -> String {
     switch error as? DecodingError {
     case .keyNotFound(let key, _): return "the key '\(key.stringValue)' is missing"
     case .typeMismatch(_, let context), .valueNotFound(_, let context):
-        return "'\(context.codingPath.map(\.stringValue).joined(separator: "."))' has the wrong type"
+        return
+            "'\(context.codingPath.map(\.stringValue).joined(separator: "."))' has the wrong type"
     case .dataCorrupted(let context):
-        return context.codingPath.isEmpty ? "the JSON is malformed or truncated"
+        return context.codingPath.isEmpty
+            ? "the JSON is malformed or truncated"
             : "'\(context.codingPath.map(\.stringValue).joined(separator: "."))' is malformed"
     default: return String(describing: error)
     }

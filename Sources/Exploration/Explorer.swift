@@ -90,9 +90,11 @@ public enum Explorer {
         describe: @escaping (Value) -> String = { String(describing: $0) },
         property: @escaping (Value) throws -> Void
     ) -> ExplorationResult<Value> {
-        let run = PropertyRun(generator: generator, settings: settings, describe: describe, property: property)
-        var result = ExplorationResult<Value>(status: .passed, seed: settings.seed, validCaseCount: 0,
-                                              invalidCaseCount: 0, corpusProblems: [])
+        let run = PropertyRun(
+            generator: generator, settings: settings, describe: describe, property: property)
+        var result = ExplorationResult<Value>(
+            status: .passed, seed: settings.seed, validCaseCount: 0,
+            invalidCaseCount: 0, corpusProblems: [])
         if let corpus {
             let (entries, problems) = corpus.entries()
             result.corpusProblems = problems
@@ -106,17 +108,24 @@ public enum Explorer {
         let started = settings.generationSecondsMax == nil ? 0 : WallClockForBudgets.seconds()
         var caseIndex = 0
         while result.validCaseCount < settings.caseCount {
-            if let limit = settings.generationSecondsMax, WallClockForBudgets.seconds() - started > limit { break }
-            let testCase = TestCase(seed: Seed(settings.seed).derive(UInt64(caseIndex)).value,
-                                    choiceCountMax: settings.choiceCountMax)
+            if let limit = settings.generationSecondsMax,
+                WallClockForBudgets.seconds() - started > limit
+            {
+                break
+            }
+            let testCase = TestCase(
+                seed: Seed(settings.seed).derive(UInt64(caseIndex)).value,
+                choiceCountMax: settings.choiceCountMax)
             let outcome = run.test(testCase)
             caseIndex += 1
             switch outcome {
             case .invalid(let reason):
                 result.invalidCaseCount += 1
                 if result.invalidCaseCount > settings.invalidCaseMax {
-                    result.status = .gaveUp(reason: "\(result.invalidCaseCount) cases were rejected "
-                        + "before \(settings.caseCount) valid ones were found (last: \(reason))")
+                    result.status = .gaveUp(
+                        reason: "\(result.invalidCaseCount) cases were rejected "
+                            + "before \(settings.caseCount) valid ones were found (last: \(reason))"
+                    )
                     return result
                 }
             case .passed:
@@ -126,10 +135,14 @@ public enum Explorer {
                 let failure = run.shrink(testCase, origin: .generated(caseIndex: caseIndex - 1))
                 if let corpus {
                     do {
-                        try corpus.save(choices: failure.shrunkChoices, value: failure.valueDescription)
+                        try corpus.save(
+                            choices: failure.shrunkChoices, value: failure.valueDescription)
                     } catch {
-                        result.corpusProblems.append(error as? CorpusProblem
-                            ?? CorpusProblem(path: corpus.directory, reason: "the case was not saved: \(error)"))
+                        result.corpusProblems.append(
+                            error as? CorpusProblem
+                                ?? CorpusProblem(
+                                    path: corpus.directory,
+                                    reason: "the case was not saved: \(error)"))
                     }
                 }
                 result.status = .failed(failure)
@@ -150,7 +163,9 @@ public enum Explorer {
         let value = generator.generate(testCase)
         var failure: String?
         if testCase.status == .valid {
-            do { try property(value) } catch is Discard {} catch { failure = String(describing: error) }
+            do { try property(value) } catch is Discard {} catch {
+                failure = String(describing: error)
+            }
         }
         return (value, describe(value), failure)
     }
@@ -199,10 +214,14 @@ struct PropertyRun<Value> {
         }
     }
 
-    func shrink(_ failing: TestCase, origin: ExplorationFailure<Value>.Origin) -> ExplorationFailure<Value> {
-        let shrinker = Shrinker(failing: failing, evaluationMax: settings.shrinkEvaluationMax, evaluate: verdict)
+    func shrink(_ failing: TestCase, origin: ExplorationFailure<Value>.Origin)
+        -> ExplorationFailure<Value>
+    {
+        let shrinker = Shrinker(
+            failing: failing, evaluationMax: settings.shrinkEvaluationMax, evaluate: verdict)
         shrinker.shrink()
-        let replay = TestCase(prefix: shrinker.current.values, choiceCountMax: settings.choiceCountMax)
+        let replay = TestCase(
+            prefix: shrinker.current.values, choiceCountMax: settings.choiceCountMax)
         let value = generator.generate(replay)
         var message = "the property does not hold"
         do { try property(value) } catch { message = String(describing: error) }

@@ -4,18 +4,23 @@ extension Gen {
     /// Arrays of `element` values with a length in `length`. After the minimum, each element
     /// is preceded by a coin (0 = stop, the simpler), and the coin and the element form one
     /// span, so deleting the span deletes exactly one element; the closing coin is no span.
-    public static func array<Element>(of element: Gen<Element>, length: ClosedRange<Int> = 0...100) -> Gen<[Element]>
+    public static func array<Element>(of element: Gen<Element>, length: ClosedRange<Int> = 0...100)
+        -> Gen<[Element]>
     where Value == [Element] {
         precondition(length.lowerBound >= 0, "a length is not negative")
         let elementLabel = spanLabel("element", parts: [element.label])
-        return Gen<[Element]>("array", parts: [element.label, UInt64(length.lowerBound), UInt64(length.upperBound)]) { testCase in
+        return Gen<[Element]>(
+            "array", parts: [element.label, UInt64(length.lowerBound), UInt64(length.upperBound)]
+        ) { testCase in
             var elements: [Element] = []
             elements.reserveCapacity(length.lowerBound)
             for _ in 0..<length.lowerBound { elements.append(element.generate(testCase)) }
             while elements.count < length.upperBound {
                 testCase.startSpan(elementLabel)
                 // Continue with probability 7/8 when generating: a mean of about 7 elements.
-                let more = testCase.draw(atMost: 1, kind: .index) { $0.nextBounded(below: 8) == 0 ? 0 : 1 }
+                let more = testCase.draw(atMost: 1, kind: .index) {
+                    $0.nextBounded(below: 8) == 0 ? 0 : 1
+                }
                 if more == 0 {
                     testCase.discardSpan()
                     break

@@ -7,7 +7,10 @@ extension Gen where Value == Int64 {
     /// log-uniform bit width) and both ends of the range.
     public static func int64(in range: ClosedRange<Int64>) -> Gen<Int64> {
         let encoding = IntegerEncoding(range)
-        return Gen("int64", parts: [UInt64(bitPattern: range.lowerBound), UInt64(bitPattern: range.upperBound)]) { testCase in
+        return Gen(
+            "int64",
+            parts: [UInt64(bitPattern: range.lowerBound), UInt64(bitPattern: range.upperBound)]
+        ) { testCase in
             let index = testCase.draw(atMost: encoding.maxIndex, kind: .integer(range)) { random in
                 biasedIndex(encoding, &random)
             }
@@ -69,11 +72,13 @@ extension Gen where Value == Double {
         let steps: UInt64 = 1 << 53
         let width = range.upperBound - range.lowerBound
         // Offsets from the simplest point, as integer grid steps, encoded like integers.
-        let zero = range.contains(0) ? 0.0 : (range.lowerBound > 0 ? range.lowerBound : range.upperBound)
+        let zero =
+            range.contains(0) ? 0.0 : (range.lowerBound > 0 ? range.lowerBound : range.upperBound)
         let below = Int64(((zero - range.lowerBound) / width * Double(steps)).rounded(.down))
         let above = Int64(((range.upperBound - zero) / width * Double(steps)).rounded(.down))
         let grid = Gen<Int64>.int64(in: -below...above)
-        return Gen("double", parts: [range.lowerBound.bitPattern, range.upperBound.bitPattern]) { testCase in
+        return Gen("double", parts: [range.lowerBound.bitPattern, range.upperBound.bitPattern]) {
+            testCase in
             let step = grid.generate(testCase)
             // The grid's ends are the range's ends exactly, whatever the rounding in between.
             if step == -below { return range.lowerBound }

@@ -48,13 +48,17 @@ public struct Gen<Value> {
     /// A value, then a value of a generator chosen from it (monadic bind). Shrinking works
     /// through the dependency: the inner value's choices follow the outer's in the sequence.
     public func flatMap<Other>(_ next: @escaping (Value) -> Gen<Other>) -> Gen<Other> {
-        Gen<Other>("flatMap", parts: [label]) { testCase in next(self.generate(testCase)).generate(testCase) }
+        Gen<Other>("flatMap", parts: [label]) { testCase in
+            next(self.generate(testCase)).generate(testCase)
+        }
     }
 
     /// Only values that satisfy `predicate`, trying up to `attemptMax` draws; when all fail the
     /// case is rejected (the runner reports a filter that rejects almost everything).
-    public func filter(_ description: String = "a filter", attemptMax: Int = 100,
-                       _ predicate: @escaping (Value) -> Bool) -> Gen<Value> {
+    public func filter(
+        _ description: String = "a filter", attemptMax: Int = 100,
+        _ predicate: @escaping (Value) -> Bool
+    ) -> Gen<Value> {
         precondition(attemptMax >= 1, "a filter tries at least once")
         return Gen("filter", parts: [label]) { testCase in
             var value = self.generate(testCase)
@@ -85,10 +89,13 @@ extension Gen {
 
     /// One of `choices`, with the given weights when generating; the first is the simplest.
     public static func weighted(_ choices: [(weight: Int, generator: Gen<Value>)]) -> Gen<Value> {
-        precondition(!choices.isEmpty && choices.allSatisfy { $0.weight >= 0 }, "weights are not negative")
+        precondition(
+            !choices.isEmpty && choices.allSatisfy { $0.weight >= 0 }, "weights are not negative")
         let total = choices.reduce(0) { $0 + $1.weight }
         precondition(total > 0, "at least one weight is positive")
-        return Gen("weighted", parts: choices.map { UInt64($0.weight) } + choices.map(\.generator.label)) { testCase in
+        return Gen(
+            "weighted", parts: choices.map { UInt64($0.weight) } + choices.map(\.generator.label)
+        ) { testCase in
             let index = testCase.draw(atMost: UInt64(choices.count - 1), kind: .index) { random in
                 var ticket = Int(random.nextBounded(below: UInt64(total)))
                 for (offset, choice) in choices.enumerated() {
@@ -104,8 +111,10 @@ extension Gen {
     /// Values built by `build` from a generator of smaller values, down to `base` at depth
     /// `depthMax`. Every level shares one label, so the shrinker can replace a node by a
     /// descendant.
-    public static func recursive(depthMax: Int, base: Gen<Value>,
-                                 _ build: @escaping (Gen<Value>) -> Gen<Value>) -> Gen<Value> {
+    public static func recursive(
+        depthMax: Int, base: Gen<Value>,
+        _ build: @escaping (Gen<Value>) -> Gen<Value>
+    ) -> Gen<Value> {
         precondition(depthMax >= 0, "a depth bound is not negative")
         let label = spanLabel("recursive", parts: [base.label, UInt64(depthMax)])
         var generator = base.labelled(label)
@@ -116,7 +125,9 @@ extension Gen {
 
 extension Gen {
     /// A pair of values from two generators.
-    public static func zip<First, Second>(_ first: Gen<First>, _ second: Gen<Second>) -> Gen<(First, Second)>
+    public static func zip<First, Second>(_ first: Gen<First>, _ second: Gen<Second>) -> Gen<
+        (First, Second)
+    >
     where Value == (First, Second) {
         Gen("zip", parts: [first.label, second.label]) { ($0 |> first, $0 |> second) }
     }
@@ -125,7 +136,9 @@ extension Gen {
     public static func zip<First, Second, Third>(
         _ first: Gen<First>, _ second: Gen<Second>, _ third: Gen<Third>
     ) -> Gen<(First, Second, Third)> where Value == (First, Second, Third) {
-        Gen("zip", parts: [first.label, second.label, third.label]) { ($0 |> first, $0 |> second, $0 |> third) }
+        Gen("zip", parts: [first.label, second.label, third.label]) {
+            ($0 |> first, $0 |> second, $0 |> third)
+        }
     }
 }
 
@@ -137,7 +150,7 @@ public func spanLabel(_ name: String, parts: [UInt64]) -> UInt64 {
     return hash.value
 }
 
-infix operator |>: AdditionPrecedence
+infix operator |> : AdditionPrecedence
 
 /// `testCase |> generator` draws one value.
 @inline(__always)

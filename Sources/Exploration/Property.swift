@@ -19,6 +19,8 @@ public func assume(_ condition: Bool) throws {
 }
 
 /// Fails the property with `message` unless `condition` holds.
-public func check(_ condition: Bool, _ message: @autoclosure () -> String = "the property does not hold") throws {
+public func check(
+    _ condition: Bool, _ message: @autoclosure () -> String = "the property does not hold"
+) throws {
     if !condition { throw PropertyFailure(message()) }
 }

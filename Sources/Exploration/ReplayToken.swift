@@ -47,7 +47,9 @@ public struct ReplayToken: Hashable, Sendable, CustomStringConvertible {
                 shift += 7
             }
         }
-        guard shift == 0 else { throw ParseError(text: text, reason: "it ends in the middle of a choice") }
+        guard shift == 0 else {
+            throw ParseError(text: text, reason: "it ends in the middle of a choice")
+        }
         self.choices = choices
     }
 
@@ -68,7 +70,8 @@ public struct ReplayToken: Hashable, Sendable, CustomStringConvertible {
     public var description: String { text }
 }
 
-private let base64URLAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+private let base64URLAlphabet = Array(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
 /// Base64url without padding.
 func base64URLEncode(_ bytes: [UInt8]) -> String {
@@ -77,8 +80,12 @@ func base64URLEncode(_ bytes: [UInt8]) -> String {
     while index < bytes.count {
         let chunk = bytes[index..<min(index + 3, bytes.count)]
         var word: UInt32 = 0
-        for (offset, byte) in chunk.enumerated() { word |= UInt32(byte) << (16 - 8 * UInt32(offset)) }
-        for sextet in 0...chunk.count { output.append(base64URLAlphabet[Int(word >> (18 - 6 * UInt32(sextet)) & 0x3F)]) }
+        for (offset, byte) in chunk.enumerated() {
+            word |= UInt32(byte) << (16 - 8 * UInt32(offset))
+        }
+        for sextet in 0...chunk.count {
+            output.append(base64URLAlphabet[Int(word >> (18 - 6 * UInt32(sextet)) & 0x3F)])
+        }
         index += 3
     }
     return String(decoding: output, as: UTF8.self)
@@ -105,7 +112,9 @@ extension String {
     func trimmingWhitespace() -> String {
         let scalars = unicodeScalars
         let start = scalars.firstIndex { !$0.properties.isWhitespace } ?? scalars.endIndex
-        let end = scalars.lastIndex { !$0.properties.isWhitespace }.map { scalars.index(after: $0) } ?? start
+        let end =
+            scalars.lastIndex { !$0.properties.isWhitespace }.map { scalars.index(after: $0) }
+            ?? start
         return String(scalars[start..<end])
     }
 }

@@ -94,7 +94,9 @@ public final class Shrinker {
         // Draws past the end are 0, so trailing zeros never change the case a candidate builds:
         // a candidate equal to the current case up to them is the current case.
         let key = withoutTrailingZeros(candidate)
-        guard key != withoutTrailingZeros(current.values), tried.insert(key).inserted else { return false }
+        guard key != withoutTrailingZeros(current.values), tried.insert(key).inserted else {
+            return false
+        }
         if evaluationCount >= evaluationMax || candidateCount >= candidateMax {
             exhaustedBudget = true
             return false
@@ -164,7 +166,8 @@ public final class Shrinker {
             if index < current.spans.count {
                 let span = current.spans[index]
                 if current.values[span.start..<span.end].contains(where: { $0 != 0 }) {
-                    consider(replacing(span.start..<span.end, with: repeatElement(0, count: span.count)))
+                    consider(
+                        replacing(span.start..<span.end, with: repeatElement(0, count: span.count)))
                 }
             }
             index -= 1
@@ -179,7 +182,8 @@ public final class Shrinker {
             let span = current.spans[index]
             // Descendants close before their ancestor, so they come earlier in `spans`.
             let descendants = current.spans[..<index].filter {
-                $0.label == span.label && $0.start >= span.start && $0.end <= span.end && $0.count < span.count
+                $0.label == span.label && $0.start >= span.start && $0.end <= span.end
+                    && $0.count < span.count
             }
             for descendant in descendants.sorted(by: { $0.count < $1.count }) {
                 let inner = Array(current.values[descendant.start..<descendant.end])
@@ -206,10 +210,12 @@ public final class Shrinker {
             groups[kind, default: [:]][value, default: []].append(position)
         }
         // Positions sorted: the order of a dictionary must never reach a result.
-        let ordered = groups.values.flatMap { $0.values }.filter { $0.count >= 2 }.sorted { $0.lexicographicallyPrecedes($1) }
+        let ordered = groups.values.flatMap { $0.values }.filter { $0.count >= 2 }.sorted {
+            $0.lexicographicallyPrecedes($1)
+        }
         for positions in ordered where !exhaustedBudget {
             guard positions.allSatisfy({ $0 < current.values.count }),
-                  Set(positions.map { current.values[$0] }).count == 1
+                Set(positions.map { current.values[$0] }).count == 1
             else { continue }
             lower(positions: positions)
         }
@@ -228,7 +234,8 @@ public final class Shrinker {
         }
         if consider(candidate(0)) { return }
         if case .integer(let range) = current.kinds[positions[0]] {
-            lowerMagnitude(positions: positions, encoding: IntegerEncoding(range), candidate: candidate)
+            lowerMagnitude(
+                positions: positions, encoding: IntegerEncoding(range), candidate: candidate)
             return
         }
         lowestFailing(below: value) { candidate($0) }
@@ -243,7 +250,7 @@ public final class Shrinker {
     func lowestFailing(below bound: UInt64, _ candidate: (UInt64) -> [UInt64]?) {
         // One less first: when even that passes, the value is (locally) minimal; one evaluation.
         guard bound > 1, let oneLess = candidate(bound - 1), consider(oneLess) else { return }
-        var low: UInt64 = 0   // invariant: does not fail (or was not buildable)
+        var low: UInt64 = 0  // invariant: does not fail (or was not buildable)
         var high = bound - 1  // invariant: fails
         var probe: UInt64 = 1
         while probe < high && !exhaustedBudget {
@@ -257,23 +264,38 @@ public final class Shrinker {
         }
         while high - low > 1 && !exhaustedBudget {
             let middle = low + (high - low) / 2
-            if let values = candidate(middle), consider(values) { high = middle } else { low = middle }
+            if let values = candidate(middle), consider(values) {
+                high = middle
+            } else {
+                low = middle
+            }
         }
     }
 
     /// Lowers an integer's distance from its simplest value, keeping its side; a value below
     /// the simplest one is first tried at the same distance above (positive before negative).
-    func lowerMagnitude(positions: [Int], encoding: IntegerEncoding, candidate make: (UInt64) -> [UInt64]) {
+    func lowerMagnitude(
+        positions: [Int], encoding: IntegerEncoding, candidate make: (UInt64) -> [UInt64]
+    ) {
         let start = encoding.value(at: current.values[positions[0]])
         let above = start > encoding.target
-        let magnitude = above ? UInt64(bitPattern: start &- encoding.target) : UInt64(bitPattern: encoding.target &- start)
+        let magnitude =
+            above
+            ? UInt64(bitPattern: start &- encoding.target)
+            : UInt64(bitPattern: encoding.target &- start)
         func index(_ distance: UInt64) -> UInt64? {
-            let value = above ? encoding.target &+ Int64(bitPattern: distance) : encoding.target &- Int64(bitPattern: distance)
+            let value =
+                above
+                ? encoding.target &+ Int64(bitPattern: distance)
+                : encoding.target &- Int64(bitPattern: distance)
             return encoding.range.contains(value) ? encoding.index(of: value) : nil
         }
         if !above {
-            let (flipped, overflow) = encoding.target.addingReportingOverflow(Int64(bitPattern: magnitude))
-            if !overflow, encoding.range.contains(flipped), consider(make(encoding.index(of: flipped))) {
+            let (flipped, overflow) = encoding.target.addingReportingOverflow(
+                Int64(bitPattern: magnitude))
+            if !overflow, encoding.range.contains(flipped),
+                consider(make(encoding.index(of: flipped)))
+            {
                 // Now above the simplest value: go on lowering from there.
                 return lowerMagnitude(positions: positions, encoding: encoding, candidate: make)
             }
@@ -286,25 +308,32 @@ public final class Shrinker {
         var first = 0
         while first < current.values.count && !exhaustedBudget {
             defer { first += 1 }
-            guard case .integer(let firstRange) = current.kinds[first], current.values[first] > 0 else { continue }
+            guard case .integer(let firstRange) = current.kinds[first], current.values[first] > 0
+            else { continue }
             var second = first + 1
             while second < current.values.count && !exhaustedBudget {
                 defer { second += 1 }
                 guard first < current.values.count, current.values[first] > 0,
-                      case .integer(let secondRange) = current.kinds[second], current.values[second] > 0
+                    case .integer(let secondRange) = current.kinds[second],
+                    current.values[second] > 0
                 else { continue }
-                redistribute(first, IntegerEncoding(firstRange), second, IntegerEncoding(secondRange))
+                redistribute(
+                    first, IntegerEncoding(firstRange), second, IntegerEncoding(secondRange))
             }
         }
     }
 
     /// Moves the first integer toward its simplest value by as much as possible, the second by
     /// the opposite amount (their sum unchanged), while the value still fails.
-    func redistribute(_ first: Int, _ firstEncoding: IntegerEncoding, _ second: Int, _ secondEncoding: IntegerEncoding) {
+    func redistribute(
+        _ first: Int, _ firstEncoding: IntegerEncoding, _ second: Int,
+        _ secondEncoding: IntegerEncoding
+    ) {
         let a = firstEncoding.value(at: current.values[first])
         let b = secondEncoding.value(at: current.values[second])
         let direction: Int64 = a > firstEncoding.target ? -1 : 1
-        let distance = a > firstEncoding.target ? a &- firstEncoding.target : firstEncoding.target &- a
+        let distance =
+            a > firstEncoding.target ? a &- firstEncoding.target : firstEncoding.target &- a
         guard distance > 0 else { return }
         func candidate(_ amount: Int64) -> [UInt64]? {
             let newA = a &+ direction &* amount
@@ -343,7 +372,8 @@ public final class Shrinker {
             let spans = current.spans
             var run = [spans[index]]
             while let next = spans.first(where: {
-                $0.start == run.last!.end && $0.label == run[0].label && $0.depth == run[0].depth && $0.count > 0
+                $0.start == run.last!.end && $0.label == run[0].label && $0.depth == run[0].depth
+                    && $0.count > 0
             }) {
                 run.append(next)
             }
@@ -361,9 +391,11 @@ public final class Shrinker {
             defer { index += 1 }
             let spans = current.spans
             let span = spans[index]
-            guard let next = spans.first(where: {
-                $0.start == span.end && $0.label == span.label && $0.depth == span.depth
-            }) else { continue }
+            guard
+                let next = spans.first(where: {
+                    $0.start == span.end && $0.label == span.label && $0.depth == span.depth
+                })
+            else { continue }
             let left = current.values[span.start..<span.end]
             let right = current.values[next.start..<next.end]
             guard right.lexicographicallyPrecedes(left) else { continue }

@@ -36,7 +36,9 @@ extension StateMachine {
             while sequence.count < lengthMax {
                 testCase.startSpan(stepLabel)
                 // Continue with probability 31/32 when generating: long sequences reach deep states.
-                let more = testCase.draw(atMost: 1, kind: .index) { $0.nextBounded(below: 32) == 0 ? 0 : 1 }
+                let more = testCase.draw(atMost: 1, kind: .index) {
+                    $0.nextBounded(below: 32) == 0 ? 0 : 1
+                }
                 if more == 0 {
                     testCase.discardSpan()
                     break

@@ -32,7 +32,10 @@ extension Gen where Value == FeatureMask {
         precondition((1...64).contains(count), "1 to 64 features")
         return Gen("swarm", parts: [UInt64(count)]) { testCase in
             var bits: UInt64 = 0
-            for index in 0..<count where testCase.draw(atMost: 1, kind: .index, generate: { $0.nextBounded(below: 2) }) == 1 {
+            for index in 0..<count
+            where testCase.draw(atMost: 1, kind: .index, generate: { $0.nextBounded(below: 2) })
+                == 1
+            {
                 bits |= 1 << UInt64(index)
             }
             return FeatureMask(bits: bits, count: count)
@@ -43,7 +46,9 @@ extension Gen where Value == FeatureMask {
 extension Gen {
     /// One of `choices` whose feature (its position) is on in `mask`, by weight; when every
     /// feature is off, the first choice.
-    public static func weighted(_ choices: [(weight: Int, generator: Gen<Value>)], enabledBy mask: FeatureMask) -> Gen<Value> {
+    public static func weighted(
+        _ choices: [(weight: Int, generator: Gen<Value>)], enabledBy mask: FeatureMask
+    ) -> Gen<Value> {
         precondition(choices.count == mask.count, "one feature per choice")
         let enabled: [(weight: Int, generator: Gen<Value>)] = choices.enumerated().map {
             (mask.isEnabled($0.offset) ? $0.element.weight : 0, $0.element.generator)

@@ -61,8 +61,10 @@ public final class TestCase: ChoiceSource {
 
     /// Draws a choice in `0...max` of the given kind; `generate` picks it when past the prefix
     /// in generation (so generators can bias toward simple or boundary values).
-    public func draw(atMost max: UInt64, kind: ChoiceKind,
-                     generate: (inout Xoshiro256StarStar) -> UInt64) -> UInt64 {
+    public func draw(
+        atMost max: UInt64, kind: ChoiceKind,
+        generate: (inout Xoshiro256StarStar) -> UInt64
+    ) -> UInt64 {
         guard values.count < choiceCountMax else {
             status = .overrun
             return 0
@@ -103,7 +105,10 @@ public final class TestCase: ChoiceSource {
     public func endSpan() {
         let open = openSpans.removeLast()
         if values.count > open.start {
-            spans.append(Span(label: open.label, start: open.start, end: values.count, depth: openSpans.count))
+            spans.append(
+                Span(
+                    label: open.label, start: open.start, end: values.count, depth: openSpans.count)
+            )
         }
     }
 }

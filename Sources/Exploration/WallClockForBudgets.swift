@@ -1,9 +1,9 @@
 // The wall clock, read only to enforce an optional time budget on open-ended exploration
 // (never inside a simulation, and never when a run must be machine-independent).
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 enum WallClockForBudgets {

@@ -35,14 +35,18 @@ public func propertyCheck<Value>(
     let testID = "\(suite)/\(function.prefix { $0 != "(" })"
     let environment = ProcessInfo.processInfo.environment
     if let text = environment["LIFELINE_REPLAY"] {
-        replayForTest(text, generator, testID: testID, describe: describe, sourceLocation: sourceLocation, property)
+        replayForTest(
+            text, generator, testID: testID, describe: describe, sourceLocation: sourceLocation,
+            property)
         return nil
     }
-    let chosenSeed = environment["LIFELINE_SEED"].flatMap(UInt64.init) ?? seed ?? defaultSeed(for: testID)
+    let chosenSeed =
+        environment["LIFELINE_SEED"].flatMap(UInt64.init) ?? seed ?? defaultSeed(for: testID)
     let caseCount = environment["LIFELINE_CASES"].flatMap(Int.init) ?? cases
     let propertyCorpus = corpus.map { PropertyCorpus(root: $0, property: testID) }
-    let result = Explorer.explore(generator, settings: ExplorationSettings(seed: chosenSeed, caseCount: caseCount),
-                                  corpus: propertyCorpus, describe: describe, property: property)
+    let result = Explorer.explore(
+        generator, settings: ExplorationSettings(seed: chosenSeed, caseCount: caseCount),
+        corpus: propertyCorpus, describe: describe, property: property)
     for problem in result.corpusProblems {
         Issue.record("corpus: \(problem)", sourceLocation: sourceLocation)
     }
@@ -50,16 +54,20 @@ public func propertyCheck<Value>(
     case .passed:
         break
     case .gaveUp(let reason):
-        Issue.record("\(testID) gave up: \(reason)\nseed: \(chosenSeed)", sourceLocation: sourceLocation)
+        Issue.record(
+            "\(testID) gave up: \(reason)\nseed: \(chosenSeed)", sourceLocation: sourceLocation)
     case .failed(let failure):
-        Issue.record(Comment(rawValue: failureReport(failure, seed: chosenSeed, testID: testID)),
-                     sourceLocation: sourceLocation)
+        Issue.record(
+            Comment(rawValue: failureReport(failure, seed: chosenSeed, testID: testID)),
+            sourceLocation: sourceLocation)
     }
     return result
 }
 
 /// The report of a failure: message, shrunk value, seed, counts and replay command.
-public func failureReport<Value>(_ failure: ExplorationFailure<Value>, seed: UInt64, testID: String) -> String {
+public func failureReport<Value>(_ failure: ExplorationFailure<Value>, seed: UInt64, testID: String)
+    -> String
+{
     """
     property failed: \(failure.message)
     shrunk value: \(failure.valueDescription)
@@ -84,7 +92,9 @@ private func replayForTest<Value>(
         let token = try ReplayToken(parsing: text)
         let replay = Explorer.replay(token, generator, describe: describe, property: property)
         if let failure = replay.failure {
-            Issue.record("replayed value fails: \(failure)\nvalue: \(replay.description)", sourceLocation: sourceLocation)
+            Issue.record(
+                "replayed value fails: \(failure)\nvalue: \(replay.description)",
+                sourceLocation: sourceLocation)
         }
     } catch {
         Issue.record("LIFELINE_REPLAY: \(error)", sourceLocation: sourceLocation)

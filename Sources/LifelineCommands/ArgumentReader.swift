@@ -46,11 +46,16 @@ struct ArgumentReader {
     }
 
     /// Option `name` as an integer in `range`, or `defaultValue`.
-    mutating func integer(_ name: String, in range: ClosedRange<Int>, default defaultValue: Int) throws -> Int {
+    mutating func integer(_ name: String, in range: ClosedRange<Int>, default defaultValue: Int)
+        throws -> Int
+    {
         guard let text = try text(name) else { return defaultValue }
-        let digits = text.replacingOccurrences(of: "_", with: "").replacingOccurrences(of: ",", with: "")
+        let digits = text.replacingOccurrences(of: "_", with: "").replacingOccurrences(
+            of: ",", with: "")
         guard let value = Int(digits), range.contains(value) else {
-            throw UsageError("\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+            throw UsageError(
+                "\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'"
+            )
         }
         return value
     }
@@ -65,7 +70,8 @@ struct ArgumentReader {
     }
 
     /// Option `name` read by `parse` (whose error becomes a usage error naming the option).
-    mutating func parsed<Value>(_ name: String, _ parse: (String) throws -> Value) throws -> Value? {
+    mutating func parsed<Value>(_ name: String, _ parse: (String) throws -> Value) throws -> Value?
+    {
         guard let text = try text(name) else { return nil }
         do { return try parse(text) } catch { throw UsageError("\(name): \(error)") }
     }
@@ -73,6 +79,7 @@ struct ArgumentReader {
     /// Fails on any argument not consumed.
     func finish() throws {
         guard let first = remaining.first else { return }
-        throw UsageError(first.hasPrefix("-") ? "unknown option '\(first)'" : "unexpected argument '\(first)'")
+        throw UsageError(
+            first.hasPrefix("-") ? "unknown option '\(first)'" : "unexpected argument '\(first)'")
     }
 }

@@ -6,35 +6,35 @@ import World
 
 enum BenchCommand {
     static let kernelUsage = """
-    usage: lifeline bench kernel [--model 1|2] [--events N] [--processes P] [--seed S]
-                                 [--trace-hash] [--kernel-trace-hash] [--ordering O]
-                                 [--resolution DURATION]
+        usage: lifeline bench kernel [--model 1|2] [--events N] [--processes P] [--seed S]
+                                     [--trace-hash] [--kernel-trace-hash] [--ordering O]
+                                     [--resolution DURATION]
 
-    Runs the peer models of ../shared/bench/des/README.md (integer-time variant) on the kernel
-    and prints the same information line as 'simpy_bench.py --time ns', then
-    'events=N wall_s=S events_per_s=R'. Defaults: model 1, N = 1000000, P = 1000, seed 42.
-      --trace-hash         the peers' trace hash (trace_hash=...)
-      --kernel-trace-hash  the kernel's own trace hash over every delivery (kernel_trace_hash=...)
-      --ordering O         fifo (default), random:SEED or pct:SEED:DEPTH for simultaneous events
-      --resolution D       round every delay down to a multiple of D (e.g. 1ms) so that many
-                           events coincide; the peer fingerprints hold only at the default 1ns
-    """
+        Runs the peer models of ../shared/bench/des/README.md (integer-time variant) on the kernel
+        and prints the same information line as 'simpy_bench.py --time ns', then
+        'events=N wall_s=S events_per_s=R'. Defaults: model 1, N = 1000000, P = 1000, seed 42.
+          --trace-hash         the peers' trace hash (trace_hash=...)
+          --kernel-trace-hash  the kernel's own trace hash over every delivery (kernel_trace_hash=...)
+          --ordering O         fifo (default), random:SEED or pct:SEED:DEPTH for simultaneous events
+          --resolution D       round every delay down to a multiple of D (e.g. 1ms) so that many
+                               events coincide; the peer fingerprints hold only at the default 1ns
+        """
 
     static let memoryUsage = """
-    usage: lifeline bench memory [--timers N] [--seed S]
+        usage: lifeline bench memory [--timers N] [--seed S]
 
-    Schedules N timers (default 1000000) at random instants within an hour, prints the peak
-    resident memory while all are pending, then delivers them all.
-    """
+        Schedules N timers (default 1000000) at random instants within an hour, prints the peak
+        resident memory while all are pending, then delivers them all.
+        """
 
     static let dayUsage = """
-    usage: lifeline bench day [--days N] [--trace-hash]
+        usage: lifeline bench day [--days N] [--trace-hash]
 
-    Simulates N commuter days (default 200; 07:00 drive 45 min, walk 10 min, parked until 17:30,
-    walk, drive, parked until midnight) with live updates and a background activity session, on
-    one core, and prints simulated days per second. --trace-hash also prints the kernel's trace
-    hash of the first day (trace_hash=...), to compare runs and processes.
-    """
+        Simulates N commuter days (default 200; 07:00 drive 45 min, walk 10 min, parked until 17:30,
+        walk, drive, parked until midnight) with live updates and a background activity session, on
+        one core, and prints simulated days per second. --trace-hash also prints the kernel's trace
+        hash of the first day (trace_hash=...), to compare runs and processes.
+        """
 
     static func usage(for arguments: [String]) -> String {
         switch arguments.first {
@@ -42,13 +42,17 @@ enum BenchCommand {
         case "memory": return memoryUsage
         case "shrink": return ShrinkBenchCommand.usage
         case "day": return dayUsage
-        default: return "usage: lifeline bench kernel|memory|shrink [options]\n\n" + kernelUsage + "\n\n" + memoryUsage
-            + "\n\n" + ShrinkBenchCommand.usage
+        default:
+            return "usage: lifeline bench kernel|memory|shrink [options]\n\n" + kernelUsage + "\n\n"
+                + memoryUsage
+                + "\n\n" + ShrinkBenchCommand.usage
         }
     }
 
     static func run(_ arguments: [String], output: CommandOutput) throws -> Int32 {
-        guard let which = arguments.first else { throw UsageError("bench needs a benchmark: kernel, memory or shrink") }
+        guard let which = arguments.first else {
+            throw UsageError("bench needs a benchmark: kernel, memory or shrink")
+        }
         var reader = ArgumentReader(Array(arguments.dropFirst()))
         if reader.wantsHelp() {
             output.standard(usage(for: [which]))
@@ -70,28 +74,37 @@ enum BenchCommand {
         let seed = try reader.seed("--seed", default: 42)
         let hashes = reader.flag("--trace-hash")
         let kernelHashes = reader.flag("--kernel-trace-hash")
-        let ordering = try reader.parsed("--ordering", OrderingSpecification.init(parsing:)) ?? .fifo
-        let resolution = try reader.parsed("--resolution") { text in
-            let duration = try VirtualDuration(parsing: text)
-            guard duration.nanoseconds >= 1 else { throw UsageError("the resolution is at least 1ns") }
-            return duration
-        } ?? VirtualDuration.nanoseconds(1)
+        let ordering =
+            try reader.parsed("--ordering", OrderingSpecification.init(parsing:)) ?? .fifo
+        let resolution =
+            try reader.parsed("--resolution") { text in
+                let duration = try VirtualDuration(parsing: text)
+                guard duration.nanoseconds >= 1 else {
+                    throw UsageError("the resolution is at least 1ns")
+                }
+                return duration
+            } ?? VirtualDuration.nanoseconds(1)
         try reader.finish()
-        let benchmark = KernelBenchmark(model: .init(rawValue: modelNumber)!, processCount: processes,
-                                        eventCount: events, seed: seed, computesTraceHash: hashes,
-                                        computesKernelTraceHash: kernelHashes, ordering: ordering,
-                                        resolutionNanoseconds: resolution.nanoseconds)
+        let benchmark = KernelBenchmark(
+            model: .init(rawValue: modelNumber)!, processCount: processes,
+            eventCount: events, seed: seed, computesTraceHash: hashes,
+            computesKernelTraceHash: kernelHashes, ordering: ordering,
+            resolutionNanoseconds: resolution.nanoseconds)
         let result = benchmark.run()
-        var info = ["engine=lifeline-kernel", "model=\(modelNumber)", "P=\(processes)", "N=\(events)",
-                    "rng=splitmix64", "seed=\(seed)", "time=ns",
-                    "sim_time=\(result.simulatedNanoseconds)", "scheduled=\(result.scheduled)"]
+        var info = [
+            "engine=lifeline-kernel", "model=\(modelNumber)", "P=\(processes)", "N=\(events)",
+            "rng=splitmix64", "seed=\(seed)", "time=ns",
+            "sim_time=\(result.simulatedNanoseconds)", "scheduled=\(result.scheduled)",
+        ]
         if let fired = result.fired, let cancelled = result.cancelled {
             info += ["fired=\(fired)", "cancelled=\(cancelled)"]
         }
         if ordering != .fifo { info.append("ordering=\(ordering)") }
         if resolution.nanoseconds != 1 { info.append("resolution=\(resolution)") }
         if let hash = result.traceHash { info.append("trace_hash=\(hexadecimal16(hash))") }
-        if let hash = result.kernelTraceHash { info.append("kernel_trace_hash=\(hexadecimal16(hash))") }
+        if let hash = result.kernelTraceHash {
+            info.append("kernel_trace_hash=\(hexadecimal16(hash))")
+        }
         output.standard(info.joined(separator: " "))
         output.standard(eventsLine(events: result.events, wallSeconds: result.wallSeconds))
         return 0
@@ -102,9 +115,11 @@ enum BenchCommand {
         let seed = try reader.seed("--seed", default: 42)
         try reader.finish()
         let result = PendingTimersBenchmark(timerCount: timers, seed: seed).run()
-        let peak = result.peakResidentBytes.map { String(format2($0, divisor: 1_048_576)) } ?? "unknown"
-        output.standard("engine=lifeline-kernel timers=\(timers) pending=\(result.pendingAtPeak) "
-                        + "peak_rss_mb=\(peak) delivered=\(result.delivered)")
+        let peak =
+            result.peakResidentBytes.map { String(format2($0, divisor: 1_048_576)) } ?? "unknown"
+        output.standard(
+            "engine=lifeline-kernel timers=\(timers) pending=\(result.pendingAtPeak) "
+                + "peak_rss_mb=\(peak) delivered=\(result.delivered)")
         output.standard(eventsLine(events: result.delivered, wallSeconds: result.wallSeconds))
         return 0
     }
@@ -124,12 +139,14 @@ enum BenchCommand {
             if first == nil { first = outcome }
         }
         let wall = WallClock.seconds() - started
-        output.standard("engine=lifeline-world workload=commuter-day days=\(days) deliveries_per_day=\(first!.deliveries) "
-                        + "fixes_per_day=\(first!.fixesReceived) stationary_updates_per_day=\(first!.stationaryUpdates) "
-                        + "launches_per_day=\(first!.launches)"
-                        + (first!.traceHash.map { " trace_hash=\(hexadecimal16($0))" } ?? ""))
-        output.standard("days=\(days) wall_s=\(format6(wall)) days_per_s=\(format2(Double(days) / wall)) "
-                        + "events_per_s=\(format2(Double(deliveries) / wall))")
+        output.standard(
+            "engine=lifeline-world workload=commuter-day days=\(days) deliveries_per_day=\(first!.deliveries) "
+                + "fixes_per_day=\(first!.fixesReceived) stationary_updates_per_day=\(first!.stationaryUpdates) "
+                + "launches_per_day=\(first!.launches)"
+                + (first!.traceHash.map { " trace_hash=\(hexadecimal16($0))" } ?? ""))
+        output.standard(
+            "days=\(days) wall_s=\(format6(wall)) days_per_s=\(format2(Double(days) / wall)) "
+                + "events_per_s=\(format2(Double(deliveries) / wall))")
         return 0
     }
 
@@ -161,5 +178,6 @@ func fixed(_ value: Double, digits: Int) -> String {
     let sign = value < 0 && scaled != 0 ? "-" : ""
     guard digits > 0 else { return sign + String(whole) }
     let fractionText = String(fraction)
-    return sign + String(whole) + "." + String(repeating: "0", count: digits - fractionText.count) + fractionText
+    return sign + String(whole) + "." + String(repeating: "0", count: digits - fractionText.count)
+        + fractionText
 }

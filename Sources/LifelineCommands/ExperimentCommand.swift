@@ -5,23 +5,25 @@ import World
 
 enum ExperimentCommand {
     static let usage = """
-    usage: lifeline experiment background [--speed M/S] [--window SECONDS] [--policy FILE] [--json]
-           lifeline experiment relaunch [--speed M/S] [--duration SECONDS] [--policy FILE] [--json]
-           lifeline experiment info-plist [--policy FILE] [--json]
+        usage: lifeline experiment background [--speed M/S] [--window SECONDS] [--policy FILE] [--json]
+               lifeline experiment relaunch [--speed M/S] [--duration SECONDS] [--policy FILE] [--json]
+               lifeline experiment info-plist [--policy FILE] [--json]
 
-    Runs the experiments of ../shared/domain/000_… on the world model and prints their tables.
-      background  When In Use, a drive with a fix each second, the app sent to the background:
-                  fixes counted for --window seconds (default 20) at --speed m/s (default 20),
-                  for a plain manager, a manager allowed in the background, live updates, and
-                  live updates holding a background activity session.
-      relaunch    Always, monitoring started, the app exits, a drive at --speed m/s (default 50)
-                  for --duration seconds (default 150): the launches of the app.
-      info-plist  allowsBackgroundLocationUpdates set without the location background mode.
-    --policy FILE overrides the policy (a JSON object: "preset" and any IOSPolicy property).
-    """
+        Runs the experiments of ../shared/domain/000_… on the world model and prints their tables.
+          background  When In Use, a drive with a fix each second, the app sent to the background:
+                      fixes counted for --window seconds (default 20) at --speed m/s (default 20),
+                      for a plain manager, a manager allowed in the background, live updates, and
+                      live updates holding a background activity session.
+          relaunch    Always, monitoring started, the app exits, a drive at --speed m/s (default 50)
+                      for --duration seconds (default 150): the launches of the app.
+          info-plist  allowsBackgroundLocationUpdates set without the location background mode.
+        --policy FILE overrides the policy (a JSON object: "preset" and any IOSPolicy property).
+        """
 
     static func run(_ arguments: [String], output: CommandOutput) throws -> Int32 {
-        guard let which = arguments.first else { throw UsageError("experiment needs a name: background, relaunch or info-plist") }
+        guard let which = arguments.first else {
+            throw UsageError("experiment needs a name: background, relaunch or info-plist")
+        }
         var reader = ArgumentReader(Array(arguments.dropFirst()))
         if reader.wantsHelp() {
             output.standard(usage)
@@ -41,70 +43,116 @@ enum ExperimentCommand {
         return try IOSPolicy.load(path: path)
     }
 
-    static func seconds(_ reader: inout ArgumentReader, _ name: String, default value: Double, in range: ClosedRange<Double>) throws -> Double {
+    static func seconds(
+        _ reader: inout ArgumentReader, _ name: String, default value: Double,
+        in range: ClosedRange<Double>
+    ) throws -> Double {
         guard let text = try reader.text(name) else { return value }
         guard let number = Double(text), range.contains(number) else {
-            throw UsageError("\(name) takes a number from \(fixed(range.lowerBound, digits: 0)) to \(fixed(range.upperBound, digits: 0)), not '\(text)'")
+            throw UsageError(
+                "\(name) takes a number from \(fixed(range.lowerBound, digits: 0)) to \(fixed(range.upperBound, digits: 0)), not '\(text)'"
+            )
         }
         return number
     }
 
     static func background(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {
         var experiment = BackgroundExperiment()
-        experiment.speedMetersPerSecond = try seconds(&reader, "--speed", default: 20, in: 0...1_000)
-        experiment.window = VirtualDuration(seconds: try seconds(&reader, "--window", default: 20, in: 1...86_400))
+        experiment.speedMetersPerSecond = try seconds(
+            &reader, "--speed", default: 20, in: 0...1_000)
+        experiment.window = VirtualDuration(
+            seconds: try seconds(&reader, "--window", default: 20, in: 1...86_400))
         let json = reader.flag("--json")
         experiment.policy = try policy(&reader)
         try reader.finish()
-        return emit(experiment.run(), json: json, output: output, fields: { row in
-            [("probe", jsonQuoted(row.probe.rawValue)), ("fixes", "\(row.fixes)"),
-             ("lastFixSeconds", jsonNumber(row.lastFixSeconds)), ("signal", row.signal.map(jsonQuoted) ?? "null"),
-             ("signalSeconds", jsonNumber(row.signalSeconds))]
-        }, table: backgroundTable)
+        return emit(
+            experiment.run(), json: json, output: output,
+            fields: { row in
+                [
+                    ("probe", jsonQuoted(row.probe.rawValue)), ("fixes", "\(row.fixes)"),
+                    ("lastFixSeconds", jsonNumber(row.lastFixSeconds)),
+                    ("signal", row.signal.map(jsonQuoted) ?? "null"),
+                    ("signalSeconds", jsonNumber(row.signalSeconds)),
+                ]
+            }, table: backgroundTable)
     }
 
     static func backgroundTable(_ rows: [BackgroundExperiment.Row]) -> String {
-        var lines = ["probe         fixes  last fix   signal", "------------  -----  ---------  ----------------"]
+        var lines = [
+            "probe         fixes  last fix   signal",
+            "------------  -----  ---------  ----------------",
+        ]
         for row in rows {
             let last = row.lastFixSeconds.map { fixed($0, digits: 2) + " s" } ?? "–"
-            let signal = row.signal.map { "\($0) at \(fixed(row.signalSeconds!, digits: 2)) s" } ?? "none"
-            lines.append(pad(row.probe.rawValue, 12) + "  " + pad(String(row.fixes), 5, right: true) + "  "
-                         + pad(last, 9, right: true) + "  " + signal)
+            let signal =
+                row.signal.map { "\($0) at \(fixed(row.signalSeconds!, digits: 2)) s" } ?? "none"
+            lines.append(
+                pad(row.probe.rawValue, 12) + "  " + pad(String(row.fixes), 5, right: true) + "  "
+                    + pad(last, 9, right: true) + "  " + signal)
         }
         lines.append("")
-        lines.append("measured (source A, 20 m/s, 20 s): "
-                     + BackgroundExperiment.measured.map { "\($0.probe.rawValue) \($0.fixes) fixes, last \($0.lastFix), \($0.signal)" }
-                        .joined(separator: "; "))
+        lines.append(
+            "measured (source A, 20 m/s, 20 s): "
+                + BackgroundExperiment.measured.map {
+                    "\($0.probe.rawValue) \($0.fixes) fixes, last \($0.lastFix), \($0.signal)"
+                }
+                .joined(separator: "; "))
         return lines.joined(separator: "\n")
     }
 
     static func relaunch(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {
         var experiment = RelaunchExperiment()
-        experiment.speedMetersPerSecond = try seconds(&reader, "--speed", default: 50, in: 0...1_000)
-        experiment.duration = VirtualDuration(seconds: try seconds(&reader, "--duration", default: 150, in: 1...86_400))
+        experiment.speedMetersPerSecond = try seconds(
+            &reader, "--speed", default: 50, in: 0...1_000)
+        experiment.duration = VirtualDuration(
+            seconds: try seconds(&reader, "--duration", default: 150, in: 1...86_400))
         let json = reader.flag("--json")
         experiment.policy = try policy(&reader)
         try reader.finish()
-        return emit(experiment.run(), json: json, output: output, fields: { row in
-            [("monitoring", jsonQuoted(row.monitoring.rawValue)),
-             ("launches", "[" + row.launches.map { jsonNumber($0) }.joined(separator: ", ") + "]"),
-             ("launchOptions", "[" + row.launchOptions.map { "[" + $0.map(jsonQuoted).joined(separator: ", ") + "]" }
-                .joined(separator: ", ") + "]")]
-        }, table: relaunchTable)
+        return emit(
+            experiment.run(), json: json, output: output,
+            fields: { row in
+                [
+                    ("monitoring", jsonQuoted(row.monitoring.rawValue)),
+                    (
+                        "launches",
+                        "[" + row.launches.map { jsonNumber($0) }.joined(separator: ", ") + "]"
+                    ),
+                    (
+                        "launchOptions",
+                        "["
+                            + row.launchOptions.map {
+                                "[" + $0.map(jsonQuoted).joined(separator: ", ") + "]"
+                            }
+                            .joined(separator: ", ") + "]"
+                    ),
+                ]
+            }, table: relaunchTable)
     }
 
     static func relaunchTable(_ rows: [RelaunchExperiment.Row]) -> String {
-        var lines = ["monitoring                    launches during the drive", "----------------------------  -------------------------"]
+        var lines = [
+            "monitoring                    launches during the drive",
+            "----------------------------  -------------------------",
+        ]
         for row in rows {
-            let launches = row.launches.isEmpty ? "0"
-                : "\(row.launches.count), at " + row.launches.map { fixed($0, digits: 1) + " s" }.joined(separator: " and ")
-            let options = row.launchOptions.allSatisfy(\.isEmpty) ? "" : " options \(row.launchOptions)"
+            let launches =
+                row.launches.isEmpty
+                ? "0"
+                : "\(row.launches.count), at "
+                    + row.launches.map { fixed($0, digits: 1) + " s" }.joined(separator: " and ")
+            let options =
+                row.launchOptions.allSatisfy(\.isEmpty) ? "" : " options \(row.launchOptions)"
             lines.append(pad(row.monitoring.rawValue, 28) + "  " + launches + options)
         }
         lines.append("")
-        lines.append("no launch carried launch options: " + (rows.allSatisfy { $0.launchOptions.allSatisfy(\.isEmpty) } ? "yes" : "no"))
-        lines.append("measured (source A, 50 m/s, 150 s): "
-                     + RelaunchExperiment.measured.map { "\($0.monitoring.rawValue) \($0.launches)" }.joined(separator: "; "))
+        lines.append(
+            "no launch carried launch options: "
+                + (rows.allSatisfy { $0.launchOptions.allSatisfy(\.isEmpty) } ? "yes" : "no"))
+        lines.append(
+            "measured (source A, 50 m/s, 150 s): "
+                + RelaunchExperiment.measured.map { "\($0.monitoring.rawValue) \($0.launches)" }
+                .joined(separator: "; "))
         return lines.joined(separator: "\n")
     }
 
@@ -113,24 +161,38 @@ enum ExperimentCommand {
         let json = reader.flag("--json")
         experiment.policy = try policy(&reader)
         try reader.finish()
-        return emit(experiment.run(), json: json, output: output, fields: { row in
-            [("authorization", jsonQuoted(row.authorization.rawValue)), ("backgroundMode", "\(row.backgroundMode)"),
-             ("crash", row.crash.map(jsonQuoted) ?? "null"), ("endedAfterSeconds", jsonNumber(row.endedAfterSeconds))]
-        }, table: infoPlistTable)
+        return emit(
+            experiment.run(), json: json, output: output,
+            fields: { row in
+                [
+                    ("authorization", jsonQuoted(row.authorization.rawValue)),
+                    ("backgroundMode", "\(row.backgroundMode)"),
+                    ("crash", row.crash.map(jsonQuoted) ?? "null"),
+                    ("endedAfterSeconds", jsonNumber(row.endedAfterSeconds)),
+                ]
+            }, table: infoPlistTable)
     }
 
     static func infoPlistTable(_ rows: [InfoPlistExperiment.Row]) -> String {
-        var lines = ["authorization   background mode  outcome", "--------------  ---------------  -------"]
+        var lines = [
+            "authorization   background mode  outcome", "--------------  ---------------  -------",
+        ]
         for row in rows {
-            let outcome = row.crash.map { "SIGABRT at \(fixed(row.endedAfterSeconds!, digits: 1)) s: \($0)" } ?? "runs"
-            lines.append(pad(row.authorization.rawValue, 14) + "  " + pad(row.backgroundMode ? "declared" : "missing", 15) + "  " + outcome)
+            let outcome =
+                row.crash.map { "SIGABRT at \(fixed(row.endedAfterSeconds!, digits: 1)) s: \($0)" }
+                ?? "runs"
+            lines.append(
+                pad(row.authorization.rawValue, 14) + "  "
+                    + pad(row.backgroundMode ? "declared" : "missing", 15) + "  " + outcome)
         }
         return lines.joined(separator: "\n")
     }
 
     /// Prints `rows` as JSON objects or as the table; success.
-    static func emit<Row>(_ rows: [Row], json: Bool, output: CommandOutput,
-                          fields: (Row) -> [(key: String, value: String)], table: ([Row]) -> String) -> Int32 {
+    static func emit<Row>(
+        _ rows: [Row], json: Bool, output: CommandOutput,
+        fields: (Row) -> [(key: String, value: String)], table: ([Row]) -> String
+    ) -> Int32 {
         output.standard(json ? jsonObjects(rows.map(fields)) : table(rows))
         return 0
     }

@@ -4,9 +4,11 @@ import Simulation
 
 /// `[ {…}, {…} ]` with one object per line; each field's value is already JSON text.
 func jsonObjects(_ rows: [[(key: String, value: String)]]) -> String {
-    "[\n" + rows.map { fields in
-        "  {" + fields.map { "\(jsonQuoted($0.key)): \($0.value)" }.joined(separator: ", ") + "}"
-    }.joined(separator: ",\n") + "\n]"
+    "[\n"
+        + rows.map { fields in
+            "  {" + fields.map { "\(jsonQuoted($0.key)): \($0.value)" }.joined(separator: ", ")
+                + "}"
+        }.joined(separator: ",\n") + "\n]"
 }
 
 /// A number with three decimals, or `null`.

@@ -13,9 +13,11 @@ public struct CommandOutput {
 
     /// The process's standard output and standard error.
     public static var process: CommandOutput {
-        CommandOutput(standard: { print($0) }, error: { text in
-            FileHandle.standardError.write(Data((text + "\n").utf8))
-        })
+        CommandOutput(
+            standard: { print($0) },
+            error: { text in
+                FileHandle.standardError.write(Data((text + "\n").utf8))
+            })
     }
 }
 
@@ -24,21 +26,21 @@ public struct CommandOutput {
 /// usage (with the usage printed).
 public enum LifelineCommand {
     public static let usage = """
-    lifeline: a deterministic simulation of iOS's lifecycle for location-tracking apps
+        lifeline: a deterministic simulation of iOS's lifecycle for location-tracking apps
 
-    usage: lifeline <command> [options]
+        usage: lifeline <command> [options]
 
-    commands:
-      experiment background   source A's background table: four probes, fixes after leaving
-      experiment relaunch     source A's relaunch table: launches during a drive
-      experiment info-plist   the assertion without the location background mode
-      bench kernel   the DES peer benchmark on the kernel (../shared/bench/des)
-      bench memory   peak resident memory with many pending timers
-      bench shrink   the shrinking challenges (../shared/bench/shrinking) on the explorer
-      help           this text
+        commands:
+          experiment background   source A's background table: four probes, fixes after leaving
+          experiment relaunch     source A's relaunch table: launches during a drive
+          experiment info-plist   the assertion without the location background mode
+          bench kernel   the DES peer benchmark on the kernel (../shared/bench/des)
+          bench memory   peak resident memory with many pending timers
+          bench shrink   the shrinking challenges (../shared/bench/shrinking) on the explorer
+          help           this text
 
-    Run 'lifeline <command> --help' for a command's options.
-    """
+        Run 'lifeline <command> --help' for a command's options.
+        """
 
     /// Runs the tool on `arguments` (without the program name), writing to the process streams.
     public static func main(arguments: [String]) -> Int32 {
@@ -76,7 +78,9 @@ public enum LifelineCommand {
 
     /// The usage text of the subcommand `arguments` name, or the tool's.
     static func usage(for arguments: [String]) -> String {
-        if arguments.first == "bench" { return BenchCommand.usage(for: Array(arguments.dropFirst())) }
+        if arguments.first == "bench" {
+            return BenchCommand.usage(for: Array(arguments.dropFirst()))
+        }
         if arguments.first == "experiment" { return ExperimentCommand.usage }
         return usage
     }

@@ -8,21 +8,22 @@ import Simulation
 
 enum ShrinkBenchCommand {
     static let usage = """
-    usage: lifeline bench shrink [--challenge NAME] [--seeds N] [--json] [--min-tier-a PERCENT]
-                                 [--corpus DIR]
+        usage: lifeline bench shrink [--challenge NAME] [--seeds N] [--json] [--min-tier-a PERCENT]
+                                     [--corpus DIR]
 
-    Runs each shrinking challenge of ../shared/bench/shrinking/CHALLENGES.md over its committed
-    seeds (1337 onward; --seeds N takes the first N, default 100) and prints the table of §5:
-    find rate, tier A and A+B shares, distinct results, evaluations while shrinking, time.
-    --json prints an array of objects with the keys challenge, runs, found, tierA, distinct and
-    meanEvaluations (and a few more). --min-tier-a fails (exit 1) when a challenge reaches tier A
-    in fewer runs than PERCENT. --corpus saves each distinct final counterexample to DIR (one
-    folder per challenge, the corpus format). Challenges: \(ShrinkingChallenge.all.map(\.name).joined(separator: ", ")).
-    """
+        Runs each shrinking challenge of ../shared/bench/shrinking/CHALLENGES.md over its committed
+        seeds (1337 onward; --seeds N takes the first N, default 100) and prints the table of §5:
+        find rate, tier A and A+B shares, distinct results, evaluations while shrinking, time.
+        --json prints an array of objects with the keys challenge, runs, found, tierA, distinct and
+        meanEvaluations (and a few more). --min-tier-a fails (exit 1) when a challenge reaches tier A
+        in fewer runs than PERCENT. --corpus saves each distinct final counterexample to DIR (one
+        folder per challenge, the corpus format). Challenges: \(ShrinkingChallenge.all.map(\.name).joined(separator: ", ")).
+        """
 
     static func run(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {
         let name = try reader.text("--challenge")
-        let seedCount = try reader.integer("--seeds", in: 1...ShrinkingChallenge.benchmarkSeeds.count, default: 100)
+        let seedCount = try reader.integer(
+            "--seeds", in: 1...ShrinkingChallenge.benchmarkSeeds.count, default: 100)
         let json = reader.flag("--json")
         let tierAPercentMin = try reader.integer("--min-tier-a", in: 0...100, default: 0)
         let corpusRoot = try reader.text("--corpus")
@@ -30,7 +31,9 @@ enum ShrinkBenchCommand {
         var challenges = ShrinkingChallenge.all
         if let name {
             guard let challenge = ShrinkingChallenge.named(name) else {
-                throw UsageError("no challenge '\(name)'; there are \(ShrinkingChallenge.all.map(\.name).joined(separator: ", "))")
+                throw UsageError(
+                    "no challenge '\(name)'; there are \(ShrinkingChallenge.all.map(\.name).joined(separator: ", "))"
+                )
             }
             challenges = [challenge]
         }
@@ -47,8 +50,9 @@ enum ShrinkBenchCommand {
         }
         let below = summaries.filter { 100 * $0.tierA < tierAPercentMin * $0.runs.count }
         for summary in below {
-            output.error("lifeline: \(summary.challenge) reached tier A in \(summary.tierA) of \(summary.runs.count) runs, "
-                + "below --min-tier-a \(tierAPercentMin)")
+            output.error(
+                "lifeline: \(summary.challenge) reached tier A in \(summary.tierA) of \(summary.runs.count) runs, "
+                    + "below --min-tier-a \(tierAPercentMin)")
         }
         return below.isEmpty ? 0 : 1
     }
@@ -62,7 +66,8 @@ enum ShrinkBenchCommand {
             results.set(index, (run, WallClock.seconds() - started))
         }
         let values = results.values
-        return ChallengeSummary(challenge: challenge.name, runs: values.map(\.0), seconds: values.map(\.1))
+        return ChallengeSummary(
+            challenge: challenge.name, runs: values.map(\.0), seconds: values.map(\.1))
     }
 
     static func table(_ summaries: [ChallengeSummary]) -> String {
@@ -72,12 +77,17 @@ enum ShrinkBenchCommand {
         ]
         for summary in summaries {
             let count = summary.runs.count
-            let top = summary.topCounterexamples(3).map { "`\($0.text)` \(percent($0.runs, of: count))" }
-            let evaluations = "\(fixed(summary.medianEvaluations, digits: 1)) / \(fixed(summary.meanEvaluations, digits: 1)) "
+            let top = summary.topCounterexamples(3).map {
+                "`\($0.text)` \(percent($0.runs, of: count))"
+            }
+            let evaluations =
+                "\(fixed(summary.medianEvaluations, digits: 1)) / \(fixed(summary.meanEvaluations, digits: 1)) "
                 + "(± \(fixed(summary.meanEvaluationsHalfWidth95, digits: 1)))"
-            lines.append("| \(summary.challenge) | lifeline-exploration 1 | \(count) | \(percent(summary.found, of: count)) "
-                + "| \(percent(summary.tierA, of: count)) | \(percent(summary.tierAOrB, of: count)) | \(summary.distinct) "
-                + "| \(evaluations) | \(fixed(summary.medianSeconds * 1000, digits: 1)) ms | \(top.joined(separator: "; ")) |")
+            lines.append(
+                "| \(summary.challenge) | lifeline-exploration 1 | \(count) | \(percent(summary.found, of: count)) "
+                    + "| \(percent(summary.tierA, of: count)) | \(percent(summary.tierAOrB, of: count)) | \(summary.distinct) "
+                    + "| \(evaluations) | \(fixed(summary.medianSeconds * 1000, digits: 1)) ms | \(top.joined(separator: "; ")) |"
+            )
         }
         let exhausted = summaries.filter { $0.budgetExhausted > 0 }
             .map { "\($0.challenge): \($0.budgetExhausted) runs hit the shrink budget" }
@@ -85,15 +95,18 @@ enum ShrinkBenchCommand {
     }
 
     static func jsonReport(_ summaries: [ChallengeSummary]) -> String {
-        jsonObjects(summaries.map { summary in
-            [
-                ("challenge", jsonQuoted(summary.challenge)), ("runs", "\(summary.runs.count)"),
-                ("found", "\(summary.found)"), ("tierA", "\(summary.tierA)"), ("tierAB", "\(summary.tierAOrB)"),
-                ("distinct", "\(summary.distinct)"), ("meanEvaluations", fixed(summary.meanEvaluations, digits: 2)),
-                ("medianEvaluations", fixed(summary.medianEvaluations, digits: 1)),
-                ("shrinkBudgetExhausted", "\(summary.budgetExhausted)"),
-            ]
-        })
+        jsonObjects(
+            summaries.map { summary in
+                [
+                    ("challenge", jsonQuoted(summary.challenge)), ("runs", "\(summary.runs.count)"),
+                    ("found", "\(summary.found)"), ("tierA", "\(summary.tierA)"),
+                    ("tierAB", "\(summary.tierAOrB)"),
+                    ("distinct", "\(summary.distinct)"),
+                    ("meanEvaluations", fixed(summary.meanEvaluations, digits: 2)),
+                    ("medianEvaluations", fixed(summary.medianEvaluations, digits: 1)),
+                    ("shrinkBudgetExhausted", "\(summary.budgetExhausted)"),
+                ]
+            })
     }
 
     static func percent(_ part: Int, of whole: Int) -> String {

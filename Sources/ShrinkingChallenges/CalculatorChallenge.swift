@@ -19,7 +19,8 @@ indirect enum Expression: Equatable, Sendable {
     var nodeCount: Int {
         switch self {
         case .literal: 1
-        case .add(let left, let right), .divide(let left, let right): 1 + left.nodeCount + right.nodeCount
+        case .add(let left, let right), .divide(let left, let right):
+            1 + left.nodeCount + right.nodeCount
         }
     }
 
@@ -51,20 +52,24 @@ indirect enum Expression: Equatable, Sendable {
 extension ShrinkingChallenge {
     /// Literal : add : divide weighted 3 : 1 : 1 (jqwik's canonical weights), arbitrary `Int`
     /// literals, recursion bounded at depth 8. Tier A `('/', 0, ('+', 0, 0))`.
-    static let calculator = make("calculator", generator: {
-        let literal = Gen<Int>.int.map(Expression.literal)
-        return Gen.recursive(depthMax: 8, base: literal) { smaller in
-            .weighted([
-                (3, literal),
-                (1, Gen.zip(smaller, smaller).map { Expression.add($0, $1) }),
-                (1, Gen.zip(smaller, smaller).map { Expression.divide($0, $1) }),
-            ])
-        }
-    }, render: { $0.rendered }, tier: { expression in
-        if expression == .divide(.literal(0), .add(.literal(0), .literal(0))) { return .a }
-        return expression.nodeCount == 5 ? .b : .c
-    }, property: { expression in
-        try assume(!expression.hasLiteralZeroDivisor)
-        try check(expression.evaluate() != nil, "division by zero")
-    })
+    static let calculator = make(
+        "calculator",
+        generator: {
+            let literal = Gen<Int>.int.map(Expression.literal)
+            return Gen.recursive(depthMax: 8, base: literal) { smaller in
+                .weighted([
+                    (3, literal),
+                    (1, Gen.zip(smaller, smaller).map { Expression.add($0, $1) }),
+                    (1, Gen.zip(smaller, smaller).map { Expression.divide($0, $1) }),
+                ])
+            }
+        }, render: { $0.rendered },
+        tier: { expression in
+            if expression == .divide(.literal(0), .add(.literal(0), .literal(0))) { return .a }
+            return expression.nodeCount == 5 ? .b : .c
+        },
+        property: { expression in
+            try assume(!expression.hasLiteralZeroDivisor)
+            try check(expression.evaluate() != nil, "division by zero")
+        })
 }

@@ -32,7 +32,8 @@ public struct ChallengeSummary: Sendable {
         let values = evaluations.map(Double.init)
         guard values.count > 1 else { return 0 }
         let mean = meanEvaluations
-        let variance = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(values.count - 1)
+        let variance =
+            values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(values.count - 1)
         return 1.96 * (variance / Double(values.count)).squareRoot()
     }
     public var medianSeconds: Double { median(seconds) }
@@ -41,7 +42,9 @@ public struct ChallengeSummary: Sendable {
     public func topCounterexamples(_ count: Int) -> [(text: String, runs: Int)] {
         var counts: [String: Int] = [:]
         for final in runs.compactMap(\.final) { counts[final, default: 0] += 1 }
-        return counts.map { ($0.key, $0.value) }.sorted { ($1.1, $0.0) < ($0.1, $1.0) }.prefix(count).map { $0 }
+        return counts.map { ($0.key, $0.value) }.sorted { ($1.1, $0.0) < ($0.1, $1.0) }.prefix(
+            count
+        ).map { $0 }
     }
 }
 

@@ -38,41 +38,61 @@ public struct ShrinkingChallenge: Sendable {
         render: @escaping @Sendable (Value) -> String, tier: @escaping @Sendable (Value) -> Tier,
         property: @escaping @Sendable (Value) throws -> Void
     ) -> ShrinkingChallenge {
-        ShrinkingChallenge(name: name, replayer: { choices in
-            let replay = Explorer.replay(ReplayToken(choices: choices), generator(), describe: render, property: property)
-            return (replay.description, replay.failure)
-        }) { settings in
-            let gen = generator()
-            let result = Explorer.explore(gen, settings: settings, describe: render, property: property)
-            guard let failure = result.failure else {
-                return ChallengeRun(seed: settings.seed, found: false, evaluations: 0, shrinkBudgetExhausted: false)
+        ShrinkingChallenge(
+            name: name,
+            replayer: { choices in
+                let replay = Explorer.replay(
+                    ReplayToken(choices: choices), generator(), describe: render, property: property
+                )
+                return (replay.description, replay.failure)
             }
-            let original = Explorer.replay(ReplayToken(choices: failure.originalChoices), gen,
-                                           describe: render, property: property).description
+        ) { settings in
+            let gen = generator()
+            let result = Explorer.explore(
+                gen, settings: settings, describe: render, property: property)
+            guard let failure = result.failure else {
+                return ChallengeRun(
+                    seed: settings.seed, found: false, evaluations: 0, shrinkBudgetExhausted: false)
+            }
+            let original = Explorer.replay(
+                ReplayToken(choices: failure.originalChoices), gen,
+                describe: render, property: property
+            ).description
             return ChallengeRun(
-                seed: settings.seed, found: true, original: original, final: failure.valueDescription,
+                seed: settings.seed, found: true, original: original,
+                final: failure.valueDescription,
                 tier: tier(failure.value), evaluations: failure.shrinkEvaluations,
-                shrinkBudgetExhausted: failure.shrinkBudgetExhausted, replayToken: failure.replayToken.text,
+                shrinkBudgetExhausted: failure.shrinkBudgetExhausted,
+                replayToken: failure.replayToken.text,
                 choices: failure.shrunkChoices)
         }
     }
 
-    private init(name: String, replayer: @escaping @Sendable ([UInt64]) -> (rendered: String, failure: String?),
-                 search: @escaping @Sendable (ExplorationSettings) -> ChallengeRun) {
+    private init(
+        name: String,
+        replayer: @escaping @Sendable ([UInt64]) -> (rendered: String, failure: String?),
+        search: @escaping @Sendable (ExplorationSettings) -> ChallengeRun
+    ) {
         self.name = name
         self.replayer = replayer
         self.search = search
     }
 
     /// Rebuilds the value `choices` name: its rendering, and the property's message if it fails.
-    public func replay(_ choices: [UInt64]) -> (rendered: String, failure: String?) { replayer(choices) }
+    public func replay(_ choices: [UInt64]) -> (rendered: String, failure: String?) {
+        replayer(choices)
+    }
 
     /// This challenge's saved cases under a corpus root (`<root>/shrinking-<name>/`).
-    public func corpus(root: String) -> PropertyCorpus { PropertyCorpus(root: root, property: "shrinking-" + name) }
+    public func corpus(root: String) -> PropertyCorpus {
+        PropertyCorpus(root: root, property: "shrinking-" + name)
+    }
 
     /// Searches with `seed`: at most `caseCount` cases (CHALLENGES.md §1.1 uses 1000), then
     /// shrinks within `shrinkEvaluationMax` evaluations.
-    public func run(seed: UInt64, caseCount: Int = 1_000, shrinkEvaluationMax: Int = 100_000) -> ChallengeRun {
+    public func run(seed: UInt64, caseCount: Int = 1_000, shrinkEvaluationMax: Int = 100_000)
+        -> ChallengeRun
+    {
         var settings = ExplorationSettings(seed: seed, caseCount: caseCount)
         settings.shrinkEvaluationMax = shrinkEvaluationMax
         settings.invalidCaseMax = 100 * caseCount
@@ -85,13 +105,17 @@ public struct ShrinkingChallenge: Sendable {
     ]
 
     /// The challenge called `name`, if any.
-    public static func named(_ name: String) -> ShrinkingChallenge? { all.first { $0.name == name } }
+    public static func named(_ name: String) -> ShrinkingChallenge? {
+        all.first { $0.name == name }
+    }
 
     /// The committed seeds of CHALLENGES.md §1.1: 1337 through 1436.
     public static let benchmarkSeeds: [UInt64] = Array(1337...1436)
 }
 
 /// `[a, b, c]`.
-func renderList<Element>(_ elements: [Element], _ render: (Element) -> String = { "\($0)" }) -> String {
+func renderList<Element>(_ elements: [Element], _ render: (Element) -> String = { "\($0)" })
+    -> String
+{
     "[" + elements.map(render).joined(separator: ", ") + "]"
 }

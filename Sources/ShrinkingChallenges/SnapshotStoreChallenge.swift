@@ -7,7 +7,7 @@ import Exploration
 struct SnapshotStore {
     private var clock = 0
     private var versions = [[(stamp: Int, value: Int)]](repeating: [], count: 10)
-    private var snapshots: [Int: Int] = [:]   // handle → clock; only looked up, never iterated
+    private var snapshots: [Int: Int] = [:]  // handle → clock; only looked up, never iterated
     private var nextHandle = 0
 
     mutating func put(_ key: Int, _ value: Int) {
@@ -34,7 +34,9 @@ struct SnapshotStore {
     mutating func compact() {
         let horizon = snapshots.values.max() ?? clock
         for key in versions.indices {
-            guard let keep = versions[key].lastIndex(where: { $0.stamp <= horizon }) else { continue }
+            guard let keep = versions[key].lastIndex(where: { $0.stamp <= horizon }) else {
+                continue
+            }
             versions[key].removeFirst(keep)
         }
     }
@@ -105,20 +107,26 @@ struct SnapshotMachine: StateMachine {
         }
     }
 
-    func run(_ command: SnapshotCommand, on system: inout (store: SnapshotStore, handles: [Int: Int]),
-             model: SnapshotModel) throws {
+    func run(
+        _ command: SnapshotCommand, on system: inout (store: SnapshotStore, handles: [Int: Int]),
+        model: SnapshotModel
+    ) throws {
         switch command {
         case .put(let key, let value): system.store.put(key, value)
         case .get(let key):
             let expected = model.value(of: key, amongFirst: model.writes.count)
             let actual = system.store.get(key)
-            try check(actual == expected, "got \(String(describing: actual)), expected \(String(describing: expected))")
+            try check(
+                actual == expected,
+                "got \(String(describing: actual)), expected \(String(describing: expected))")
         case .snapshot(let name): system.handles[name] = system.store.snapshot()
         case .read(let name, let key):
             let count = model.live.first { $0.name == name }!.writeCount
             let expected = model.value(of: key, amongFirst: count)
             let actual = system.store.read(system.handles[name]!, key)
-            try check(actual == expected, "read \(String(describing: actual)), expected \(String(describing: expected))")
+            try check(
+                actual == expected,
+                "read \(String(describing: actual)), expected \(String(describing: expected))")
         case .release(let name): system.store.release(system.handles[name]!)
         case .compact: system.store.compact()
         }
@@ -128,14 +136,20 @@ struct SnapshotMachine: StateMachine {
 extension ShrinkingChallenge {
     /// S1: at most 50 commands. Tier A:
     /// `[put(0,0), s0 = snapshot(), put(0,0), s1 = snapshot(), compact(), read(s0, 0)]`.
-    static let snapshotStore = make("snapshot_store", generator: {
-        SnapshotMachine().commandSequences(lengthMax: 50)
-    }, render: { renderList($0) }, tier: { commands in
-        let minimal: [SnapshotCommand] = [.put(key: 0, value: 0), .snapshot(name: 0), .put(key: 0, value: 0),
-                                          .snapshot(name: 1), .compact, .read(name: 0, key: 0)]
-        if commands == minimal { return .a }
-        return commands.count == 6 ? .b : .c
-    }, property: { commands in
-        try SnapshotMachine().execute(commands)
-    })
+    static let snapshotStore = make(
+        "snapshot_store",
+        generator: {
+            SnapshotMachine().commandSequences(lengthMax: 50)
+        }, render: { renderList($0) },
+        tier: { commands in
+            let minimal: [SnapshotCommand] = [
+                .put(key: 0, value: 0), .snapshot(name: 0), .put(key: 0, value: 0),
+                .snapshot(name: 1), .compact, .read(name: 0, key: 0),
+            ]
+            if commands == minimal { return .a }
+            return commands.count == 6 ? .b : .c
+        },
+        property: { commands in
+            try SnapshotMachine().execute(commands)
+        })
 }

@@ -21,17 +21,35 @@ extension EventQueue {
                 let node = nodes[Int(index)]
                 linked += 1
                 steps += 1
-                if Int(index) < Self.bucketCount { return violations + ["bucket \(bucket) links to sentinel \(index)"] }
-                if Int(node.bucket) != bucket { violations.append("node \(index) in bucket \(bucket) says \(node.bucket)") }
-                if node.instant < last { violations.append("node \(index) at \(node.instant) is before last \(last)") }
-                if bucketIndex(node.instant) != bucket { violations.append("node \(index) belongs in bucket \(bucketIndex(node.instant)), not \(bucket)") }
-                if node.previous != previous { violations.append("node \(index)'s previous is \(node.previous), not \(previous)") }
+                if Int(index) < Self.bucketCount {
+                    return violations + ["bucket \(bucket) links to sentinel \(index)"]
+                }
+                if Int(node.bucket) != bucket {
+                    violations.append("node \(index) in bucket \(bucket) says \(node.bucket)")
+                }
+                if node.instant < last {
+                    violations.append("node \(index) at \(node.instant) is before last \(last)")
+                }
+                if bucketIndex(node.instant) != bucket {
+                    violations.append(
+                        "node \(index) belongs in bucket \(bucketIndex(node.instant)), not \(bucket)"
+                    )
+                }
+                if node.previous != previous {
+                    violations.append(
+                        "node \(index)'s previous is \(node.previous), not \(previous)")
+                }
                 previous = index
                 index = node.next
                 if steps > nodes.count { return violations + ["bucket \(bucket) has a cycle"] }
             }
-            if nodes[bucket].previous != previous { violations.append("bucket \(bucket)'s tail is \(nodes[bucket].previous), not \(previous)") }
-            if bucket > 0, (occupancy >> UInt64(bucket - 1) & 1 == 1) != (nodes[bucket].next != sentinel) {
+            if nodes[bucket].previous != previous {
+                violations.append(
+                    "bucket \(bucket)'s tail is \(nodes[bucket].previous), not \(previous)")
+            }
+            if bucket > 0,
+                (occupancy >> UInt64(bucket - 1) & 1 == 1) != (nodes[bucket].next != sentinel)
+            {
                 violations.append("occupancy bit of bucket \(bucket) is wrong")
             }
         }
@@ -39,12 +57,16 @@ extension EventQueue {
         var free = 0
         var index = freeHead
         while index != Self.none && free <= nodes.count {
-            if nodes[Int(index)].bucket != Self.none { violations.append("free node \(index) is linked") }
+            if nodes[Int(index)].bucket != Self.none {
+                violations.append("free node \(index) is linked")
+            }
             free += 1
             index = nodes[Int(index)].next
         }
         if free + linked + Self.bucketCount != nodes.count {
-            violations.append("\(free) free and \(linked) linked of \(nodes.count - Self.bucketCount) delivery nodes")
+            violations.append(
+                "\(free) free and \(linked) linked of \(nodes.count - Self.bucketCount) delivery nodes"
+            )
         }
         return violations
     }

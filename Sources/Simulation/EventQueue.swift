@@ -68,9 +68,12 @@ struct EventQueue<Message> {
     @usableFromInline var count = 0
 
     @usableFromInline init() {
-        nodes = ContiguousArray((0..<Self.bucketCount).map { bucket in
-            Node(message: nil, instant: 0, target: ActorID(index: 0), link: UInt32(bucket), bucket: UInt32(bucket))
-        })
+        nodes = ContiguousArray(
+            (0..<Self.bucketCount).map { bucket in
+                Node(
+                    message: nil, instant: 0, target: ActorID(index: 0), link: UInt32(bucket),
+                    bucket: UInt32(bucket))
+            })
     }
 
     /// Adds a delivery of `message` to `target` at `instant` (not before `last`).
@@ -83,7 +86,10 @@ struct EventQueue<Message> {
         } else {
             precondition(nodes.count < Int(Self.none), "at most 2^32 - 1 pending deliveries")
             index = UInt32(nodes.count)
-            nodes.append(Node(message: nil, instant: instant, target: target, link: Self.none, bucket: Self.none))
+            nodes.append(
+                Node(
+                    message: nil, instant: instant, target: target, link: Self.none,
+                    bucket: Self.none))
         }
         let bucket = bucketIndex(instant)
         let generation: UInt32 = nodes.withUnsafeMutableBufferPointer { nodes in
@@ -102,7 +108,8 @@ struct EventQueue<Message> {
     @inlinable @inline(__always)
     func contains(_ handle: EventHandle) -> Bool {
         Int(handle.slot) >= Self.bucketCount && Int(handle.slot) < nodes.count
-            && nodes[Int(handle.slot)].generation == handle.generation && nodes[Int(handle.slot)].bucket != Self.none
+            && nodes[Int(handle.slot)].generation == handle.generation
+            && nodes[Int(handle.slot)].bucket != Self.none
     }
 
     /// Removes a queued delivery (cancellation). Returns false when it is not queued.
@@ -150,7 +157,8 @@ struct EventQueue<Message> {
     /// Takes the `offset`-th delivery of the ready run, keeping the others in order.
     /// - Complexity: O(offset).
     @inlinable
-    mutating func removeReady(at offset: Int) -> (instant: Int64, target: ActorID, message: Message) {
+    mutating func removeReady(at offset: Int) -> (instant: Int64, target: ActorID, message: Message)
+    {
         var index = nodes[0].next
         for _ in 0..<offset { index = nodes[Int(index)].next }
         precondition(index != 0, "the offset lies inside the ready run")
@@ -170,7 +178,10 @@ struct EventQueue<Message> {
         count -= 1
         return nodes.withUnsafeMutableBufferPointer { nodes in
             Self.unlink(index, nodes: nodes, occupancy: &occupancy)
-            let result = (nodes[Int(index)].instant, nodes[Int(index)].target, nodes[Int(index)].message.take()!)
+            let result = (
+                nodes[Int(index)].instant, nodes[Int(index)].target,
+                nodes[Int(index)].message.take()!
+            )
             Self.free(index, nodes: nodes, freeHead: &freeHead)
             return result
         }
@@ -178,7 +189,10 @@ struct EventQueue<Message> {
 
     /// Appends node `index` to the tail of `bucket` (the one place that links a node).
     @inlinable @inline(__always)
-    static func append(_ index: UInt32, to bucket: Int, nodes: UnsafeMutableBufferPointer<Node>, occupancy: inout UInt64) {
+    static func append(
+        _ index: UInt32, to bucket: Int, nodes: UnsafeMutableBufferPointer<Node>,
+        occupancy: inout UInt64
+    ) {
         let tail = nodes[bucket].previous
         nodes[Int(index)].previous = tail
         nodes[Int(index)].next = UInt32(bucket)
@@ -190,19 +204,25 @@ struct EventQueue<Message> {
 
     /// Takes node `index` out of its bucket's list.
     @inlinable @inline(__always)
-    static func unlink(_ index: UInt32, nodes: UnsafeMutableBufferPointer<Node>, occupancy: inout UInt64) {
+    static func unlink(
+        _ index: UInt32, nodes: UnsafeMutableBufferPointer<Node>, occupancy: inout UInt64
+    ) {
         let previous = nodes[Int(index)].previous
         let next = nodes[Int(index)].next
         let bucket = Int(nodes[Int(index)].bucket)
         nodes[Int(previous)].next = next
         nodes[Int(next)].previous = previous
         nodes[Int(index)].bucket = none
-        if bucket != 0 && nodes[bucket].next == UInt32(bucket) { occupancy &= ~(1 &<< UInt64(bucket - 1)) }
+        if bucket != 0 && nodes[bucket].next == UInt32(bucket) {
+            occupancy &= ~(1 &<< UInt64(bucket - 1))
+        }
     }
 
     /// Returns node `index` to the free list; its old handles stop matching.
     @inlinable @inline(__always)
-    static func free(_ index: UInt32, nodes: UnsafeMutableBufferPointer<Node>, freeHead: inout UInt32) {
+    static func free(
+        _ index: UInt32, nodes: UnsafeMutableBufferPointer<Node>, freeHead: inout UInt32
+    ) {
         nodes[Int(index)].message = nil
         nodes[Int(index)].generation &+= 1
         nodes[Int(index)].next = freeHead

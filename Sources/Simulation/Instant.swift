@@ -49,7 +49,8 @@ extension Instant: CustomStringConvertible {
         let total = nanosecondsSinceStart
         let seconds = total / 1_000_000_000
         let fraction = total % 1_000_000_000
-        let clock = twoDigits(seconds / 3600) + ":" + twoDigits(seconds / 60 % 60) + ":"
+        let clock =
+            twoDigits(seconds / 3600) + ":" + twoDigits(seconds / 60 % 60) + ":"
             + twoDigits(seconds % 60)
         if fraction % 1_000_000 == 0 {
             return clock + "." + zeroPadded(fraction / 1_000_000, width: 3)
@@ -65,9 +66,9 @@ extension Instant {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         if parts.count == 3 {
             guard let hours = Int64(parts[0]), let minutes = Int64(parts[1]),
-                  hours >= 0, (0..<60).contains(minutes),
-                  let seconds = try? VirtualDuration(parsing: String(parts[2]) + "s"),
-                  seconds.nanoseconds < 60_000_000_000
+                hours >= 0, (0..<60).contains(minutes),
+                let seconds = try? VirtualDuration(parsing: String(parts[2]) + "s"),
+                seconds.nanoseconds < 60_000_000_000
             else { return nil }
             let (wholeMinutes, overflow) = hours.multipliedReportingOverflow(by: 60)
             guard !overflow, wholeMinutes < Int64.max / 60_000_000_000 else { return nil }
@@ -85,5 +86,6 @@ func twoDigits(_ value: Int64) -> String { zeroPadded(value, width: 2) }
 
 func zeroPadded(_ value: Int64, width: Int) -> String {
     let digits = String(value)
-    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    return digits.count >= width
+        ? digits : String(repeating: "0", count: width - digits.count) + digits
 }

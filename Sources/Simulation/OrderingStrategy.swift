@@ -57,12 +57,18 @@ public struct OrderingStrategy {
 
     /// PCT with `depth` (>= 1) from a stream seeded `seed`; change points fall among the first
     /// `contestedStepsBound` contested picks.
-    public static func pct(seed: UInt64, depth: Int, contestedStepsBound: Int = 1_000) -> OrderingStrategy {
-        pct(choices: SeededChoices(seed: seed), depth: depth, contestedStepsBound: contestedStepsBound)
+    public static func pct(seed: UInt64, depth: Int, contestedStepsBound: Int = 1_000)
+        -> OrderingStrategy
+    {
+        pct(
+            choices: SeededChoices(seed: seed), depth: depth,
+            contestedStepsBound: contestedStepsBound)
     }
 
     /// PCT drawing its priorities and change points from `choices`.
-    public static func pct(choices: any ChoiceSource, depth: Int, contestedStepsBound: Int = 1_000) -> OrderingStrategy {
+    public static func pct(choices: any ChoiceSource, depth: Int, contestedStepsBound: Int = 1_000)
+        -> OrderingStrategy
+    {
         precondition(depth >= 1, "PCT depth is at least 1")
         precondition(contestedStepsBound >= 1, "PCT needs at least one step for change points")
         var strategy = OrderingStrategy(kind: .pct(depth: depth), choices: choices)
@@ -94,10 +100,11 @@ public struct OrderingStrategy {
         case .pct:
             let index = pickHighestPriority(targets)
             guard nextChangePoint < changePoints.count,
-                  changePoints[nextChangePoint].step == contestedCount
+                changePoints[nextChangePoint].step == contestedCount
             else { return index }
             while nextChangePoint < changePoints.count,
-                  changePoints[nextChangePoint].step == contestedCount {
+                changePoints[nextChangePoint].step == contestedCount
+            {
                 priorities[Int(targets[index].index)] = changePoints[nextChangePoint].level
                 nextChangePoint += 1
             }

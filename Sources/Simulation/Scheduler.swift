@@ -46,9 +46,12 @@ public struct Scheduler<Message> {
     /// Sends `message` to `target`, delivered at `instant` (not before `now`).
     /// - Complexity: O(1).
     @discardableResult @inlinable @inline(__always)
-    public mutating func send(_ message: Message, to target: ActorID, at instant: Instant) -> EventHandle {
-        precondition(instant.nanosecondsSinceStart >= nowNanoseconds,
-                     "virtual time never runs backwards: \(instant) < \(now)")
+    public mutating func send(_ message: Message, to target: ActorID, at instant: Instant)
+        -> EventHandle
+    {
+        precondition(
+            instant.nanosecondsSinceStart >= nowNanoseconds,
+            "virtual time never runs backwards: \(instant) < \(now)")
         precondition(Int(target.index) < actorCount, "no actor \(target) in this simulation")
         scheduledCountStorage += 1
         return queue.insert(message, to: target, at: instant.nanosecondsSinceStart)
@@ -56,7 +59,9 @@ public struct Scheduler<Message> {
 
     /// Sends `message` to `target` after `delay` (>= 0).
     @discardableResult @inlinable @inline(__always)
-    public mutating func send(_ message: Message, to target: ActorID, after delay: VirtualDuration) -> EventHandle {
+    public mutating func send(_ message: Message, to target: ActorID, after delay: VirtualDuration)
+        -> EventHandle
+    {
         precondition(delay.nanoseconds >= 0, "a delay is never negative")
         return send(message, to: target, at: now + delay)
     }

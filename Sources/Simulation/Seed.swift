@@ -51,6 +51,8 @@ public struct FNV1a64: Sendable {
 
     /// Folds in the eight little-endian bytes of `word`.
     public mutating func combine(word: UInt64) {
-        for shift in stride(from: 0, to: 64, by: 8) { combine(byte: UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
+        for shift in stride(from: 0, to: 64, by: 8) {
+            combine(byte: UInt8(truncatingIfNeeded: word >> UInt64(shift)))
+        }
     }
 }

@@ -94,7 +94,9 @@ public struct Simulation<Message> {
     // MARK: - Internals
 
     @inlinable @inline(__always)
-    mutating func deliver(_ message: Message, to actor: any SimulationActor<Message>, id target: ActorID) {
+    mutating func deliver(
+        _ message: Message, to actor: any SimulationActor<Message>, id target: ActorID
+    ) {
         scheduler.deliveredCountStorage += 1
         trace?.record(instant: scheduler.now, actor: target, message: message)
         scheduler.currentActorStorage = target
@@ -109,7 +111,8 @@ public struct Simulation<Message> {
         let targets = scheduler.queue.readyTargets()
         if targets.count == 1 { return scheduler.queue.popReady() }
         let offset = orderingStorage.pick(among: targets)
-        precondition(offset >= 0 && offset < targets.count, "an ordering pick lies in the ready run")
+        precondition(
+            offset >= 0 && offset < targets.count, "an ordering pick lies in the ready run")
         return scheduler.queue.removeReady(at: offset)
     }
 }

@@ -9,7 +9,8 @@ public final class HashingTrace<Message: CustomStringConvertible>: TraceSink {
     public init() {}
 
     public func record(instant: Instant, actor: ActorID, message: Message) {
-        hash.fold(line: TraceHash.line(instant: instant, actor: actor, message: message.description))
+        hash.fold(
+            line: TraceHash.line(instant: instant, actor: actor, message: message.description))
     }
 }
 
@@ -31,7 +32,8 @@ public final class MemoryTrace<Message: CustomStringConvertible>: TraceSink {
 
     public func record(instant: Instant, actor: ActorID, message: Message) {
         records.append(Record(instant: instant, actor: actor, message: message))
-        hash.fold(line: TraceHash.line(instant: instant, actor: actor, message: message.description))
+        hash.fold(
+            line: TraceHash.line(instant: instant, actor: actor, message: message.description))
     }
 }
 
@@ -59,7 +61,7 @@ public final class JSONLinesTrace<Message: CustomStringConvertible>: TraceSink {
             throw OpenError(path: path, reason: "the file exists (pass --replace to overwrite it)")
         }
         guard manager.createFile(atPath: path, contents: nil),
-              let handle = FileHandle(forWritingAtPath: path)
+            let handle = FileHandle(forWritingAtPath: path)
         else { throw OpenError(path: path, reason: "the file cannot be created") }
         self.handle = handle
     }

@@ -56,7 +56,7 @@ extension VirtualDuration {
         guard pieces.count == 2 else { return wholeNanoseconds }
         let fractionDigits = pieces[1]
         guard !fractionDigits.isEmpty, fractionDigits.count <= 18,
-              let fraction = Int64(fractionDigits)
+            let fraction = Int64(fractionDigits)
         else { throw DurationParseError(text: text, reason: "'\(number)' is not a number") }
         var scale: Int64 = 1
         for _ in 0..<fractionDigits.count { scale *= 10 }

@@ -18,7 +18,9 @@ public struct VirtualDuration: Hashable, Comparable, Sendable {
 
     @inlinable
     public static func nanoseconds(_ value: Int64) -> VirtualDuration { .init(nanoseconds: value) }
-    public static func microseconds(_ value: Int64) -> VirtualDuration { .init(nanoseconds: value * 1_000) }
+    public static func microseconds(_ value: Int64) -> VirtualDuration {
+        .init(nanoseconds: value * 1_000)
+    }
     public static func milliseconds(_ value: Int64) -> VirtualDuration {
         .init(nanoseconds: value * 1_000_000)
     }

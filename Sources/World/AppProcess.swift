@@ -22,7 +22,9 @@ public struct AppLogEntry: Sendable, CustomStringConvertible {
     public var appState: ProcessState
     public var kind: Kind
 
-    public var description: String { "\(instant) process \(generation) \(appState.rawValue): \(kind)" }
+    public var description: String {
+        "\(instant) process \(generation) \(appState.rawValue): \(kind)"
+    }
 }
 
 /// The app under test as the operating system runs it.
@@ -44,7 +46,10 @@ final class AppProcess: SimulationActor {
     /// Everything the app saw, in order.
     private(set) var log: [AppLogEntry] = []
 
-    init(makeEngine: @escaping () -> any AppEngine, capabilities: AppCapabilities, os: ActorID, daemon: ActorID) {
+    init(
+        makeEngine: @escaping () -> any AppEngine, capabilities: AppCapabilities, os: ActorID,
+        daemon: ActorID
+    ) {
         self.makeEngine = makeEngine
         self.capabilities = capabilities
         self.os = os
@@ -65,12 +70,15 @@ final class AppProcess: SimulationActor {
             engine = makeEngine()
             record(.launch(launch), context.now)
             call(&context) { $0.didLaunch(launch, services: $1) }
-        case .kill(let cause, let generation) where generation == self.generation && state != .terminated:
+        case .kill(let cause, let generation)
+        where generation == self.generation && state != .terminated:
             record(.killed(cause), context.now)
             engine = nil
             state = .terminated
         default:
-            guard engine != nil, let generation = message.appGeneration, generation == self.generation else { return }
+            guard engine != nil, let generation = message.appGeneration,
+                generation == self.generation
+            else { return }
             deliver(message, &context)
         }
     }
@@ -102,7 +110,9 @@ final class AppProcess: SimulationActor {
     }
 
     /// Runs one engine callback and sends what it asked for; an assertion ends the process.
-    private func call(_ context: inout Scheduler<WorldMessage>, _ body: (any AppEngine, LocationServices) -> Void) {
+    private func call(
+        _ context: inout Scheduler<WorldMessage>, _ body: (any AppEngine, LocationServices) -> Void
+    ) {
         guard let engine, let services else { return }
         body(engine, services)
         if !services.requests.isEmpty {
@@ -118,7 +128,8 @@ final class AppProcess: SimulationActor {
     }
 
     private func record(_ kind: AppLogEntry.Kind, _ instant: Instant) {
-        log.append(AppLogEntry(instant: instant, generation: generation, appState: state, kind: kind))
+        log.append(
+            AppLogEntry(instant: instant, generation: generation, appState: state, kind: kind))
     }
 }
 
@@ -126,9 +137,11 @@ extension WorldMessage {
     /// The process generation a message to the app is meant for.
     var appGeneration: Int? {
         switch self {
-        case .lifecycle(_, let generation), .location(_, let generation), .failure(_, _, let generation),
-             .event(_, let generation), .authorization(_, let generation), .protectedDataAvailable(let generation),
-             .backgroundTaskExpiring(_, let generation):
+        case .lifecycle(_, let generation), .location(_, let generation),
+            .failure(_, _, let generation),
+            .event(_, let generation), .authorization(_, let generation),
+            .protectedDataAvailable(let generation),
+            .backgroundTaskExpiring(_, let generation):
             generation
         default: nil
         }

@@ -105,7 +105,8 @@ public final class LocationServices {
     public func setAllowsBackgroundLocationUpdates(_ manager: ObjectID, _ allowed: Bool) {
         guard crashReason == nil else { return }
         if allowed && !capabilities.locationBackgroundMode {
-            crashReason = "*** Assertion failure in -[CLLocationManager setAllowsBackgroundLocationUpdates:] "
+            crashReason =
+                "*** Assertion failure in -[CLLocationManager setAllowsBackgroundLocationUpdates:] "
                 + "(UIBackgroundModes lacks location)"
             return
         }
@@ -117,12 +118,20 @@ public final class LocationServices {
     }
     /// `desiredAccuracy` in metres (`kCLLocationAccuracyBest` is the default; 3000 is
     /// `kCLLocationAccuracyThreeKilometers`): it chooses the source of the fixes.
-    public func setDesiredAccuracy(_ manager: ObjectID, meters: Double) { record(.setDesiredAccuracy(manager, meters: meters)) }
+    public func setDesiredAccuracy(_ manager: ObjectID, meters: Double) {
+        record(.setDesiredAccuracy(manager, meters: meters))
+    }
     /// `distanceFilter` in metres (none by default).
-    public func setDistanceFilter(_ manager: ObjectID, meters: Double) { record(.setDistanceFilter(manager, meters: meters)) }
+    public func setDistanceFilter(_ manager: ObjectID, meters: Double) {
+        record(.setDistanceFilter(manager, meters: meters))
+    }
     /// `activityType` (`.other` by default).
-    public func setActivityType(_ manager: ObjectID, _ type: ActivityType) { record(.setActivityType(manager, type)) }
-    public func startUpdatingLocation(_ manager: ObjectID) { record(.startUpdatingLocation(manager)) }
+    public func setActivityType(_ manager: ObjectID, _ type: ActivityType) {
+        record(.setActivityType(manager, type))
+    }
+    public func startUpdatingLocation(_ manager: ObjectID) {
+        record(.startUpdatingLocation(manager))
+    }
     public func stopUpdatingLocation(_ manager: ObjectID) { record(.stopUpdatingLocation(manager)) }
 
     /// Starts iterating `CLLocationUpdate.liveUpdates(configuration)`.
@@ -139,7 +148,9 @@ public final class LocationServices {
         record(.beginBackgroundActivitySession(id))
         return id
     }
-    public func invalidateBackgroundActivitySession(_ session: ObjectID) { record(.invalidateBackgroundActivitySession(session)) }
+    public func invalidateBackgroundActivitySession(_ session: ObjectID) {
+        record(.invalidateBackgroundActivitySession(session))
+    }
 
     /// Creates and holds a `CLServiceSession` (R-B9).
     public func beginServiceSession(authorization: Authorization) -> ObjectID {
@@ -147,7 +158,9 @@ public final class LocationServices {
         record(.beginServiceSession(id, authorization))
         return id
     }
-    public func invalidateServiceSession(_ session: ObjectID) { record(.invalidateServiceSession(session)) }
+    public func invalidateServiceSession(_ session: ObjectID) {
+        record(.invalidateServiceSession(session))
+    }
 
     public func startMonitoringSignificantLocationChanges() { record(.startSignificantChanges) }
     public func stopMonitoringSignificantLocationChanges() { record(.stopSignificantChanges) }
@@ -157,10 +170,16 @@ public final class LocationServices {
     public func openMonitor(_ name: String) { record(.openMonitor(name)) }
 
     /// Adds a `CircularGeographicCondition` to the monitor `monitor` (R-F8).
-    public func addCondition(monitor: String, condition: String, center: Coordinate, radiusMeters: Double) {
-        record(.addCondition(monitor: monitor, condition: condition, center: center, radiusMeters: radiusMeters))
+    public func addCondition(
+        monitor: String, condition: String, center: Coordinate, radiusMeters: Double
+    ) {
+        record(
+            .addCondition(
+                monitor: monitor, condition: condition, center: center, radiusMeters: radiusMeters))
     }
-    public func removeCondition(monitor: String, condition: String) { record(.removeCondition(monitor: monitor, condition: condition)) }
+    public func removeCondition(monitor: String, condition: String) {
+        record(.removeCondition(monitor: monitor, condition: condition))
+    }
 
     public func startMonitoringVisits() { record(.startVisits) }
     public func stopMonitoringVisits() { record(.stopVisits) }

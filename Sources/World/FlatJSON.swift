@@ -28,7 +28,9 @@ public struct FlatJSONError: Error, Equatable, CustomStringConvertible {
 
 /// Reads `{"key": value, …}` where every value is a string, number, boolean or null; returns
 /// the entries in file order with the line of each key. Duplicate keys are an error.
-public func readFlatJSONObject(_ text: String) throws -> [(key: String, value: FlatJSONValue, line: Int)] {
+public func readFlatJSONObject(_ text: String) throws -> [(
+    key: String, value: FlatJSONValue, line: Int
+)] {
     var reader = FlatJSONReader(bytes: Array(text.utf8))
     return try reader.object()
 }
@@ -45,13 +47,17 @@ private struct FlatJSONReader {
         try expect(UInt8(ascii: "{"), "expected '{' to open the object")
         var entries: [(key: String, value: FlatJSONValue, line: Int)] = []
         skipSpace()
-        if peek() == UInt8(ascii: "}") { index += 1 } else {
+        if peek() == UInt8(ascii: "}") {
+            index += 1
+        } else {
             while true {
                 skipSpace()
                 let keyLine = line
                 guard peek() == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
                 let key = try string()
-                if entries.contains(where: { $0.key == key }) { throw FlatJSONError(line: keyLine, message: "the key '\(key)' appears twice") }
+                if entries.contains(where: { $0.key == key }) {
+                    throw FlatJSONError(line: keyLine, message: "the key '\(key)' appears twice")
+                }
                 skipSpace()
                 try expect(UInt8(ascii: ":"), "expected ':' after the key '\(key)'")
                 skipSpace()
@@ -73,11 +79,18 @@ private struct FlatJSONReader {
         case UInt8(ascii: "t"): try word("true"); return .bool(true)
         case UInt8(ascii: "f"): try word("false"); return .bool(false)
         case UInt8(ascii: "n"): try word("null"); return .null
-        case UInt8(ascii: "{"), UInt8(ascii: "["): throw error("the value of '\(key)' must be a string, number or boolean, not a nested object or array")
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            throw error(
+                "the value of '\(key)' must be a string, number or boolean, not a nested object or array"
+            )
         default:
             let start = index
-            while let byte = peek(), (48...57).contains(byte) || [43, 45, 46, 69, 101].contains(byte) { index += 1 }
-            guard let number = Double(String(decoding: bytes[start..<index], as: UTF8.self)), index > start else {
+            while let byte = peek(),
+                (48...57).contains(byte) || [43, 45, 46, 69, 101].contains(byte)
+            { index += 1 }
+            guard let number = Double(String(decoding: bytes[start..<index], as: UTF8.self)),
+                index > start
+            else {
                 throw error("expected a value for '\(key)'")
             }
             return .number(number)
@@ -97,7 +110,8 @@ private struct FlatJSONReader {
                 switch escaped {
                 case UInt8(ascii: "n"): scalars.append(10)
                 case UInt8(ascii: "t"): scalars.append(9)
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scalars.append(escaped)
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"):
+                    scalars.append(escaped)
                 default: throw error("unsupported escape in a string")
                 }
             case 10: throw error("a string does not end on its line")
@@ -129,6 +143,7 @@ private struct FlatJSONReader {
     func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
 
     func error(_ message: String) -> FlatJSONError {
-        FlatJSONError(line: line, message: index < bytes.count ? message : message + " (the file ends here)")
+        FlatJSONError(
+            line: line, message: index < bytes.count ? message : message + " (the file ends here)")
     }
 }

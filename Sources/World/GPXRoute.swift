@@ -1,7 +1,7 @@
 // Routes from GPX 1.1 files as Xcode uses them (layer 3): `wpt` or `trkpt` points with `time`.
 import Foundation
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 import Simulation
 
@@ -10,7 +10,9 @@ public struct GPXError: Error, Equatable, CustomStringConvertible {
     public var path: String
     public var line: Int
     public var message: String
-    public var description: String { line > 0 ? "\(path):\(line): \(message)" : "\(path): \(message)" }
+    public var description: String {
+        line > 0 ? "\(path):\(line): \(message)" : "\(path): \(message)"
+    }
 }
 
 extension Route {
@@ -36,33 +38,53 @@ extension Route {
         if let error = reader.error { throw error }
         // Foundation on Linux can report an error to the delegate and still return true.
         guard parsed, parser.parserError == nil else {
-            throw GPXError(path: path, line: parser.lineNumber,
-                           message: "not well-formed XML (\(parser.parserError.map { "\($0.localizedDescription)" } ?? "parse error"))")
+            throw GPXError(
+                path: path, line: parser.lineNumber,
+                message:
+                    "not well-formed XML (\(parser.parserError.map { "\($0.localizedDescription)" } ?? "parse error"))"
+            )
         }
-        guard reader.sawRoot else { throw GPXError(path: path, line: 1, message: "expected a <gpx> document") }
+        guard reader.sawRoot else {
+            throw GPXError(path: path, line: 1, message: "expected a <gpx> document")
+        }
         let points = reader.points
         guard let first = points.first else {
-            throw GPXError(path: path, line: parser.lineNumber, message: "expected at least one <wpt> or <trkpt>")
+            throw GPXError(
+                path: path, line: parser.lineNumber,
+                message: "expected at least one <wpt> or <trkpt>")
         }
         let timed = points.filter { $0.seconds != nil }
         if !timed.isEmpty && timed.count != points.count {
             let untimed = points.first { $0.seconds == nil }!
-            throw GPXError(path: path, line: untimed.line, message: "expected a <time>: the other points have one")
+            throw GPXError(
+                path: path, line: untimed.line,
+                message: "expected a <time>: the other points have one")
         }
         var waypoints: [Waypoint] = []
         if let start = first.seconds {
-            for (previous, point) in zip([first] + points, points) where point.seconds! < previous.seconds! {
-                throw GPXError(path: path, line: point.line, message: "time \(point.timeText!) is before the previous point's \(previous.timeText!)")
+            for (previous, point) in zip([first] + points, points)
+            where point.seconds! < previous.seconds! {
+                throw GPXError(
+                    path: path, line: point.line,
+                    message:
+                        "time \(point.timeText!) is before the previous point's \(previous.timeText!)"
+                )
             }
             waypoints = points.map {
-                Waypoint(instant: .start + .init(nanoseconds: Int64((($0.seconds! - start) * 1e9).rounded())), coordinate: $0.coordinate)
+                Waypoint(
+                    instant: .start
+                        + .init(nanoseconds: Int64((($0.seconds! - start) * 1e9).rounded())),
+                    coordinate: $0.coordinate)
             }
         } else {
             precondition(speedMetersPerSecond > 0, "a positive speed")
             var instant = Instant.start
             var previous = first.coordinate
             for point in points {
-                instant = instant + VirtualDuration(seconds: previous.distance(to: point.coordinate) / speedMetersPerSecond)
+                instant =
+                    instant
+                    + VirtualDuration(
+                        seconds: previous.distance(to: point.coordinate) / speedMetersPerSecond)
                 waypoints.append(Waypoint(instant: instant, coordinate: point.coordinate))
                 previous = point.coordinate
             }
@@ -90,8 +112,10 @@ private final class GPXReader: NSObject, XMLParserDelegate {
 
     init(path: String) { self.path = path }
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
-                qualifiedName: String?, attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
+        qualifiedName: String?, attributes: [String: String] = [:]
+    ) {
         guard error == nil else { return }
         switch name {
         case "gpx": sawRoot = true
@@ -109,7 +133,8 @@ private final class GPXReader: NSObject, XMLParserDelegate {
                 fail(parser, line, "lon '\(longitudeText)' is not a longitude in [-180, 180)")
                 return
             }
-            open = Point(coordinate: Coordinate(latitude: latitude, longitude: longitude), line: line)
+            open = Point(
+                coordinate: Coordinate(latitude: latitude, longitude: longitude), line: line)
         case "time" where open != nil:
             inTime = true
             timeText = ""
@@ -121,14 +146,19 @@ private final class GPXReader: NSObject, XMLParserDelegate {
         if inTime { timeText += string }
     }
 
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+    func parser(
+        _ parser: XMLParser, didEndElement name: String, namespaceURI: String?,
+        qualifiedName: String?
+    ) {
         guard error == nil else { return }
         switch name {
         case "time" where inTime:
             inTime = false
             let text = timeText.trimmingCharacters(in: .whitespacesAndNewlines)
             guard let seconds = iso8601Seconds(text) else {
-                fail(parser, parser.lineNumber, "time '\(text)' is not an ISO-8601 UTC time such as 2026-11-29T07:00:00Z")
+                fail(
+                    parser, parser.lineNumber,
+                    "time '\(text)' is not an ISO-8601 UTC time such as 2026-11-29T07:00:00Z")
                 return
             }
             open?.seconds = seconds
@@ -143,13 +173,15 @@ private final class GPXReader: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
         guard error == nil else { return }
         let code = (parseError as NSError).code
-        let reason = switch code {
-        case 76: "a closing tag does not match its opening tag"
-        case 5: "the document ends before its elements are closed"
-        case 4: "the document is empty"
-        default: "XML error \(code)"
-        }
-        error = GPXError(path: path, line: parser.lineNumber, message: "not well-formed XML: \(reason)")
+        let reason =
+            switch code {
+            case 76: "a closing tag does not match its opening tag"
+            case 5: "the document ends before its elements are closed"
+            case 4: "the document is empty"
+            default: "XML error \(code)"
+            }
+        error = GPXError(
+            path: path, line: parser.lineNumber, message: "not well-formed XML: \(reason)")
     }
 
     private func fail(_ parser: XMLParser, _ line: Int, _ message: String) {
@@ -172,10 +204,10 @@ func iso8601Seconds(_ text: String) -> Double? {
         return value
     }
     guard characters.count >= 20, characters[4] == 45, characters[7] == 45, characters[10] == 84,
-          characters[13] == 58, characters[16] == 58,
-          let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-          let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-          (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        characters[13] == 58, characters[16] == 58,
+        let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+        let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+        (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
     else { return nil }
     var index = 19
     var fraction = 0.0
@@ -192,7 +224,9 @@ func iso8601Seconds(_ text: String) -> Double? {
     if index < characters.count, characters[index] == 90, index == characters.count - 1 {
         offsetSeconds = 0
     } else if index + 6 == characters.count, characters[index] == 43 || characters[index] == 45,
-              characters[index + 3] == 58, let hours = number(index + 1..<index + 3), let minutes = number(index + 4..<index + 6) {
+        characters[index + 3] == 58, let hours = number(index + 1..<index + 3),
+        let minutes = number(index + 4..<index + 6)
+    {
         offsetSeconds = (characters[index] == 43 ? 1 : -1) * (hours * 3600 + minutes * 60)
     } else {
         return nil

@@ -39,15 +39,17 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
     /// to well under a millimetre for the metres-to-kilometres offsets of fix noise).
     public func offset(northMeters: Double, eastMeters: Double) -> Coordinate {
         let metersPerDegree = Self.earthRadiusMeters * .pi / 180
-        return Coordinate(latitude: latitude + northMeters / metersPerDegree,
-                          longitude: longitude + eastMeters / (metersPerDegree * cos(latitude * .pi / 180)))
+        return Coordinate(
+            latitude: latitude + northMeters / metersPerDegree,
+            longitude: longitude + eastMeters / (metersPerDegree * cos(latitude * .pi / 180)))
     }
 
     /// The position a fraction `t` (0...1) of the way to `other`, interpolated linearly in
     /// degrees (waypoints are close together; fine at that scale).
     public func interpolated(to other: Coordinate, fraction t: Double) -> Coordinate {
-        Coordinate(latitude: latitude + (other.latitude - latitude) * t,
-                   longitude: longitude + (other.longitude - longitude) * t)
+        Coordinate(
+            latitude: latitude + (other.latitude - latitude) * t,
+            longitude: longitude + (other.longitude - longitude) * t)
     }
 
     public var description: String {
@@ -60,5 +62,6 @@ func fixedDegrees(_ value: Double) -> String {
     let scaled = (abs(value) * 1_000_000).rounded()
     let whole = Int64(scaled / 1_000_000)
     let fraction = String(Int64(scaled) - whole * 1_000_000)
-    return (value < 0 && scaled != 0 ? "-" : "") + "\(whole)." + String(repeating: "0", count: 6 - fraction.count) + fraction
+    return (value < 0 && scaled != 0 ? "-" : "") + "\(whole)."
+        + String(repeating: "0", count: 6 - fraction.count) + fraction
 }

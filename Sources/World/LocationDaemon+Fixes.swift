@@ -7,7 +7,8 @@ import Simulation
 extension LocationDaemon {
     /// True while some manager or live stream wants fixes.
     var hasActiveConsumer: Bool {
-        managers.contains { $0.updating && !$0.pausedBySystem } || liveStreams.contains { !$0.paused }
+        managers.contains { $0.updating && !$0.pausedBySystem }
+            || liveStreams.contains { !$0.paused }
     }
 
     /// Starts or stops the fix timer as consumers come and go. Fixes fall on a fixed grid,
@@ -19,8 +20,9 @@ extension LocationDaemon {
             let phase = fixPhase.nanoseconds
             let now = context.now.nanosecondsSinceStart
             let steps = now < phase ? 0 : (now - phase) / interval + 1
-            fixTimer = context.send(.daemonTimer(.fix), to: context.currentActor,
-                                    at: Instant(nanosecondsSinceStart: phase + steps * interval))
+            fixTimer = context.send(
+                .daemonTimer(.fix), to: context.currentActor,
+                at: Instant(nanosecondsSinceStart: phase + steps * interval))
         } else if !wanted, let timer = fixTimer {
             context.cancel(timer)
             fixTimer = nil
@@ -32,25 +34,31 @@ extension LocationDaemon {
         let fix = makeFix(source: .gnss, at: context.now)
         let still = fix.speedMetersPerSecond <= policy.stationarySpeedMetersPerSecond
         let delivery = deliveryForLocation()
-        for index in managers.indices where managers[index].updating && !managers[index].pausedBySystem {
+        for index in managers.indices
+        where managers[index].updating && !managers[index].pausedBySystem {
             if managers[index].pausesAutomatically && still {
                 let since = managers[index].stillSince ?? context.now
                 managers[index].stillSince = since
                 if context.now - since >= policy.automaticPauseDelay {
-                    managers[index].pausedBySystem = true   // R-F4: the app must restart it
+                    managers[index].pausedBySystem = true  // R-F4: the app must restart it
                     continue
                 }
             } else {
                 managers[index].stillSince = nil
             }
-            let managerFix = source(for: managers[index].desiredAccuracyMeters) == .gnss
-                ? fix : makeFix(source: source(for: managers[index].desiredAccuracyMeters), at: context.now)
+            let managerFix =
+                source(for: managers[index].desiredAccuracyMeters) == .gnss
+                ? fix
+                : makeFix(
+                    source: source(for: managers[index].desiredAccuracyMeters), at: context.now)
             if let last = managers[index].lastDelivered, managers[index].distanceFilterMeters > 0,
-               managerFix.coordinate.distance(to: last) < managers[index].distanceFilterMeters {
+                managerFix.coordinate.distance(to: last) < managers[index].distanceFilterMeters
+            {
                 continue
             }
             managers[index].lastDelivered = managerFix.coordinate
-            let update = LocationUpdate(channel: .manager(managers[index].id), fix: managerFix, stationary: false)
+            let update = LocationUpdate(
+                channel: .manager(managers[index].id), fix: managerFix, stationary: false)
             deliver(.location(update, generation: generation), route: delivery, &context)
         }
         for index in liveStreams.indices where !liveStreams[index].paused {
@@ -60,12 +68,13 @@ extension LocationDaemon {
                 liveStreams[index].stillSince = since
                 if context.now - since >= policy.stationaryPauseDelay {
                     stationary = true
-                    liveStreams[index].paused = true   // R-C2: one stationary update, then pause
+                    liveStreams[index].paused = true  // R-C2: one stationary update, then pause
                 }
             } else {
                 liveStreams[index].stillSince = nil
             }
-            let update = LocationUpdate(channel: .liveUpdates(liveStreams[index].id), fix: fix, stationary: stationary)
+            let update = LocationUpdate(
+                channel: .liveUpdates(liveStreams[index].id), fix: fix, stationary: stationary)
             deliver(.location(update, generation: generation), route: delivery, &context)
         }
         if liveStreams.contains(where: \.paused) { watchForMotion(&context) }
@@ -83,12 +92,16 @@ extension LocationDaemon {
         let accuracyMeters: Double
         switch (accuracy, source) {
         case (.reduced, _):
-            accuracyMeters = policy.reducedAccuracyMetersMin
-                + (policy.reducedAccuracyMetersMax - policy.reducedAccuracyMetersMin) * noise.nextUnitDouble()
+            accuracyMeters =
+                policy.reducedAccuracyMetersMin
+                + (policy.reducedAccuracyMetersMax - policy.reducedAccuracyMetersMin)
+                * noise.nextUnitDouble()
         case (.full, .gnss): accuracyMeters = policy.gnssAccuracyMeters
         case (.full, .wifi):
-            accuracyMeters = policy.wifiAccuracyMetersMin
-                + (policy.wifiAccuracyMetersMax - policy.wifiAccuracyMetersMin) * noise.nextUnitDouble()
+            accuracyMeters =
+                policy.wifiAccuracyMetersMin
+                + (policy.wifiAccuracyMetersMax - policy.wifiAccuracyMetersMin)
+                * noise.nextUnitDouble()
         case (.full, .cell): accuracyMeters = policy.cellAccuracyMeters
         }
         // A point uniform in the disc of radius accuracy / 2 (rejection sampling: no trig).
@@ -98,18 +111,22 @@ extension LocationDaemon {
             east = 2 * noise.nextUnitDouble() - 1
         } while north * north + east * east > 1
         let state = route.state(at: instant)
-        let position = state.coordinate.offset(northMeters: north * accuracyMeters / 2, eastMeters: east * accuracyMeters / 2)
-        return Fix(instant: instant, coordinate: position, horizontalAccuracyMeters: accuracyMeters,
-                   source: source, speedMetersPerSecond: state.speedMetersPerSecond)
+        let position = state.coordinate.offset(
+            northMeters: north * accuracyMeters / 2, eastMeters: east * accuracyMeters / 2)
+        return Fix(
+            instant: instant, coordinate: position, horizontalAccuracyMeters: accuracyMeters,
+            source: source, speedMetersPerSecond: state.speedMetersPerSecond)
     }
 
     /// Schedules one timer for when the device next moves (for paused live streams and an
     /// armed session relaunch).
     func watchForMotion(_ context: inout Scheduler<WorldMessage>) {
         guard motionTimer == nil,
-              let moving = route.firstInstant(after: context.now, movingFasterThan: policy.stationarySpeedMetersPerSecond)
+            let moving = route.firstInstant(
+                after: context.now, movingFasterThan: policy.stationarySpeedMetersPerSecond)
         else { return }
-        motionTimer = context.setTimer(after: max(.zero, moving - context.now), .daemonTimer(.motionResumes))
+        motionTimer = context.setTimer(
+            after: max(.zero, moving - context.now), .daemonTimer(.motionResumes))
     }
 
     /// The device moves again: paused live streams resume (R-C2), and an armed session
@@ -133,8 +150,10 @@ extension LocationDaemon {
     // MARK: - When In Use grace (R-A4, R-A5)
 
     func startGraceIfNeeded(_ context: inout Scheduler<WorldMessage>) {
-        guard authorization == .whenInUse, !backgroundAllowed, graceTimer == nil, !graceExpired else { return }
-        graceTimer = context.setTimer(after: policy.whenInUseGrace, .daemonTimer(.graceEnded(generation: generation)))
+        guard authorization == .whenInUse, !backgroundAllowed, graceTimer == nil, !graceExpired
+        else { return }
+        graceTimer = context.setTimer(
+            after: policy.whenInUseGrace, .daemonTimer(.graceEnded(generation: generation)))
     }
 
     /// The grace is over: nothing more reaches a When In Use app without background
@@ -143,8 +162,10 @@ extension LocationDaemon {
         guard processState != .foreground, !backgroundAllowed else { return }
         graceExpired = true
         for manager in managers where manager.updating {
-            deniedTimers.append(context.setTimer(after: policy.deniedSignalDelay,
-                                                 .daemonTimer(.deniedSignal(manager.id, generation: generation))))
+            deniedTimers.append(
+                context.setTimer(
+                    after: policy.deniedSignalDelay,
+                    .daemonTimer(.deniedSignal(manager.id, generation: generation))))
         }
     }
 

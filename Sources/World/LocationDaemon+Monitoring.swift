@@ -13,7 +13,8 @@ extension LocationDaemon {
             significantChangeRegistered = true
             let fix = makeFix(source: .cell, at: context.now)
             significantChangeLast = (route.position(at: context.now), nil)
-            deliver(.event(.significantChange(fix), generation: generation), route: .deliver, &context)
+            deliver(
+                .event(.significantChange(fix), generation: generation), route: .deliver, &context)
             scheduleSignificantChange(&context)
         }
         deliverPending(.significantChange, monitor: nil, &context)
@@ -26,12 +27,14 @@ extension LocationDaemon {
         if let timer = significantChangeTimer { context.cancel(timer) }
         significantChangeTimer = nil
         guard significantChangeRegistered, let last = significantChangeLast,
-              let crossing = route.firstInstant(after: context.now, fartherThan: policy.significantChangeDistanceMeters,
-                                                from: last.coordinate)
+            let crossing = route.firstInstant(
+                after: context.now, fartherThan: policy.significantChangeDistanceMeters,
+                from: last.coordinate)
         else { return }
         let earliest = last.instant.map { $0 + policy.significantChangeIntervalMin } ?? crossing
         let due = max(crossing, earliest) + policy.significantChangeLatency
-        significantChangeTimer = context.send(.daemonTimer(.significantChange), to: context.currentActor, at: max(due, context.now))
+        significantChangeTimer = context.send(
+            .daemonTimer(.significantChange), to: context.currentActor, at: max(due, context.now))
     }
 
     func significantChangeDue(_ context: inout Scheduler<WorldMessage>) {
@@ -46,8 +49,10 @@ extension LocationDaemon {
 
     /// Adds (or replaces) a circular condition. Reduced accuracy allows no region monitoring
     /// (R-F10), and an app holds at most `regionCountMax` (R-F8).
-    func addCondition(monitor: String, name: String, center: Coordinate, radiusMeters: Double,
-                      _ context: inout Scheduler<WorldMessage>) {
+    func addCondition(
+        monitor: String, name: String, center: Coordinate, radiusMeters: Double,
+        _ context: inout Scheduler<WorldMessage>
+    ) {
         guard accuracy == .full else { return }
         if let index = conditions.firstIndex(where: { $0.monitor == monitor && $0.name == name }) {
             if let timer = conditions[index].timer { context.cancel(timer) }
@@ -55,7 +60,10 @@ extension LocationDaemon {
         }
         guard conditions.count < policy.regionCountMax else { return }
         let inside = route.position(at: context.now).distance(to: center) <= radiusMeters
-        conditions.append(Condition(monitor: monitor, name: name, center: center, radiusMeters: radiusMeters, inside: inside))
+        conditions.append(
+            Condition(
+                monitor: monitor, name: name, center: center, radiusMeters: radiusMeters,
+                inside: inside))
         scheduleConditionExit(conditions.count - 1, &context)
     }
 
@@ -64,18 +72,24 @@ extension LocationDaemon {
     func scheduleConditionExit(_ index: Int, _ context: inout Scheduler<WorldMessage>) {
         let condition = conditions[index]
         guard unlockedSinceBoot, condition.inside, condition.timer == nil,
-              let crossing = route.firstInstant(after: context.now, fartherThan: condition.radiusMeters + policy.regionExitCushionMeters,
-                                                from: condition.center)
+            let crossing = route.firstInstant(
+                after: context.now,
+                fartherThan: condition.radiusMeters + policy.regionExitCushionMeters,
+                from: condition.center)
         else { return }
-        conditions[index].timer = context.send(.daemonTimer(.conditionExit(monitor: condition.monitor, condition: condition.name)),
-                                               to: context.currentActor, at: crossing + policy.regionExitLatency)
+        conditions[index].timer = context.send(
+            .daemonTimer(.conditionExit(monitor: condition.monitor, condition: condition.name)),
+            to: context.currentActor, at: crossing + policy.regionExitLatency)
     }
 
     func conditionExitDue(monitor: String, name: String, _ context: inout Scheduler<WorldMessage>) {
-        guard let index = conditions.firstIndex(where: { $0.monitor == monitor && $0.name == name }) else { return }
+        guard let index = conditions.firstIndex(where: { $0.monitor == monitor && $0.name == name })
+        else { return }
         conditions[index].timer = nil
         conditions[index].inside = false
-        dispatch(.conditionExit(monitor: monitor, condition: name), mechanism: .region, monitor: monitor, &context)
+        dispatch(
+            .conditionExit(monitor: monitor, condition: name), mechanism: .region, monitor: monitor,
+            &context)
     }
 
     // MARK: - Visits (R-F9)
@@ -97,14 +111,19 @@ extension LocationDaemon {
         guard visitsRegistered else { return }
         let due: Instant?
         if let arrival = visitArrival {
-            due = route.firstInstant(after: context.now, fartherThan: policy.visitRadiusMeters, from: arrival)
-                .map { $0 + policy.visitDepartureLatency }
+            due = route.firstInstant(
+                after: context.now, fartherThan: policy.visitRadiusMeters, from: arrival
+            )
+            .map { $0 + policy.visitDepartureLatency }
         } else {
-            due = route.firstStillPeriod(after: context.now, slowerThan: policy.stationarySpeedMetersPerSecond,
-                                         lasting: policy.visitArrivalDwell).map { $0 + policy.visitArrivalDwell }
+            due = route.firstStillPeriod(
+                after: context.now, slowerThan: policy.stationarySpeedMetersPerSecond,
+                lasting: policy.visitArrivalDwell
+            ).map { $0 + policy.visitArrivalDwell }
         }
         if let due, due > context.now || visitArrival != nil {
-            visitTimer = context.send(.daemonTimer(.visit), to: context.currentActor, at: max(due, context.now))
+            visitTimer = context.send(
+                .daemonTimer(.visit), to: context.currentActor, at: max(due, context.now))
         }
     }
 
@@ -126,8 +145,10 @@ extension LocationDaemon {
 
     /// Delivers an event to a running app that listens for it; otherwise holds it and asks the
     /// operating system to wake or relaunch the app.
-    func dispatch(_ event: MonitoringEvent, mechanism: RelaunchMechanism, monitor: String?,
-                  _ context: inout Scheduler<WorldMessage>) {
+    func dispatch(
+        _ event: MonitoringEvent, mechanism: RelaunchMechanism, monitor: String?,
+        _ context: inout Scheduler<WorldMessage>
+    ) {
         if processState.isRunning && listens(to: mechanism, monitor: monitor) {
             context.send(.event(event, generation: generation), to: app)
             return
@@ -146,7 +167,9 @@ extension LocationDaemon {
     }
 
     /// Hands held events to a process that now listens for them.
-    func deliverPending(_ mechanism: RelaunchMechanism, monitor: String?, _ context: inout Scheduler<WorldMessage>) {
+    func deliverPending(
+        _ mechanism: RelaunchMechanism, monitor: String?, _ context: inout Scheduler<WorldMessage>
+    ) {
         guard processState.isRunning else { return }
         var kept: [(mechanism: RelaunchMechanism, event: MonitoringEvent, monitor: String?)] = []
         for pending in pendingEvents {
@@ -164,7 +187,10 @@ extension LocationDaemon {
     func expirePendingEvents(_ context: inout Scheduler<WorldMessage>) {
         for pending in pendingEvents where pending.mechanism == .region {
             if case .conditionExit(let monitor, let name) = pending.event,
-               let index = conditions.firstIndex(where: { $0.monitor == monitor && $0.name == name }) {
+                let index = conditions.firstIndex(where: {
+                    $0.monitor == monitor && $0.name == name
+                })
+            {
                 if let timer = conditions[index].timer { context.cancel(timer) }
                 conditions.remove(at: index)
             }

@@ -91,12 +91,16 @@ final class LocationDaemon: SimulationActor {
     var fixTimer: EventHandle?
     var motionTimer: EventHandle?
     var queued: [WorldMessage] = []
-    var pendingEvents: [(mechanism: RelaunchMechanism, event: MonitoringEvent, monitor: String?)] = []
+    var pendingEvents: [(mechanism: RelaunchMechanism, event: MonitoringEvent, monitor: String?)] =
+        []
     var pendingExpiry: EventHandle?
     var keepAliveSent = false
 
-    init(policy: IOSPolicy, capabilities: AppCapabilities, route: Route, fixPhase: VirtualDuration,
-         authorization: Authorization, accuracy: AccuracyAuthorization, os: ActorID, app: ActorID, seed: Seed) {
+    init(
+        policy: IOSPolicy, capabilities: AppCapabilities, route: Route, fixPhase: VirtualDuration,
+        authorization: Authorization, accuracy: AccuracyAuthorization, os: ActorID, app: ActorID,
+        seed: Seed
+    ) {
         self.policy = policy
         self.capabilities = capabilities
         self.route = route
@@ -130,8 +134,10 @@ final class LocationDaemon: SimulationActor {
 
     // MARK: - The process
 
-    private func processChanged(to state: ProcessState, generation: Int, cause: TerminationCause?,
-                                _ context: inout Scheduler<WorldMessage>) {
+    private func processChanged(
+        to state: ProcessState, generation: Int, cause: TerminationCause?,
+        _ context: inout Scheduler<WorldMessage>
+    ) {
         if state == .terminated {
             processEnded(cause ?? .exit, &context)
             processState = .terminated
@@ -143,7 +149,9 @@ final class LocationDaemon: SimulationActor {
             // Launched into the background, a When In Use app was never in use: no grace.
             graceExpired = state == .background && authorization == .whenInUse
             if !pendingEvents.isEmpty {
-                pendingExpiry = context.setTimer(after: policy.backgroundWakeRuntime, .daemonTimer(.pendingEventsExpired(generation: generation)))
+                pendingExpiry = context.setTimer(
+                    after: policy.backgroundWakeRuntime,
+                    .daemonTimer(.pendingEventsExpired(generation: generation)))
             }
         }
         let previous = processState
@@ -165,9 +173,12 @@ final class LocationDaemon: SimulationActor {
     /// with live updates and a held session (R-B3; after a force-quit only with a service
     /// session, R-B4).
     private func processEnded(_ cause: TerminationCause, _ context: inout Scheduler<WorldMessage>) {
-        let hadLiveSession = !liveStreams.isEmpty && !activitySessions.isEmpty && capabilities.locationBackgroundMode
+        let hadLiveSession =
+            !liveStreams.isEmpty && !activitySessions.isEmpty && capabilities.locationBackgroundMode
         let hadServiceSession = !serviceSessions.isEmpty
-        sessionRelaunchArmed = hadLiveSession && cause != .reboot && cause != .idle && (cause != .forceQuit || hadServiceSession)
+        sessionRelaunchArmed =
+            hadLiveSession && cause != .reboot && cause != .idle
+            && (cause != .forceQuit || hadServiceSession)
         managers.removeAll()
         liveStreams.removeAll()
         activitySessions.removeAll()
@@ -206,12 +217,16 @@ final class LocationDaemon: SimulationActor {
                 updateManager(id) { $0.allowsBackground = allowed }
             case .setPausesLocationUpdatesAutomatically(let id, let pauses):
                 updateManager(id) { $0.pausesAutomatically = pauses }
-            case .setDesiredAccuracy(let id, let meters): updateManager(id) { $0.desiredAccuracyMeters = meters }
-            case .setDistanceFilter(let id, let meters): updateManager(id) { $0.distanceFilterMeters = max(0, meters) }
+            case .setDesiredAccuracy(let id, let meters):
+                updateManager(id) { $0.desiredAccuracyMeters = meters }
+            case .setDistanceFilter(let id, let meters):
+                updateManager(id) { $0.distanceFilterMeters = max(0, meters) }
             case .setActivityType(let id, let type): updateManager(id) { $0.activityType = type }
             case .startUpdatingLocation(let id):
                 registers = true
-                updateManager(id) { $0.updating = true; $0.pausedBySystem = false; $0.stillSince = nil }
+                updateManager(id) {
+                    $0.updating = true; $0.pausedBySystem = false; $0.stillSince = nil
+                }
             case .stopUpdatingLocation(let id): updateManager(id) { $0.updating = false }
             case .startLiveUpdates(let id, let configuration):
                 guard policy.liveUpdatesAvailable else { continue }
@@ -244,9 +259,12 @@ final class LocationDaemon: SimulationActor {
                 deliverPending(.region, monitor: name, &context)
             case .addCondition(let monitor, let name, let center, let radius):
                 registers = true
-                addCondition(monitor: monitor, name: name, center: center, radiusMeters: radius, &context)
+                addCondition(
+                    monitor: monitor, name: name, center: center, radiusMeters: radius, &context)
             case .removeCondition(let monitor, let name):
-                if let index = conditions.firstIndex(where: { $0.monitor == monitor && $0.name == name }) {
+                if let index = conditions.firstIndex(where: {
+                    $0.monitor == monitor && $0.name == name
+                }) {
                     if let timer = conditions[index].timer { context.cancel(timer) }
                     conditions.remove(at: index)
                 }
@@ -268,7 +286,8 @@ final class LocationDaemon: SimulationActor {
     /// background within the rejoin window after a relaunch (R-C5, R-B10); otherwise deferred
     /// to the next foreground.
     private func beginActivitySession(_ id: ObjectID, _ context: inout Scheduler<WorldMessage>) {
-        let rejoins = processState == .background && context.now - launchInstant <= policy.sessionRejoinWindow
+        let rejoins =
+            processState == .background && context.now - launchInstant <= policy.sessionRejoinWindow
         if processState == .foreground || rejoins {
             activitySessions.append(id)
             sessionRelaunchArmed = false
@@ -290,7 +309,8 @@ final class LocationDaemon: SimulationActor {
     /// (R-A3, R-A6, R-A7).
     var backgroundAllowed: Bool {
         capabilities.locationBackgroundMode
-            && (managers.contains { $0.allowsBackground && $0.updating } || !activitySessions.isEmpty)
+            && (managers.contains { $0.allowsBackground && $0.updating }
+                || !activitySessions.isEmpty)
     }
 
     func deliveryForLocation() -> Delivery {
@@ -300,19 +320,23 @@ final class LocationDaemon: SimulationActor {
         case .background:
             return backgroundAllowed || authorization == .always || !graceExpired ? .deliver : .drop
         case .suspended:
-            return authorization == .whenInUse && graceExpired && !backgroundAllowed ? .drop : .queue
+            return authorization == .whenInUse && graceExpired && !backgroundAllowed
+                ? .drop : .queue
         case .notRunning, .terminated: return .drop
         }
     }
 
     /// Sends `message` to the app now, or queues it for a suspended one (oldest dropped first
     /// beyond the policy's bound).
-    func deliver(_ message: WorldMessage, route: Delivery, _ context: inout Scheduler<WorldMessage>) {
+    func deliver(_ message: WorldMessage, route: Delivery, _ context: inout Scheduler<WorldMessage>)
+    {
         switch route {
         case .deliver: context.send(message, to: app)
         case .queue:
             queued.append(message)
-            if queued.count > policy.queuedUpdateCountMax { queued.removeFirst(queued.count - policy.queuedUpdateCountMax) }
+            if queued.count > policy.queuedUpdateCountMax {
+                queued.removeFirst(queued.count - policy.queuedUpdateCountMax)
+            }
         case .drop: break
         }
     }
@@ -325,7 +349,8 @@ final class LocationDaemon: SimulationActor {
     /// Tells the operating system when the app's location keeps it running, or stops to.
     func updateKeepAlive(_ context: inout Scheduler<WorldMessage>) {
         let running = processState != .terminated && processState != .notRunning
-        let keeps = running && capabilities.locationBackgroundMode
+        let keeps =
+            running && capabilities.locationBackgroundMode
             && (managers.contains { $0.allowsBackground && $0.updating && !$0.pausedBySystem }
                 || (!activitySessions.isEmpty && liveStreams.contains { !$0.paused }))
         if keeps != keepAliveSent {
@@ -349,13 +374,16 @@ final class LocationDaemon: SimulationActor {
             guard generation == self.generation else { return }
             graceEnded(&context)
         case .deniedSignal(let manager, let generation):
-            guard generation == self.generation, managers.contains(where: { $0.id == manager }) else { return }
-            let delivery: Delivery = processState.isRunning ? .deliver : (processState == .suspended ? .queue : .drop)
+            guard generation == self.generation, managers.contains(where: { $0.id == manager })
+            else { return }
+            let delivery: Delivery =
+                processState.isRunning ? .deliver : (processState == .suspended ? .queue : .drop)
             deliver(.failure(.denied, manager, generation: generation), route: delivery, &context)
         case .significantChange:
             significantChangeTimer = nil
             significantChangeDue(&context)
-        case .conditionExit(let monitor, let name): conditionExitDue(monitor: monitor, name: name, &context)
+        case .conditionExit(let monitor, let name):
+            conditionExitDue(monitor: monitor, name: name, &context)
         case .visit: visitDue(&context)
         case .pendingEventsExpired(let generation):
             pendingExpiry = nil

@@ -42,8 +42,10 @@ final class OperatingSystem: SimulationActor {
     private var wakeRuntime: EventHandle?
     private var pendingRelaunch: EventHandle?
 
-    init(policy: IOSPolicy, capabilities: AppCapabilities, authorization: Authorization,
-         accuracy: AccuracyAuthorization, daemon: ActorID, app: ActorID, seed: Seed) {
+    init(
+        policy: IOSPolicy, capabilities: AppCapabilities, authorization: Authorization,
+        accuracy: AccuracyAuthorization, daemon: ActorID, app: ActorID, seed: Seed
+    ) {
         self.policy = policy
         self.capabilities = capabilities
         self.authorization = authorization
@@ -88,7 +90,8 @@ final class OperatingSystem: SimulationActor {
             }
         case .leave:
             guard state == .foreground, leaving == nil else { return }
-            leaving = context.setTimer(after: policy.leavingTransition, .osTimer(.enterBackground(generation: generation)))
+            leaving = context.setTimer(
+                after: policy.leavingTransition, .osTimer(.enterBackground(generation: generation)))
         case .lock, .unlock:
             if action == .unlock && !unlockedSinceBoot {
                 unlockedSinceBoot = true
@@ -113,7 +116,9 @@ final class OperatingSystem: SimulationActor {
         case .setAuthorization(let value):
             authorization = value
             context.send(.authorizationChanged(authorization, accuracy), to: daemon)
-            if state.isRunning { context.send(.authorization(value, generation: generation), to: app) }
+            if state.isRunning {
+                context.send(.authorization(value, generation: generation), to: app)
+            }
         case .setAccuracy(let value):
             accuracy = value
             context.send(.authorizationChanged(authorization, accuracy), to: daemon)
@@ -135,12 +140,16 @@ final class OperatingSystem: SimulationActor {
             reconsiderSuspension(&context)
         case .suspend(let generation):
             suspension = nil
-            guard generation == self.generation, state == .background, !isKeptRunning else { return }
+            guard generation == self.generation, state == .background, !isKeptRunning else {
+                return
+            }
             setState(.suspended, &context)
         case .wakeRuntimeEnded(let generation):
             wakeRuntime = nil
             guard generation == self.generation, state == .background else { return }
-            if policy.endsIdleBackgroundLaunch && launchedInBackground && !registeredThisProcess && !isKeptRunning {
+            if policy.endsIdleBackgroundLaunch && launchedInBackground && !registeredThisProcess
+                && !isKeptRunning
+            {
                 terminate(.idle, &context)
             } else {
                 reconsiderSuspension(&context)
@@ -151,9 +160,12 @@ final class OperatingSystem: SimulationActor {
             guard state == .notRunning || state == .terminated else { return }
             launch(into: .background, &context)
         case .backgroundTaskExpired(let task, let generation):
-            guard generation == self.generation, backgroundTasks.contains(where: { $0.task == task }) else { return }
+            guard generation == self.generation,
+                backgroundTasks.contains(where: { $0.task == task })
+            else { return }
             context.send(.backgroundTaskExpiring(task, generation: generation), to: app)
-            context.setTimer(after: .seconds(1), .osTimer(.backgroundTaskWatchdog(task, generation: generation)))
+            context.setTimer(
+                after: .seconds(1), .osTimer(.backgroundTaskWatchdog(task, generation: generation)))
         case .backgroundTaskWatchdog(let task, let generation):
             // R-F1: an app that never ends its task is killed.
             if generation == self.generation, backgroundTasks.contains(where: { $0.task == task }) {
@@ -170,13 +182,18 @@ final class OperatingSystem: SimulationActor {
         registeredThisProcess = false
         launchedInBackground = launchState == .background
         setState(launchState, &context)
-        let options = capabilities.sceneBased || launchState == .foreground || !policy.legacyLaunchOptionsCarryLocation
+        let options =
+            capabilities.sceneBased || launchState == .foreground
+                || !policy.legacyLaunchOptionsCarryLocation
             ? [] : ["location"]
-        let launchContext = LaunchContext(state: launchState, protectedDataAvailable: unlockedSinceBoot,
-                                          launchOptions: options, authorization: authorization)
+        let launchContext = LaunchContext(
+            state: launchState, protectedDataAvailable: unlockedSinceBoot,
+            launchOptions: options, authorization: authorization)
         context.send(.launch(launchContext, generation: generation), to: app)
         if launchState == .background {
-            wakeRuntime = context.setTimer(after: policy.backgroundWakeRuntime, .osTimer(.wakeRuntimeEnded(generation: generation)))
+            wakeRuntime = context.setTimer(
+                after: policy.backgroundWakeRuntime,
+                .osTimer(.wakeRuntimeEnded(generation: generation)))
         }
     }
 
@@ -188,16 +205,20 @@ final class OperatingSystem: SimulationActor {
         case .suspended:
             resume(&context)
             cancel(&wakeRuntime, &context)
-            wakeRuntime = context.setTimer(after: policy.backgroundWakeRuntime, .osTimer(.wakeRuntimeEnded(generation: generation)))
+            wakeRuntime = context.setTimer(
+                after: policy.backgroundWakeRuntime,
+                .osTimer(.wakeRuntimeEnded(generation: generation)))
         case .notRunning, .terminated:
             guard pendingRelaunch == nil, mayRelaunch(for: mechanism) else { return }
-            pendingRelaunch = context.setTimer(after: policy.relaunchLatency, .osTimer(.relaunch(mechanism)))
+            pendingRelaunch = context.setTimer(
+                after: policy.relaunchLatency, .osTimer(.relaunch(mechanism)))
         }
     }
 
     /// Whether `mechanism` may relaunch the ended app now (R-F5, R-B4–B6).
     func mayRelaunch(for mechanism: RelaunchMechanism) -> Bool {
-        guard authorization == .always || (mechanism == .session && authorization == .whenInUse) else { return false }
+        guard authorization == .always || (mechanism == .session && authorization == .whenInUse)
+        else { return false }
         guard lastTermination == .forceQuit else { return true }
         switch mechanism {
         case .significantChange: return policy.forceQuitRelaunchBySignificantChange
@@ -237,16 +258,24 @@ final class OperatingSystem: SimulationActor {
         if isKeptRunning {
             cancel(&suspension, &context)
         } else if suspension == nil {
-            suspension = context.setTimer(after: policy.suspensionDelay, .osTimer(.suspend(generation: generation)))
+            suspension = context.setTimer(
+                after: policy.suspensionDelay, .osTimer(.suspend(generation: generation)))
         }
     }
 
-    private func handleTaskRequests(_ requests: [AppRequest], _ context: inout Scheduler<WorldMessage>) {
+    private func handleTaskRequests(
+        _ requests: [AppRequest], _ context: inout Scheduler<WorldMessage>
+    ) {
         for request in requests {
             switch request {
             case .beginBackgroundTask(let task):
-                backgroundTasks.append((task, context.setTimer(after: taskLifetime(),
-                                                               .osTimer(.backgroundTaskExpired(task, generation: generation)))))
+                backgroundTasks.append(
+                    (
+                        task,
+                        context.setTimer(
+                            after: taskLifetime(),
+                            .osTimer(.backgroundTaskExpired(task, generation: generation)))
+                    ))
             case .endBackgroundTask(let task):
                 if let index = backgroundTasks.firstIndex(where: { $0.task == task }) {
                     context.cancel(backgroundTasks[index].expiry)
@@ -262,7 +291,7 @@ final class OperatingSystem: SimulationActor {
     private func taskLifetime() -> VirtualDuration {
         let budget = policy.backgroundTaskBudget
         guard policy.backgroundTaskEarlyExpiryPercent > 0, budget.nanoseconds > 0,
-              random.nextBounded(below: 100) < UInt64(policy.backgroundTaskEarlyExpiryPercent)
+            random.nextBounded(below: 100) < UInt64(policy.backgroundTaskEarlyExpiryPercent)
         else { return budget }
         return .nanoseconds(Int64(random.nextBounded(below: UInt64(budget.nanoseconds))))
     }

@@ -9,7 +9,9 @@ public struct PolicyFileError: Error, Equatable, CustomStringConvertible {
     public var line: Int
     public var key: String?
     public var message: String
-    public var description: String { line > 0 ? "\(path):\(line): \(message)" : "\(path): \(message)" }
+    public var description: String {
+        line > 0 ? "\(path):\(line): \(message)" : "\(path): \(message)"
+    }
 }
 
 extension IOSPolicy {
@@ -22,48 +24,53 @@ extension IOSPolicy {
     }
 
     /// Every property a file may set, by name, in declaration order.
-    static var fields: [(key: String, field: Field)] { [
-        ("leavingTransition", .duration(\.leavingTransition)),
-        ("suspensionDelay", .duration(\.suspensionDelay)),
-        ("backgroundTaskBudget", .duration(\.backgroundTaskBudget)),
-        ("backgroundTaskEarlyExpiryPercent", .count(\.backgroundTaskEarlyExpiryPercent, 0...100)),
-        ("backgroundWakeRuntime", .duration(\.backgroundWakeRuntime)),
-        ("endsIdleBackgroundLaunch", .flag(\.endsIdleBackgroundLaunch)),
-        ("relaunchLatency", .duration(\.relaunchLatency)),
-        ("legacyLaunchOptionsCarryLocation", .flag(\.legacyLaunchOptionsCarryLocation)),
-        ("whenInUseGrace", .duration(\.whenInUseGrace)),
-        ("deniedSignalDelay", .duration(\.deniedSignalDelay)),
-        ("liveUpdatesAvailable", .flag(\.liveUpdatesAvailable)),
-        ("serviceSessionsAvailable", .flag(\.serviceSessionsAvailable)),
-        ("stationaryPauseDelay", .duration(\.stationaryPauseDelay)),
-        ("stationarySpeedMetersPerSecond", .meters(\.stationarySpeedMetersPerSecond)),
-        ("sessionRejoinWindow", .duration(\.sessionRejoinWindow)),
-        ("automaticPauseDelay", .duration(\.automaticPauseDelay)),
-        ("significantChangeDistanceMeters", .meters(\.significantChangeDistanceMeters)),
-        ("significantChangeIntervalMin", .duration(\.significantChangeIntervalMin)),
-        ("significantChangeLatency", .duration(\.significantChangeLatency)),
-        ("regionExitCushionMeters", .meters(\.regionExitCushionMeters)),
-        ("regionExitLatency", .duration(\.regionExitLatency)),
-        ("regionCountMax", .count(\.regionCountMax, 0...10_000)),
-        ("visitArrivalDwell", .duration(\.visitArrivalDwell)),
-        ("visitRadiusMeters", .meters(\.visitRadiusMeters)),
-        ("visitDepartureLatency", .duration(\.visitDepartureLatency)),
-        ("forceQuitRelaunchBySignificantChange", .flag(\.forceQuitRelaunchBySignificantChange)),
-        ("forceQuitRelaunchByRegion", .flag(\.forceQuitRelaunchByRegion)),
-        ("forceQuitRelaunchBySession", .flag(\.forceQuitRelaunchBySession)),
-        ("rebootRelaunchWithoutMovement", .flag(\.rebootRelaunchWithoutMovement)),
-        ("rebootRelaunchDelay", .duration(\.rebootRelaunchDelay)),
-        ("fixInterval", .duration(\.fixInterval)),
-        ("gnssDesiredAccuracyMetersMax", .meters(\.gnssDesiredAccuracyMetersMax)),
-        ("wifiDesiredAccuracyMetersMax", .meters(\.wifiDesiredAccuracyMetersMax)),
-        ("gnssAccuracyMeters", .meters(\.gnssAccuracyMeters)),
-        ("wifiAccuracyMetersMin", .meters(\.wifiAccuracyMetersMin)),
-        ("wifiAccuracyMetersMax", .meters(\.wifiAccuracyMetersMax)),
-        ("cellAccuracyMeters", .meters(\.cellAccuracyMeters)),
-        ("reducedAccuracyMetersMin", .meters(\.reducedAccuracyMetersMin)),
-        ("reducedAccuracyMetersMax", .meters(\.reducedAccuracyMetersMax)),
-        ("queuedUpdateCountMax", .count(\.queuedUpdateCountMax, 0...1_000_000)),
-    ] }
+    static var fields: [(key: String, field: Field)] {
+        [
+            ("leavingTransition", .duration(\.leavingTransition)),
+            ("suspensionDelay", .duration(\.suspensionDelay)),
+            ("backgroundTaskBudget", .duration(\.backgroundTaskBudget)),
+            (
+                "backgroundTaskEarlyExpiryPercent",
+                .count(\.backgroundTaskEarlyExpiryPercent, 0...100)
+            ),
+            ("backgroundWakeRuntime", .duration(\.backgroundWakeRuntime)),
+            ("endsIdleBackgroundLaunch", .flag(\.endsIdleBackgroundLaunch)),
+            ("relaunchLatency", .duration(\.relaunchLatency)),
+            ("legacyLaunchOptionsCarryLocation", .flag(\.legacyLaunchOptionsCarryLocation)),
+            ("whenInUseGrace", .duration(\.whenInUseGrace)),
+            ("deniedSignalDelay", .duration(\.deniedSignalDelay)),
+            ("liveUpdatesAvailable", .flag(\.liveUpdatesAvailable)),
+            ("serviceSessionsAvailable", .flag(\.serviceSessionsAvailable)),
+            ("stationaryPauseDelay", .duration(\.stationaryPauseDelay)),
+            ("stationarySpeedMetersPerSecond", .meters(\.stationarySpeedMetersPerSecond)),
+            ("sessionRejoinWindow", .duration(\.sessionRejoinWindow)),
+            ("automaticPauseDelay", .duration(\.automaticPauseDelay)),
+            ("significantChangeDistanceMeters", .meters(\.significantChangeDistanceMeters)),
+            ("significantChangeIntervalMin", .duration(\.significantChangeIntervalMin)),
+            ("significantChangeLatency", .duration(\.significantChangeLatency)),
+            ("regionExitCushionMeters", .meters(\.regionExitCushionMeters)),
+            ("regionExitLatency", .duration(\.regionExitLatency)),
+            ("regionCountMax", .count(\.regionCountMax, 0...10_000)),
+            ("visitArrivalDwell", .duration(\.visitArrivalDwell)),
+            ("visitRadiusMeters", .meters(\.visitRadiusMeters)),
+            ("visitDepartureLatency", .duration(\.visitDepartureLatency)),
+            ("forceQuitRelaunchBySignificantChange", .flag(\.forceQuitRelaunchBySignificantChange)),
+            ("forceQuitRelaunchByRegion", .flag(\.forceQuitRelaunchByRegion)),
+            ("forceQuitRelaunchBySession", .flag(\.forceQuitRelaunchBySession)),
+            ("rebootRelaunchWithoutMovement", .flag(\.rebootRelaunchWithoutMovement)),
+            ("rebootRelaunchDelay", .duration(\.rebootRelaunchDelay)),
+            ("fixInterval", .duration(\.fixInterval)),
+            ("gnssDesiredAccuracyMetersMax", .meters(\.gnssDesiredAccuracyMetersMax)),
+            ("wifiDesiredAccuracyMetersMax", .meters(\.wifiDesiredAccuracyMetersMax)),
+            ("gnssAccuracyMeters", .meters(\.gnssAccuracyMeters)),
+            ("wifiAccuracyMetersMin", .meters(\.wifiAccuracyMetersMin)),
+            ("wifiAccuracyMetersMax", .meters(\.wifiAccuracyMetersMax)),
+            ("cellAccuracyMeters", .meters(\.cellAccuracyMeters)),
+            ("reducedAccuracyMetersMin", .meters(\.reducedAccuracyMetersMin)),
+            ("reducedAccuracyMetersMax", .meters(\.reducedAccuracyMetersMax)),
+            ("queuedUpdateCountMax", .count(\.queuedUpdateCountMax, 0...1_000_000)),
+        ]
+    }
 
     /// Reads a policy file: `{"preset": "iOS18", "whenInUseGrace": "5s", …}`. The preset (default
     /// `measured`) is applied first, then every other key in file order. Durations are strings
@@ -82,51 +89,72 @@ extension IOSPolicy {
     public static func parse(_ text: String, path: String) throws -> IOSPolicy {
         let entries: [(key: String, value: FlatJSONValue, line: Int)]
         do { entries = try readFlatJSONObject(text) } catch let error as FlatJSONError {
-            throw PolicyFileError(path: path, line: error.line, key: nil, message: "not a policy file: \(error.message)")
+            throw PolicyFileError(
+                path: path, line: error.line, key: nil,
+                message: "not a policy file: \(error.message)")
         }
         var policy = IOSPolicy.measured
         if let preset = entries.first(where: { $0.key == "preset" }) {
-            guard case .string(let name) = preset.value, let base = IOSPolicy.preset(named: name) else {
-                throw PolicyFileError(path: path, line: preset.line, key: "preset",
-                                      message: "'preset' expects one of \(presetNames.joined(separator: ", ")), got \(preset.value)")
+            guard case .string(let name) = preset.value, let base = IOSPolicy.preset(named: name)
+            else {
+                throw PolicyFileError(
+                    path: path, line: preset.line, key: "preset",
+                    message:
+                        "'preset' expects one of \(presetNames.joined(separator: ", ")), got \(preset.value)"
+                )
             }
             policy = base
         }
         for entry in entries where entry.key != "preset" {
             try policy.apply(entry, path: path)
         }
-        try policy.validate(path: path, lines: Dictionary(entries.map { ($0.key, $0.line) }, uniquingKeysWith: { first, _ in first }))
+        try policy.validate(
+            path: path,
+            lines: Dictionary(
+                entries.map { ($0.key, $0.line) }, uniquingKeysWith: { first, _ in first }))
         return policy
     }
 
-    private mutating func apply(_ entry: (key: String, value: FlatJSONValue, line: Int), path: String) throws {
+    private mutating func apply(
+        _ entry: (key: String, value: FlatJSONValue, line: Int), path: String
+    ) throws {
         func fail(_ message: String) -> PolicyFileError {
             PolicyFileError(path: path, line: entry.line, key: entry.key, message: message)
         }
         guard let field = Self.fields.first(where: { $0.key == entry.key })?.field else {
-            throw fail("unknown key '\(entry.key)'; a policy file sets 'preset' or a property of IOSPolicy "
-                       + "(\(Self.fields.prefix(3).map(\.key).joined(separator: ", ")), …)")
+            throw fail(
+                "unknown key '\(entry.key)'; a policy file sets 'preset' or a property of IOSPolicy "
+                    + "(\(Self.fields.prefix(3).map(\.key).joined(separator: ", ")), …)")
         }
         switch (field, entry.value) {
         case (.duration(let path), .string(let text)):
             guard let duration = try? VirtualDuration(parsing: text) else {
-                throw fail("'\(entry.key)' expects a duration such as \"5s\" or \"1m30s\" (not negative), got \"\(text)\"")
+                throw fail(
+                    "'\(entry.key)' expects a duration such as \"5s\" or \"1m30s\" (not negative), got \"\(text)\""
+                )
             }
             self[keyPath: path] = duration
         case (.meters(let path), .number(let number)):
-            guard number >= 0, number.isFinite else { throw fail("'\(entry.key)' must be a number at least 0, got \(number)") }
+            guard number >= 0, number.isFinite else {
+                throw fail("'\(entry.key)' must be a number at least 0, got \(number)")
+            }
             self[keyPath: path] = number
         case (.flag(let path), .bool(let flag)):
             self[keyPath: path] = flag
         case (.count(let path, let range), .number(let number)):
             guard number == number.rounded(), range.contains(Int(exactly: number) ?? -1) else {
-                throw fail("'\(entry.key)' must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(number)")
+                throw fail(
+                    "'\(entry.key)' must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(number)"
+                )
             }
             self[keyPath: path] = Int(number)
-        case (.duration, _): throw fail("'\(entry.key)' expects a duration string such as \"5s\", got \(entry.value.kind)")
+        case (.duration, _):
+            throw fail(
+                "'\(entry.key)' expects a duration string such as \"5s\", got \(entry.value.kind)")
         case (.meters, _): throw fail("'\(entry.key)' expects a number, got \(entry.value.kind)")
         case (.flag, _): throw fail("'\(entry.key)' expects true or false, got \(entry.value.kind)")
-        case (.count, _): throw fail("'\(entry.key)' expects a whole number, got \(entry.value.kind)")
+        case (.count, _):
+            throw fail("'\(entry.key)' expects a whole number, got \(entry.value.kind)")
         }
     }
 
@@ -135,12 +163,18 @@ extension IOSPolicy {
         func fail(_ key: String, _ message: String) -> PolicyFileError {
             PolicyFileError(path: path, line: lines[key] ?? 1, key: key, message: message)
         }
-        if fixInterval.nanoseconds <= 0 { throw fail("fixInterval", "'fixInterval' must be longer than 0s") }
+        if fixInterval.nanoseconds <= 0 {
+            throw fail("fixInterval", "'fixInterval' must be longer than 0s")
+        }
         if wifiAccuracyMetersMin > wifiAccuracyMetersMax {
-            throw fail("wifiAccuracyMetersMin", "'wifiAccuracyMetersMin' must not exceed 'wifiAccuracyMetersMax'")
+            throw fail(
+                "wifiAccuracyMetersMin",
+                "'wifiAccuracyMetersMin' must not exceed 'wifiAccuracyMetersMax'")
         }
         if reducedAccuracyMetersMin > reducedAccuracyMetersMax {
-            throw fail("reducedAccuracyMetersMin", "'reducedAccuracyMetersMin' must not exceed 'reducedAccuracyMetersMax'")
+            throw fail(
+                "reducedAccuracyMetersMin",
+                "'reducedAccuracyMetersMin' must not exceed 'reducedAccuracyMetersMax'")
         }
     }
 }

@@ -5,7 +5,9 @@ import Simulation
 extension Route {
     /// The first instant at or after `start` when the device is farther than `meters` from
     /// `point`, to the nanosecond up to the interpolation's precision; nil if never.
-    public func firstInstant(after start: Instant, fartherThan meters: Double, from point: Coordinate) -> Instant? {
+    public func firstInstant(
+        after start: Instant, fartherThan meters: Double, from point: Coordinate
+    ) -> Instant? {
         if position(at: start).distance(to: point) > meters { return start }
         var index = waypointIndex(atOrBefore: start)
         while index + 1 < waypoints.count {
@@ -16,8 +18,14 @@ extension Route {
                 var low = max(start, waypoints[index].instant)
                 var high = end.instant
                 while (high - low).nanoseconds > 1_000_000 {
-                    let middle = Instant(nanosecondsSinceStart: low.nanosecondsSinceStart + (high - low).nanoseconds / 2)
-                    if position(at: middle).distance(to: point) > meters { high = middle } else { low = middle }
+                    let middle = Instant(
+                        nanosecondsSinceStart: low.nanosecondsSinceStart + (high - low).nanoseconds
+                            / 2)
+                    if position(at: middle).distance(to: point) > meters {
+                        high = middle
+                    } else {
+                        low = middle
+                    }
                 }
                 return high
             }
@@ -41,13 +49,19 @@ extension Route {
     /// The first instant at or after `start` from which the device stays at or below `speed`
     /// for at least `dwell` (the route's end counts as still forever); the instant the dwell
     /// began is returned.
-    public func firstStillPeriod(after start: Instant, slowerThan speed: Double, lasting dwell: VirtualDuration) -> Instant? {
+    public func firstStillPeriod(
+        after start: Instant, slowerThan speed: Double, lasting dwell: VirtualDuration
+    ) -> Instant? {
         var candidate = start
         while true {
-            guard let moving = firstInstant(after: candidate, movingFasterThan: speed) else { return candidate }
+            guard let moving = firstInstant(after: candidate, movingFasterThan: speed) else {
+                return candidate
+            }
             if moving - candidate >= dwell { return candidate }
             // Skip the movement: the next still stretch starts where this leg run ends.
-            guard let stillAgain = firstInstant(after: moving, notFasterThan: speed) else { return nil }
+            guard let stillAgain = firstInstant(after: moving, notFasterThan: speed) else {
+                return nil
+            }
             candidate = stillAgain
         }
     }

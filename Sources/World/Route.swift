@@ -25,10 +25,14 @@ public struct Route: Sendable {
         /// Degrees added to the heading at the segment's start.
         public var headingChangeDegrees: Double
 
-        public init(_ kind: Kind, _ duration: VirtualDuration, speedMetersPerSecond: Double = 0,
-                    headingChangeDegrees: Double = 0) {
+        public init(
+            _ kind: Kind, _ duration: VirtualDuration, speedMetersPerSecond: Double = 0,
+            headingChangeDegrees: Double = 0
+        ) {
             precondition(duration.nanoseconds >= 0, "a segment lasts a non-negative time")
-            precondition(speedMetersPerSecond >= 0 && speedMetersPerSecond.isFinite, "a speed is finite and not negative")
+            precondition(
+                speedMetersPerSecond >= 0 && speedMetersPerSecond.isFinite,
+                "a speed is finite and not negative")
             self.kind = kind
             self.duration = duration
             self.speedMetersPerSecond = kind == .park ? 0 : speedMetersPerSecond
@@ -44,7 +48,9 @@ public struct Route: Sendable {
     /// A route through `waypoints` (sorted by instant, at least one).
     public init(waypoints: [Waypoint]) {
         precondition(!waypoints.isEmpty, "a route has at least one waypoint")
-        precondition(zip(waypoints, waypoints.dropFirst()).allSatisfy { $0.instant <= $1.instant }, "waypoints in time order")
+        precondition(
+            zip(waypoints, waypoints.dropFirst()).allSatisfy { $0.instant <= $1.instant },
+            "waypoints in time order")
         self.waypoints = waypoints
         legSpeeds = zip(waypoints, waypoints.dropFirst()).map { start, end in
             let span = (end.instant - start.instant).seconds
@@ -54,8 +60,10 @@ public struct Route: Sendable {
 
     /// A route of `segments` from `start`, heading `headingDegrees`, beginning at `startInstant`.
     /// Long segments get a waypoint every `waypointSpacing` so that curvature stays small.
-    public init(start: Coordinate, headingDegrees: Double, startInstant: Instant = .start,
-                segments: [Segment], waypointSpacing: VirtualDuration = .minutes(1)) {
+    public init(
+        start: Coordinate, headingDegrees: Double, startInstant: Instant = .start,
+        segments: [Segment], waypointSpacing: VirtualDuration = .minutes(1)
+    ) {
         var points = [Waypoint(instant: startInstant, coordinate: start)]
         var heading = headingDegrees
         var instant = startInstant
@@ -65,7 +73,9 @@ public struct Route: Sendable {
             var remaining = segment.duration
             while remaining > .zero {
                 let step = min(remaining, waypointSpacing)
-                position = position.destination(headingDegrees: heading, distanceMeters: segment.speedMetersPerSecond * step.seconds)
+                position = position.destination(
+                    headingDegrees: heading,
+                    distanceMeters: segment.speedMetersPerSecond * step.seconds)
                 instant = instant + step
                 points.append(Waypoint(instant: instant, coordinate: position))
                 remaining = remaining - step
@@ -78,7 +88,8 @@ public struct Route: Sendable {
     public func position(at instant: Instant) -> Coordinate {
         let (index, fraction) = locate(instant)
         guard index + 1 < waypoints.count else { return waypoints[index].coordinate }
-        return waypoints[index].coordinate.interpolated(to: waypoints[index + 1].coordinate, fraction: fraction)
+        return waypoints[index].coordinate.interpolated(
+            to: waypoints[index + 1].coordinate, fraction: fraction)
     }
 
     /// The device's ground speed at `instant` in metres per second (0 outside the route).
@@ -88,10 +99,14 @@ public struct Route: Sendable {
     }
 
     /// Position and speed at `instant`, with one search.
-    public func state(at instant: Instant) -> (coordinate: Coordinate, speedMetersPerSecond: Double) {
+    public func state(at instant: Instant) -> (coordinate: Coordinate, speedMetersPerSecond: Double)
+    {
         let (index, fraction) = locate(instant)
         guard index + 1 < waypoints.count else { return (waypoints[index].coordinate, 0) }
-        return (waypoints[index].coordinate.interpolated(to: waypoints[index + 1].coordinate, fraction: fraction), legSpeeds[index])
+        return (
+            waypoints[index].coordinate.interpolated(
+                to: waypoints[index + 1].coordinate, fraction: fraction), legSpeeds[index]
+        )
     }
 
     /// When the route ends.
@@ -108,7 +123,8 @@ public struct Route: Sendable {
             if waypoints[middle].instant <= instant { low = middle } else { high = middle }
         }
         let span = (waypoints[low + 1].instant - waypoints[low].instant).nanoseconds
-        let fraction = span == 0 ? 0 : Double((instant - waypoints[low].instant).nanoseconds) / Double(span)
+        let fraction =
+            span == 0 ? 0 : Double((instant - waypoints[low].instant).nanoseconds) / Double(span)
         return (low, fraction)
     }
 }

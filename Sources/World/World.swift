@@ -20,10 +20,12 @@ public struct WorldConfiguration: Sendable {
     /// How simultaneous deliveries are ordered.
     public var ordering: OrderingSpecification
 
-    public init(policy: IOSPolicy = .measured, capabilities: AppCapabilities = AppCapabilities(),
-                authorization: Authorization = .whenInUse, accuracy: AccuracyAuthorization = .full,
-                route: Route, fixPhase: VirtualDuration = .zero, seed: UInt64 = 1,
-                ordering: OrderingSpecification = .fifo) {
+    public init(
+        policy: IOSPolicy = .measured, capabilities: AppCapabilities = AppCapabilities(),
+        authorization: Authorization = .whenInUse, accuracy: AccuracyAuthorization = .full,
+        route: Route, fixPhase: VirtualDuration = .zero, seed: UInt64 = 1,
+        ordering: OrderingSpecification = .fifo
+    ) {
         self.policy = policy
         self.capabilities = capabilities
         self.authorization = authorization
@@ -50,18 +52,24 @@ public struct World {
     public let app = ActorID(index: 2)
     private let appProcess: AppProcess
 
-    public init(_ configuration: WorldConfiguration, trace: (any TraceSink<WorldMessage>)? = nil,
-                engine: @escaping () -> any AppEngine) {
+    public init(
+        _ configuration: WorldConfiguration, trace: (any TraceSink<WorldMessage>)? = nil,
+        engine: @escaping () -> any AppEngine
+    ) {
         let root = Seed(configuration.seed)
         simulation = Simulation(ordering: configuration.ordering.makeStrategy(), trace: trace)
-        let os = OperatingSystem(policy: configuration.policy, capabilities: configuration.capabilities,
-                                 authorization: configuration.authorization, accuracy: configuration.accuracy,
-                                 daemon: daemon, app: app, seed: root.derive("os"))
-        let locationDaemon = LocationDaemon(policy: configuration.policy, capabilities: configuration.capabilities,
-                                            route: configuration.route, fixPhase: configuration.fixPhase,
-                                            authorization: configuration.authorization, accuracy: configuration.accuracy,
-                                            os: operatingSystem, app: app, seed: root.derive("daemon.noise"))
-        appProcess = AppProcess(makeEngine: engine, capabilities: configuration.capabilities, os: operatingSystem, daemon: daemon)
+        let os = OperatingSystem(
+            policy: configuration.policy, capabilities: configuration.capabilities,
+            authorization: configuration.authorization, accuracy: configuration.accuracy,
+            daemon: daemon, app: app, seed: root.derive("os"))
+        let locationDaemon = LocationDaemon(
+            policy: configuration.policy, capabilities: configuration.capabilities,
+            route: configuration.route, fixPhase: configuration.fixPhase,
+            authorization: configuration.authorization, accuracy: configuration.accuracy,
+            os: operatingSystem, app: app, seed: root.derive("daemon.noise"))
+        appProcess = AppProcess(
+            makeEngine: engine, capabilities: configuration.capabilities, os: operatingSystem,
+            daemon: daemon)
         precondition(simulation.add(os) == operatingSystem)
         precondition(simulation.add(locationDaemon) == daemon)
         precondition(simulation.add(appProcess) == app)
@@ -74,7 +82,8 @@ public struct World {
 
     /// Runs until `horizon` (inclusive), within `eventCountMax` deliveries.
     @discardableResult
-    public mutating func run(until horizon: Instant, eventCountMax: Int = 50_000_000) -> RunOutcome {
+    public mutating func run(until horizon: Instant, eventCountMax: Int = 50_000_000) -> RunOutcome
+    {
         simulation.run(eventCountMax: eventCountMax, horizon: horizon)
     }
 

@@ -99,10 +99,12 @@ public enum WorldMessage: Sendable, CustomStringConvertible {
         switch self {
         case .user(let action): "user \(action)"
         case .requests(let requests, let generation): "requests \(requests) (process \(generation))"
-        case .processCrashed(let reason, let generation): "crashed (process \(generation)): \(reason)"
+        case .processCrashed(let reason, let generation):
+            "crashed (process \(generation)): \(reason)"
         case .processChanged(let state, let generation, let cause):
             "process \(generation) \(state.rawValue)\(cause.map { " (\($0.rawValue))" } ?? "")"
-        case .authorizationChanged(let authorization, let accuracy): "authorization \(authorization.rawValue) \(accuracy.rawValue)"
+        case .authorizationChanged(let authorization, let accuracy):
+            "authorization \(authorization.rawValue) \(accuracy.rawValue)"
         case .deviceBooted: "device booted"
         case .firstUnlock: "first unlock"
         case .keepAlive(let keeps): "keep alive \(keeps)"
@@ -110,13 +112,18 @@ public enum WorldMessage: Sendable, CustomStringConvertible {
         case .registered(let generation): "registered (process \(generation))"
         case .launch(let context, let generation):
             "launch process \(generation) \(context.state.rawValue) data \(context.protectedDataAvailable ? "readable" : "locked") options \(context.launchOptions)"
-        case .lifecycle(let state, let generation): "lifecycle \(state.rawValue) (process \(generation))"
+        case .lifecycle(let state, let generation):
+            "lifecycle \(state.rawValue) (process \(generation))"
         case .kill(let cause, let generation): "kill process \(generation) (\(cause.rawValue))"
-        case .protectedDataAvailable(let generation): "protected data available (process \(generation))"
-        case .authorization(let value, let generation): "authorization \(value.rawValue) (process \(generation))"
-        case .backgroundTaskExpiring(let task, let generation): "background task \(task) expiring (process \(generation))"
+        case .protectedDataAvailable(let generation):
+            "protected data available (process \(generation))"
+        case .authorization(let value, let generation):
+            "authorization \(value.rawValue) (process \(generation))"
+        case .backgroundTaskExpiring(let task, let generation):
+            "background task \(task) expiring (process \(generation))"
         case .location(let update, let generation): "\(update) (process \(generation))"
-        case .failure(let error, let manager, let generation): "manager \(manager) failed: \(error.rawValue) (process \(generation))"
+        case .failure(let error, let manager, let generation):
+            "manager \(manager) failed: \(error.rawValue) (process \(generation))"
         case .event(let event, let generation): "\(event) (process \(generation))"
         case .osTimer(let timer): "os timer \(timer)"
         case .daemonTimer(let timer): "daemon timer \(timer)"

@@ -111,11 +111,13 @@ public struct LocationUpdate: Sendable, Equatable, CustomStringConvertible {
     public var stationary: Bool
 
     public var description: String {
-        let source = switch channel {
-        case .manager(let id): "manager \(id)"
-        case .liveUpdates(let id): "live \(id)"
-        }
-        return "\(source) \(fix.map(\.description) ?? "no location")\(stationary ? " stationary" : "")"
+        let source =
+            switch channel {
+            case .manager(let id): "manager \(id)"
+            case .liveUpdates(let id): "live \(id)"
+            }
+        return
+            "\(source) \(fix.map(\.description) ?? "no location")\(stationary ? " stationary" : "")"
     }
 }
 

@@ -6,7 +6,8 @@ import Testing
 func runTool(_ arguments: [String]) -> (code: Int32, standard: String, error: String) {
     final class Buffer { var standard = ""; var error = "" }
     let buffer = Buffer()
-    let output = CommandOutput(standard: { buffer.standard += $0 + "\n" }, error: { buffer.error += $0 + "\n" })
+    let output = CommandOutput(
+        standard: { buffer.standard += $0 + "\n" }, error: { buffer.error += $0 + "\n" })
     let code = LifelineCommand.run(arguments: arguments, output: output)
     return (code, buffer.standard, buffer.error)
 }
@@ -22,18 +23,26 @@ struct CommandLineTests {
         #expect(bench.code == 0 && bench.standard.contains("--processes"))
     }
 
-    @Test("bad usage exits with 2 and says what was wrong", arguments: [
-        ([], "no command"),
-        (["frobnicate"], "unknown command 'frobnicate'"),
-        (["bench"], "bench needs a benchmark"),
-        (["bench", "kernel", "--modle", "2"], "unknown option '--modle'"),
-        (["bench", "kernel", "--model", "3"], "--model takes a whole number from 1 to 2, not '3'"),
-        (["bench", "kernel", "--events"], "--events needs a value"),
-        (["bench", "kernel", "--events", "-5"], "--events takes a whole number from 1 to 1000000000, not '-5'"),
-        (["bench", "kernel", "--seed", "x"], "--seed takes a whole number"),
-        (["bench", "kernel", "--ordering", "pct:1"], "'pct:1' is not an ordering"),
-        (["bench", "memory", "--timers", "0"], "--timers takes a whole number from 1"),
-    ] as [([String], String)])
+    @Test(
+        "bad usage exits with 2 and says what was wrong",
+        arguments: [
+            ([], "no command"),
+            (["frobnicate"], "unknown command 'frobnicate'"),
+            (["bench"], "bench needs a benchmark"),
+            (["bench", "kernel", "--modle", "2"], "unknown option '--modle'"),
+            (
+                ["bench", "kernel", "--model", "3"],
+                "--model takes a whole number from 1 to 2, not '3'"
+            ),
+            (["bench", "kernel", "--events"], "--events needs a value"),
+            (
+                ["bench", "kernel", "--events", "-5"],
+                "--events takes a whole number from 1 to 1000000000, not '-5'"
+            ),
+            (["bench", "kernel", "--seed", "x"], "--seed takes a whole number"),
+            (["bench", "kernel", "--ordering", "pct:1"], "'pct:1' is not an ordering"),
+            (["bench", "memory", "--timers", "0"], "--timers takes a whole number from 1"),
+        ] as [([String], String)])
     func usageErrors(arguments: [String], message: String) {
         let result = runTool(arguments)
         #expect(result.code == 2)
@@ -44,7 +53,9 @@ struct CommandLineTests {
 
     @Test("bench kernel prints the peer's information line, then the events line last")
     func benchKernelOutput() {
-        let result = runTool(["bench", "kernel", "--model", "2", "--events", "100000", "--trace-hash"])
+        let result = runTool([
+            "bench", "kernel", "--model", "2", "--events", "100000", "--trace-hash",
+        ])
         #expect(result.code == 0)
         let lines = result.standard.split(separator: "\n").map(String.init)
         #expect(lines.count == 2)
@@ -58,10 +69,13 @@ struct CommandLineTests {
 
 @Suite("Number formatting")
 struct NumberFormattingTests {
-    @Test("fixed notation rounds to the asked decimals, zero decimals included", arguments: [
-        (0.0, 0, "0"), (99.5, 0, "100"), (12.345, 2, "12.35"), (-0.004, 2, "0.00"), (-1.5, 1, "-1.5"),
-        (7.05, 3, "7.050"), (1234567.0, 6, "1234567.000000"),
-    ] as [(Double, Int, String)])
+    @Test(
+        "fixed notation rounds to the asked decimals, zero decimals included",
+        arguments: [
+            (0.0, 0, "0"), (99.5, 0, "100"), (12.345, 2, "12.35"), (-0.004, 2, "0.00"),
+            (-1.5, 1, "-1.5"),
+            (7.05, 3, "7.050"), (1234567.0, 6, "1234567.000000"),
+        ] as [(Double, Int, String)])
     func fixedNotation(value: Double, digits: Int, text: String) {
         #expect(fixed(value, digits: digits) == text)
     }

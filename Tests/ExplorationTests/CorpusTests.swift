@@ -23,7 +23,10 @@ struct CorpusTests {
         #expect(try corpus.save(choices: [1, 0, 1, 1, 0], value: "[0, 1]") == path)
         let (entries, problems) = corpus.entries()
         #expect(problems.isEmpty)
-        #expect(entries == [PropertyCorpus.Entry(path: path, choices: [1, 0, 1, 1, 0], value: "[0, 1]")])
+        #expect(
+            entries == [
+                PropertyCorpus.Entry(path: path, choices: [1, 0, 1, 1, 0], value: "[0, 1]")
+            ])
         #expect(path.hasSuffix(".json") && path.contains("Suite-reverse"))
         let files = try FileManager.default.contentsOfDirectory(atPath: corpus.directory)
         #expect(files.count == 1, "no temporary file left behind")
@@ -40,25 +43,35 @@ struct CorpusTests {
         #expect(FileManager.default.contents(atPath: path) == Data("something else".utf8))
     }
 
-    @Test("truncated, foreign and unreadable files are reported by name; the rest replay; nothing is deleted")
+    @Test(
+        "truncated, foreign and unreadable files are reported by name; the rest replay; nothing is deleted"
+    )
     func badFiles() throws {
         let root = temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let corpus = PropertyCorpus(root: root, property: "p")
         let good = try corpus.save(choices: [1, 900, 0], value: "[900]")
         let truncated = corpus.directory + "/aaaa-truncated.json"
-        try Data(try String(contentsOfFile: good, encoding: .utf8).prefix(30).utf8).write(to: URL(fileURLWithPath: truncated))
+        try Data(try String(contentsOfFile: good, encoding: .utf8).prefix(30).utf8).write(
+            to: URL(fileURLWithPath: truncated))
         let foreign = corpus.directory + "/bbbb-foreign.json"
-        try Data(#"{"format": "hypothesis", "version": 1, "property": "p", "value": "", "choices": []}"#.utf8)
-            .write(to: URL(fileURLWithPath: foreign))
+        try Data(
+            #"{"format": "hypothesis", "version": 1, "property": "p", "value": "", "choices": []}"#
+                .utf8
+        )
+        .write(to: URL(fileURLWithPath: foreign))
         let other = corpus.directory + "/cccc-other.json"
         try Data(#"{"some": "thing"}"#.utf8).write(to: URL(fileURLWithPath: other))
         // Root reads any file, so an unreadable one is a folder where a file should be.
         let unreadable = corpus.directory + "/dddd-unreadable.json"
-        try FileManager.default.createDirectory(atPath: unreadable, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: unreadable, withIntermediateDirectories: true)
         let newer = corpus.directory + "/eeee-newer.json"
-        try Data(#"{"format": "lifeline-corpus", "version": 9, "property": "p", "value": "", "choices": []}"#.utf8)
-            .write(to: URL(fileURLWithPath: newer))
+        try Data(
+            #"{"format": "lifeline-corpus", "version": 9, "property": "p", "value": "", "choices": []}"#
+                .utf8
+        )
+        .write(to: URL(fileURLWithPath: newer))
 
         let (entries, problems) = corpus.entries()
         #expect(entries.map(\.path) == [good])
@@ -69,8 +82,11 @@ struct CorpusTests {
         #expect(problems[3].reason.contains("cannot be read"))
         #expect(problems[4].reason.contains("version 9"))
 
-        let result = Explorer.explore(Gen.array(of: Gen<Int>.int(in: 0...1000)), settings: ExplorationSettings(seed: 1, caseCount: 0),
-                                      corpus: corpus) { list in try check(list.allSatisfy { $0 < 900 }) }
+        let result = Explorer.explore(
+            Gen.array(of: Gen<Int>.int(in: 0...1000)),
+            settings: ExplorationSettings(seed: 1, caseCount: 0),
+            corpus: corpus
+        ) { list in try check(list.allSatisfy { $0 < 900 }) }
         #expect(result.corpusProblems.count == 5)
         #expect(result.failure?.origin == .corpus(path: good))
         #expect(result.failure?.value == [900])
@@ -86,10 +102,12 @@ struct CorpusTests {
         let corpus = PropertyCorpus(root: root, property: "sum")
         let generator = Gen.array(of: Gen<Int>.int(in: 0...100))
         let property: ([Int]) throws -> Void = { try check($0.reduce(0, +) < 150) }
-        let first = Explorer.explore(generator, settings: ExplorationSettings(seed: 11), corpus: corpus, property: property)
+        let first = Explorer.explore(
+            generator, settings: ExplorationSettings(seed: 11), corpus: corpus, property: property)
         #expect(first.failure != nil)
         #expect(corpus.entries().entries.count == 1)
-        let second = Explorer.explore(generator, settings: ExplorationSettings(seed: 999), corpus: corpus, property: property)
+        let second = Explorer.explore(
+            generator, settings: ExplorationSettings(seed: 999), corpus: corpus, property: property)
         #expect(second.failure?.origin == .corpus(path: corpus.entries().entries[0].path))
         #expect(second.failure?.value == first.failure?.value)
     }

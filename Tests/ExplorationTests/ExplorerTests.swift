@@ -8,7 +8,9 @@ import ExplorationTesting
 struct ExplorerTests {
     @Test("a property that holds passes every case")
     func passes() {
-        let result = Explorer.explore(Gen.array(of: Gen<Int>.int), settings: ExplorationSettings(seed: 1, caseCount: 200)) {
+        let result = Explorer.explore(
+            Gen.array(of: Gen<Int>.int), settings: ExplorationSettings(seed: 1, caseCount: 200)
+        ) {
             try check(Array($0.reversed().reversed()) == $0)
         }
         #expect(result.failure == nil)
@@ -17,15 +19,20 @@ struct ExplorerTests {
 
     @Test("a failure comes back shrunk, with its message, seed, counts and token")
     func fails() throws {
-        let result = Explorer.explore(Gen.array(of: Gen<Int>.int(in: 0...1000)), settings: ExplorationSettings(seed: 7)) { list in
+        let result = Explorer.explore(
+            Gen.array(of: Gen<Int>.int(in: 0...1000)), settings: ExplorationSettings(seed: 7)
+        ) { list in
             try check(list.reduce(0, +) < 1500, "sum \(list.reduce(0, +))")
         }
         let failure = try #require(result.failure)
         #expect(failure.value == [500, 1000], "shortlex: the first element as small as it can be")
         #expect(failure.message == "sum 1500")
         #expect(failure.shrinkEvaluations > 0 && failure.shrinkSteps > 0)
-        #expect(isSimpler(failure.shrunkChoices, than: failure.originalChoices) || failure.shrunkChoices == failure.originalChoices)
-        let replay = Explorer.replay(failure.replayToken, Gen.array(of: Gen<Int>.int(in: 0...1000))) { list in
+        #expect(
+            isSimpler(failure.shrunkChoices, than: failure.originalChoices)
+                || failure.shrunkChoices == failure.originalChoices)
+        let replay = Explorer.replay(failure.replayToken, Gen.array(of: Gen<Int>.int(in: 0...1000)))
+        { list in
             try check(list.reduce(0, +) < 1500)
         }
         #expect(replay.value == [500, 1000] && replay.failure != nil)
@@ -34,7 +41,8 @@ struct ExplorerTests {
     @Test("the same seed gives the same failure; another seed explores other cases")
     func seeds() {
         func run(_ seed: UInt64) -> [UInt64]? {
-            Explorer.explore(Gen.array(of: Gen<Int>.int), settings: ExplorationSettings(seed: seed)) { list in
+            Explorer.explore(Gen.array(of: Gen<Int>.int), settings: ExplorationSettings(seed: seed))
+            { list in
                 try check(list.count < 5)
             }.failure?.originalChoices
         }
@@ -46,7 +54,9 @@ struct ExplorerTests {
     func givesUp() {
         var settings = ExplorationSettings(seed: 1, caseCount: 100)
         settings.invalidCaseMax = 50
-        let impossible = Gen<Int>.int(in: 0...1000).filter("an impossible filter", attemptMax: 3) { $0 > 5000 }
+        let impossible = Gen<Int>.int(in: 0...1000).filter("an impossible filter", attemptMax: 3) {
+            $0 > 5000
+        }
         let result = Explorer.explore(impossible, settings: settings) { _ in }
         guard case .gaveUp(let reason) = result.status else {
             Issue.record("expected the run to give up")
@@ -58,7 +68,9 @@ struct ExplorerTests {
 
     @Test("assume discards cases without failing them")
     func assumptions() {
-        let result = Explorer.explore(Gen<Int>.int(in: 0...100), settings: ExplorationSettings(seed: 2)) { value in
+        let result = Explorer.explore(
+            Gen<Int>.int(in: 0...100), settings: ExplorationSettings(seed: 2)
+        ) { value in
             try assume(value % 2 == 0)
             try check(value % 2 == 0)
         }
@@ -66,9 +78,11 @@ struct ExplorerTests {
         #expect(result.invalidCaseCount > 0)
     }
 
-    @Test("replay tokens round-trip, and malformed ones are errors", arguments: [
-        [], [0], [1, 0, 1, 1, 0], [UInt64.max, 0, 127, 128, 16_383, 16_384],
-    ] as [[UInt64]])
+    @Test(
+        "replay tokens round-trip, and malformed ones are errors",
+        arguments: [
+            [], [0], [1, 0, 1, 1, 0], [UInt64.max, 0, 127, 128, 16_383, 16_384],
+        ] as [[UInt64]])
     func tokens(choices: [UInt64]) throws {
         let token = ReplayToken(choices: choices)
         #expect(token.text.hasPrefix("lifeline1:"))
@@ -76,10 +90,13 @@ struct ExplorerTests {
         #expect(try ReplayToken(parsing: "  " + token.text + "\n").choices == choices)
     }
 
-    @Test("malformed replay tokens are errors that say why", arguments: [
-        ("AQAB", "start with 'lifeline1:'"), ("lifeline1:A*B", "not base64url"),
-        ("lifeline1:gA", "ends in the middle of a choice"), ("lifeline1:____________fw", "more than 64 bits"),
-    ])
+    @Test(
+        "malformed replay tokens are errors that say why",
+        arguments: [
+            ("AQAB", "start with 'lifeline1:'"), ("lifeline1:A*B", "not base64url"),
+            ("lifeline1:gA", "ends in the middle of a choice"),
+            ("lifeline1:____________fw", "more than 64 bits"),
+        ])
     func badTokens(text: String, reason: String) {
         #expect {
             try ReplayToken(parsing: text)
@@ -97,7 +114,8 @@ struct ExplorerTests {
         } matching: { issue in
             let text = issue.comments.map(\.rawValue).joined()
             return text.contains("property failed: too big") && text.contains("shrunk value: 42")
-                && text.contains("replay: LIFELINE_REPLAY=lifeline1:") && text.contains("--filter 'ExplorerTests/swiftTestingIntegration'")
+                && text.contains("replay: LIFELINE_REPLAY=lifeline1:")
+                && text.contains("--filter 'ExplorerTests/swiftTestingIntegration'")
         }
     }
 

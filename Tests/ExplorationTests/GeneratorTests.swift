@@ -10,14 +10,19 @@ func samples<Value>(_ generator: Gen<Value>, count: Int = 2_000, seed: UInt64 = 
 
 @Suite("Generators")
 struct GeneratorTests {
-    @Test("integer encoding: 0, 1, −1, 2, −2, … and then the longer side", arguments: [
-        (-3...3, [0, 1, -1, 2, -2, 3, -3]), (-1...4, [0, 1, -1, 2, 3, 4]), (-4...1, [0, 1, -1, -2, -3, -4]),
-        (5...8, [5, 6, 7, 8]), (-8 ... -5, [-5, -6, -7, -8]),
-    ] as [(ClosedRange<Int64>, [Int64])])
+    @Test(
+        "integer encoding: 0, 1, −1, 2, −2, … and then the longer side",
+        arguments: [
+            (-3...3, [0, 1, -1, 2, -2, 3, -3]), (-1...4, [0, 1, -1, 2, 3, 4]),
+            (-4...1, [0, 1, -1, -2, -3, -4]),
+            (5...8, [5, 6, 7, 8]), (-8 ... -5, [-5, -6, -7, -8]),
+        ] as [(ClosedRange<Int64>, [Int64])])
     func integerEncodingOrder(range: ClosedRange<Int64>, order: [Int64]) {
         let encoding = IntegerEncoding(range)
         #expect((0...encoding.maxIndex).map(encoding.value(at:)) == order)
-        for (index, value) in order.enumerated() { #expect(encoding.index(of: value) == UInt64(index)) }
+        for (index, value) in order.enumerated() {
+            #expect(encoding.index(of: value) == UInt64(index))
+        }
     }
 
     @Test("integer encoding covers the whole 64-bit range")
@@ -32,14 +37,18 @@ struct GeneratorTests {
         }
     }
 
-    @Test("integers stay in their range and favour the simplest value and both ends", arguments: [
-        -50...50, 10...1000, -1000 ... -10, 0...3,
-    ] as [ClosedRange<Int64>])
+    @Test(
+        "integers stay in their range and favour the simplest value and both ends",
+        arguments: [
+            -50...50, 10...1000, -1000 ... -10, 0...3,
+        ] as [ClosedRange<Int64>])
     func integerRangesAndBias(range: ClosedRange<Int64>) {
         let values = samples(Gen<Int64>.int64(in: range))
         #expect(values.allSatisfy(range.contains))
         let simplest = IntegerEncoding(range).target
-        let share = { (value: Int64) in Double(values.filter { $0 == value }.count) / Double(values.count) }
+        let share = { (value: Int64) in
+            Double(values.filter { $0 == value }.count) / Double(values.count)
+        }
         let uniform = 1 / Double(range.count)
         #expect(share(simplest) >= min(0.04, 2 * uniform) || range.count <= 4)
         #expect(share(range.lowerBound) >= 0.04 || range.count <= 4)
@@ -69,12 +78,16 @@ struct GeneratorTests {
         #expect(Gen<Bool>.bool.generate(TestCase()) == false)
     }
 
-    @Test("arrays respect their length bounds; exact counts are exact", arguments: [0...0, 0...5, 3...7, 10...10])
+    @Test(
+        "arrays respect their length bounds; exact counts are exact",
+        arguments: [0...0, 0...5, 3...7, 10...10])
     func arrayLengths(length: ClosedRange<Int>) {
         let values = samples(Gen.array(of: Gen<Int>.int(in: 0...9), length: length), count: 500)
         #expect(values.allSatisfy { length.contains($0.count) })
         if length.count > 1 { #expect(Set(values.map(\.count)).count > 1) }
-        #expect(Gen.array(of: Gen<Int>.int, length: length).generate(TestCase()).count == length.lowerBound)
+        #expect(
+            Gen.array(of: Gen<Int>.int, length: length).generate(TestCase()).count
+                == length.lowerBound)
     }
 
     @Test("elements, one-of and weights: replaying zeros gives the first choice")
@@ -83,15 +96,19 @@ struct GeneratorTests {
         let weighted = Gen<String>.weighted([(1, .constant("rare")), (9, .constant("common"))])
         let common = samples(weighted, count: 1_000).filter { $0 == "common" }.count
         #expect((800...980).contains(common))
-        #expect(weighted.generate(TestCase()) == "rare", "index 0 is the simplest, whatever its weight")
+        #expect(
+            weighted.generate(TestCase()) == "rare", "index 0 is the simplest, whatever its weight")
         #expect(Gen<Int>.oneOf([.constant(1), .constant(2)]).generate(TestCase()) == 1)
     }
 
     @Test("map, zip and flatMap compose; flatMap's inner value depends on the outer")
     func composition() {
-        let pairs = samples(Gen.zip(Gen<Int>.int(in: 0...5), Gen<Bool>.bool).map { "\($0)\($1)" }, count: 300)
+        let pairs = samples(
+            Gen.zip(Gen<Int>.int(in: 0...5), Gen<Bool>.bool).map { "\($0)\($1)" }, count: 300)
         #expect(Set(pairs).count == 12)
-        let sized = Gen<Int>.int(in: 1...20).flatMap { count in Gen.array(of: Gen<Int>.int(in: 0...1), count: count) }
+        let sized = Gen<Int>.int(in: 1...20).flatMap { count in
+            Gen.array(of: Gen<Int>.int(in: 0...1), count: count)
+        }
         let lists = samples(sized, count: 300)
         #expect(lists.allSatisfy { (1...20).contains($0.count) })
         #expect(Set(lists.map(\.count)).count > 5)
@@ -99,8 +116,11 @@ struct GeneratorTests {
 
     @Test("recursion stops at its depth bound")
     func recursionDepth() {
-        indirect enum Tree { case leaf, node(Tree, Tree)
-            var depth: Int { if case .node(let l, let r) = self { 1 + max(l.depth, r.depth) } else { 0 } }
+        indirect enum Tree {
+            case leaf, node(Tree, Tree)
+            var depth: Int {
+                if case .node(let l, let r) = self { 1 + max(l.depth, r.depth) } else { 0 }
+            }
         }
         let trees = Gen<Tree>.recursive(depthMax: 4, base: .constant(.leaf)) { smaller in
             .oneOf([.constant(.leaf), Gen.zip(smaller, smaller).map { Tree.node($0, $1) }])
@@ -139,7 +159,8 @@ struct GeneratorTests {
         #expect(truncated.count == 2 && truncated.allSatisfy { (10...20).contains($0) })
         #expect(value.count >= truncated.count)
         let misaligned = TestCase(prefix: [UInt64.max, 999])
-        #expect(generator.generate(misaligned) == [10, 10], "values above their bound are taken as 0")
+        #expect(
+            generator.generate(misaligned) == [10, 10], "values above their bound are taken as 0")
     }
 
     @Test("a case that needs more choices than allowed overruns, and stops drawing")
@@ -155,8 +176,10 @@ struct GeneratorTests {
         let masks = samples(Gen<FeatureMask>.swarm(featureCount: 3), count: 200)
         #expect(Set(masks.map(\.bits)).count == 8)
         let mask = FeatureMask(bits: 0b100, count: 3)
-        let picks = samples(Gen<String>.weighted([(1, .constant("a")), (1, .constant("b")), (1, .constant("c"))],
-                                                 enabledBy: mask), count: 100)
+        let picks = samples(
+            Gen<String>.weighted(
+                [(1, .constant("a")), (1, .constant("b")), (1, .constant("c"))],
+                enabledBy: mask), count: 100)
         #expect(Set(picks) == ["c"])
     }
 }

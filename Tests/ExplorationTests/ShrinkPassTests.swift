@@ -4,7 +4,9 @@ import Testing
 @testable import Exploration
 
 /// A shrinker for `property` over `generator`, starting from the first failing seeded case.
-func shrinker<Value>(_ generator: Gen<Value>, budget: Int = 10_000, fails: @escaping (Value) -> Bool) -> Shrinker {
+func shrinker<Value>(
+    _ generator: Gen<Value>, budget: Int = 10_000, fails: @escaping (Value) -> Bool
+) -> Shrinker {
     var seed: UInt64 = 0
     var start = TestCase(seed: seed)
     while !(start.status == .valid && fails(generator.generate(start))) {
@@ -39,8 +41,9 @@ struct ShrinkPassTests {
 
     @Test("deleteChunks merges adjacent inner lists")
     func deleteChunksMerges() {
-        let nested = Gen.array(of: Gen.array(of: Gen<Int>.constant(0), length: 0...20), length: 0...20)
-        let start = TestCase(prefix: [1, 1, 1, 0, 1, 1, 1, 0, 0]) // [[0, 0], [0, 0]]
+        let nested = Gen.array(
+            of: Gen.array(of: Gen<Int>.constant(0), length: 0...20), length: 0...20)
+        let start = TestCase(prefix: [1, 1, 1, 0, 1, 1, 1, 0, 0])  // [[0, 0], [0, 0]]
         _ = nested.generate(start)
         let subject = Shrinker(failing: start, evaluationMax: 100) { choices in
             let testCase = TestCase(prefix: choices)
@@ -52,7 +55,8 @@ struct ShrinkPassTests {
 
     @Test("zeroSpans sets a whole sub-value to its simplest form")
     func zeroSpans() {
-        let pairs = Gen.zip(Gen<Int>.int(in: 0...100), Gen.array(of: Gen<Int>.int(in: 0...100), length: 3...3))
+        let pairs = Gen.zip(
+            Gen<Int>.int(in: 0...100), Gen.array(of: Gen<Int>.int(in: 0...100), length: 3...3))
         let subject = shrinker(pairs) { $0.0 > 10 }
         subject.zeroSpans()
         #expect(value(pairs, subject).1 == [0, 0, 0])
@@ -60,11 +64,24 @@ struct ShrinkPassTests {
 
     @Test("replaceWithDescendant puts a subtree in its parent's place")
     func replaceWithDescendant() {
-        indirect enum Tree: Equatable { case leaf(Int), node(Tree, Tree)
-            var leaves: [Int] { if case .node(let l, let r) = self { l.leaves + r.leaves } else if case .leaf(let v) = self { [v] } else { [] } }
+        indirect enum Tree: Equatable {
+            case leaf(Int), node(Tree, Tree)
+            var leaves: [Int] {
+                if case .node(let l, let r) = self {
+                    l.leaves + r.leaves
+                } else if case .leaf(let v) = self {
+                    [v]
+                } else {
+                    []
+                }
+            }
         }
-        let trees = Gen<Tree>.recursive(depthMax: 6, base: Gen<Int>.int(in: 0...9).map(Tree.leaf)) { smaller in
-            .oneOf([Gen<Int>.int(in: 0...9).map(Tree.leaf), Gen.zip(smaller, smaller).map { Tree.node($0, $1) }])
+        let trees = Gen<Tree>.recursive(depthMax: 6, base: Gen<Int>.int(in: 0...9).map(Tree.leaf)) {
+            smaller in
+            .oneOf([
+                Gen<Int>.int(in: 0...9).map(Tree.leaf),
+                Gen.zip(smaller, smaller).map { Tree.node($0, $1) },
+            ])
         }
         let subject = shrinker(trees) { $0.leaves.contains(7) && $0.leaves.count >= 2 }
         subject.replaceWithDescendant()
@@ -88,7 +105,10 @@ struct ShrinkPassTests {
     @Test("lowerDuplicates lowers equal values together")
     func lowerDuplicates() {
         let pair = Gen.zip(Gen<Int>.int(in: -1000...1000), Gen<Int>.int(in: -1000...1000))
-        let start = TestCase(prefix: [IntegerEncoding(-1000...1000).index(of: 321), IntegerEncoding(-1000...1000).index(of: 321)])
+        let start = TestCase(prefix: [
+            IntegerEncoding(-1000...1000).index(of: 321),
+            IntegerEncoding(-1000...1000).index(of: 321),
+        ])
         _ = pair.generate(start)
         let subject = Shrinker(failing: start, evaluationMax: 100) { choices in
             let testCase = TestCase(prefix: choices)
@@ -116,7 +136,7 @@ struct ShrinkPassTests {
 
     @Test("swapAdjacentSpans sorts neighbouring elements")
     func swapAdjacentSpans() {
-        let start = TestCase(prefix: [1, 2, 1, 0, 0]) // [-1, 0]
+        let start = TestCase(prefix: [1, 2, 1, 0, 0])  // [-1, 0]
         _ = smallInts.generate(start)
         let subject = Shrinker(failing: start, evaluationMax: 100) { choices in
             let testCase = TestCase(prefix: choices)
@@ -157,7 +177,7 @@ struct SortPassTests {
     @Test("sortSiblingSpans puts a list's elements in order in one step")
     func sortSiblings() {
         let list = Gen.array(of: Gen<Int>.int(in: 0...9), length: 0...10)
-        let start = TestCase(prefix: [1, 3, 1, 1, 1, 2, 1, 0, 0]) // [3, 1, 2, 0]
+        let start = TestCase(prefix: [1, 3, 1, 1, 1, 2, 1, 0, 0])  // [3, 1, 2, 0]
         _ = list.generate(start)
         let subject = Shrinker(failing: start, evaluationMax: 100) { choices in
             let testCase = TestCase(prefix: choices)

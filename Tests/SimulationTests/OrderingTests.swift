@@ -17,8 +17,9 @@ struct OrderingTests {
             for copy in 0..<2 {
                 for actor in 0..<3 {
                     let number = second * 100 + copy * 10 + actor
-                    simulation.scheduler.send(Note(number: number), to: ActorID(index: UInt32(actor)),
-                                              at: .start + .seconds(Int64(second)))
+                    simulation.scheduler.send(
+                        Note(number: number), to: ActorID(index: UInt32(actor)),
+                        at: .start + .seconds(Int64(second)))
                 }
             }
         }
@@ -29,7 +30,11 @@ struct OrderingTests {
     @Test("all-zero choices give FIFO order, for random and for PCT")
     func zeroIsFIFO() {
         let fifo = Self.deliveries(.fifo)
-        #expect(fifo == fifo.sorted { ($0 / 100, $0 % 100 / 10, $0 % 10) < ($1 / 100, $1 % 100 / 10, $1 % 10) })
+        #expect(
+            fifo
+                == fifo.sorted {
+                    ($0 / 100, $0 % 100 / 10, $0 % 10) < ($1 / 100, $1 % 100 / 10, $1 % 10)
+                })
         #expect(Self.deliveries(.random(choices: ReplayedChoices([]))) == fifo)
         #expect(Self.deliveries(.pct(choices: ReplayedChoices([]), depth: 3)) == fifo)
     }
@@ -37,7 +42,10 @@ struct OrderingTests {
     @Test("random and PCT reorder only within an instant", arguments: 0..<20)
     func onlyTiesReorder(seed: UInt64) {
         let fifo = Self.deliveries(.fifo)
-        for ordering in [OrderingStrategy.random(seed: seed), .pct(seed: seed, depth: 3, contestedStepsBound: 10)] {
+        for ordering in [
+            OrderingStrategy.random(seed: seed),
+            .pct(seed: seed, depth: 3, contestedStepsBound: 10),
+        ] {
             let order = Self.deliveries(ordering)
             #expect(order.map { $0 / 100 } == fifo.map { $0 / 100 })
             #expect(order.sorted() == fifo.sorted())
@@ -48,14 +56,19 @@ struct OrderingTests {
     func randomReorders() {
         let fifo = Self.deliveries(.fifo)
         #expect((UInt64(0)..<10).contains { Self.deliveries(.random(seed: $0)) != fifo })
-        #expect((UInt64(0)..<10).contains { Self.deliveries(.pct(seed: $0, depth: 2, contestedStepsBound: 10)) != fifo })
+        #expect(
+            (UInt64(0)..<10).contains {
+                Self.deliveries(.pct(seed: $0, depth: 2, contestedStepsBound: 10)) != fifo
+            })
     }
 
     @Test("the same seed gives the same order")
     func sameSeedSameOrder() {
         for seed: UInt64 in [1, 2, 3] {
             #expect(Self.deliveries(.random(seed: seed)) == Self.deliveries(.random(seed: seed)))
-            #expect(Self.deliveries(.pct(seed: seed, depth: 3)) == Self.deliveries(.pct(seed: seed, depth: 3)))
+            #expect(
+                Self.deliveries(.pct(seed: seed, depth: 3))
+                    == Self.deliveries(.pct(seed: seed, depth: 3)))
         }
     }
 
@@ -69,7 +82,9 @@ struct OrderingTests {
             #expect(Self.deliveries(.random(choices: ReplayedChoices(recorded.values))) == order)
             let pctRecorded = RecordingChoices(recording: SeededChoices(seed: seed))
             let pctOrder = Self.deliveries(.pct(choices: pctRecorded, depth: 3))
-            #expect(Self.deliveries(.pct(choices: ReplayedChoices(pctRecorded.values), depth: 3)) == pctOrder)
+            #expect(
+                Self.deliveries(.pct(choices: ReplayedChoices(pctRecorded.values), depth: 3))
+                    == pctOrder)
         }
     }
 

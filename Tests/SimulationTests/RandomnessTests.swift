@@ -29,7 +29,8 @@ struct RandomnessTests {
     @Test("a seed is expanded into the xoshiro state by SplitMix64")
     func seedingUsesSplitMix() {
         var seeder = SplitMix64(seed: 99)
-        var expanded = Xoshiro256StarStar(state: (seeder.next(), seeder.next(), seeder.next(), seeder.next()))
+        var expanded = Xoshiro256StarStar(
+            state: (seeder.next(), seeder.next(), seeder.next(), seeder.next()))
         var seeded = Xoshiro256StarStar(seed: 99)
         #expect((0..<8).map { _ in seeded.next() } == (0..<8).map { _ in expanded.next() })
     }
@@ -103,7 +104,7 @@ struct RandomnessTests {
         #expect(Seed(43).derive("device") != root.derive("device"))
         var first = Xoshiro256StarStar(seed: root.derive("daemon"))
         var device = Xoshiro256StarStar(seed: root.derive("device"))
-        _ = (0..<100).map { _ in device.next() }   // another stream draws a lot
+        _ = (0..<100).map { _ in device.next() }  // another stream draws a lot
         var again = Xoshiro256StarStar(seed: root.derive("daemon"))
         #expect((0..<5).map { _ in first.next() } == (0..<5).map { _ in again.next() })
     }

@@ -40,7 +40,9 @@ struct SchedulerTests {
         let recorder = Recorder()
         let id = simulation.add(recorder)
         for number in 0..<4 {
-            handles.append(simulation.scheduler.send(Note(number: number), to: id, after: .seconds(Int64(number))))
+            handles.append(
+                simulation.scheduler.send(
+                    Note(number: number), to: id, after: .seconds(Int64(number))))
         }
         let cancelled1 = simulation.scheduler.cancel(handles[2])
         #expect(cancelled1)
@@ -77,10 +79,12 @@ struct SchedulerTests {
         var pending: EventHandle?
         let recorder = Recorder { note, context in
             switch note.number {
-            case 0: pending = context.setTimer(after: .seconds(10), Note(number: 99))
-                    context.setTimer(after: .seconds(1), Note(number: 1))
-            case 1: let cancelled = context.cancel(pending!)
-                    #expect(cancelled)
+            case 0:
+                pending = context.setTimer(after: .seconds(10), Note(number: 99))
+                context.setTimer(after: .seconds(1), Note(number: 1))
+            case 1:
+                let cancelled = context.cancel(pending!)
+                #expect(cancelled)
             default: break
             }
         }
@@ -97,15 +101,23 @@ struct SchedulerTests {
         let recorder = Recorder()
         let id = simulation.add(recorder)
         for second in [1, 5, 5, 9] as [Int64] {
-            simulation.scheduler.send(Note(number: Int(second)), to: id, at: .start + .seconds(second))
+            simulation.scheduler.send(
+                Note(number: Int(second)), to: id, at: .start + .seconds(second))
         }
         let first = simulation.run(horizon: .start + .seconds(5))
-        #expect(first == RunOutcome(exitReason: .horizonReached, deliveredCount: 3, now: .start + .seconds(5)))
+        #expect(
+            first
+                == RunOutcome(
+                    exitReason: .horizonReached, deliveredCount: 3, now: .start + .seconds(5)))
         let second = simulation.run(horizon: .start + .seconds(7))
-        #expect(second == RunOutcome(exitReason: .horizonReached, deliveredCount: 0, now: .start + .seconds(7)))
+        #expect(
+            second
+                == RunOutcome(
+                    exitReason: .horizonReached, deliveredCount: 0, now: .start + .seconds(7)))
         simulation.scheduler.send(Note(number: 8), to: id, at: .start + .seconds(8))
         let third = simulation.run()
-        #expect(third == RunOutcome(exitReason: .idle, deliveredCount: 2, now: .start + .seconds(9)))
+        #expect(
+            third == RunOutcome(exitReason: .idle, deliveredCount: 2, now: .start + .seconds(9)))
         #expect(recorder.numbers == [1, 5, 5, 8, 9])
     }
 
@@ -116,8 +128,11 @@ struct SchedulerTests {
         let id = simulation.add(recorder)
         simulation.scheduler.send(Note(number: 0), to: id, at: .start)
         let outcome = simulation.run(eventCountMax: 50)
-        #expect(outcome == RunOutcome(exitReason: .eventCountMaxReached, deliveredCount: 50,
-                                      now: .start + .seconds(49)))
+        #expect(
+            outcome
+                == RunOutcome(
+                    exitReason: .eventCountMaxReached, deliveredCount: 50,
+                    now: .start + .seconds(49)))
         #expect(simulation.scheduler.pendingCount == 1)
     }
 
@@ -126,7 +141,9 @@ struct SchedulerTests {
         var simulation = Simulation<Note>()
         let recorder = Recorder { note, context in if note.number == 2 { context.requestStop() } }
         let id = simulation.add(recorder)
-        for number in 1...4 { simulation.scheduler.send(Note(number: number), to: id, after: .seconds(Int64(number))) }
+        for number in 1...4 {
+            simulation.scheduler.send(Note(number: number), to: id, after: .seconds(Int64(number)))
+        }
         let outcome = simulation.run()
         #expect(outcome.exitReason == .stopRequested)
         #expect(recorder.numbers == [1, 2])
@@ -139,7 +156,9 @@ struct SchedulerTests {
         var simulation = Simulation<Note>()
         let first = Recorder()
         let second = Recorder { note, context in
-            if note.number == 1 { context.send(Note(number: 2), to: ActorID(index: 0), after: .seconds(1)) }
+            if note.number == 1 {
+                context.send(Note(number: 2), to: ActorID(index: 0), after: .seconds(1))
+            }
         }
         let firstID = simulation.add(first)
         let secondID = simulation.add(second)
@@ -157,12 +176,16 @@ struct SchedulerTests {
         var random = Xoshiro256StarStar(seed: 3)
         var instants: [Int64] = []
         for number in 0..<2_000 {
-            let instant = Int64(random.nextBounded(below: 1 << UInt64(random.nextBounded(below: 62))))
+            let instant = Int64(
+                random.nextBounded(below: 1 << UInt64(random.nextBounded(below: 62))))
             instants.append(instant)
-            simulation.scheduler.send(Note(number: number), to: id, at: Instant(nanosecondsSinceStart: instant))
+            simulation.scheduler.send(
+                Note(number: number), to: id, at: Instant(nanosecondsSinceStart: instant))
         }
         _ = simulation.run()
-        let expected = instants.enumerated().sorted { ($0.element, $0.offset) < ($1.element, $1.offset) }
+        let expected = instants.enumerated().sorted {
+            ($0.element, $0.offset) < ($1.element, $1.offset)
+        }
         #expect(recorder.numbers == expected.map(\.offset))
     }
 }

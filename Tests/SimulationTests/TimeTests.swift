@@ -4,18 +4,24 @@ import Testing
 
 @Suite("Virtual time")
 struct TimeTests {
-    @Test("durations parse as people write them", arguments: [
-        ("90s", 90_000_000_000), ("15m", 900_000_000_000), ("1h30m", 5_400_000_000_000),
-        ("1.5s", 1_500_000_000), ("250ms", 250_000_000), ("11.4s", 11_400_000_000),
-        ("2d", 172_800_000_000_000), ("10us", 10_000), ("7ns", 7), ("0", 0), ("1m0.5s", 60_500_000_000),
-    ] as [(String, Int64)])
+    @Test(
+        "durations parse as people write them",
+        arguments: [
+            ("90s", 90_000_000_000), ("15m", 900_000_000_000), ("1h30m", 5_400_000_000_000),
+            ("1.5s", 1_500_000_000), ("250ms", 250_000_000), ("11.4s", 11_400_000_000),
+            ("2d", 172_800_000_000_000), ("10us", 10_000), ("7ns", 7), ("0", 0),
+            ("1m0.5s", 60_500_000_000),
+        ] as [(String, Int64)])
     func parses(text: String, nanoseconds: Int64) throws {
         #expect(try VirtualDuration(parsing: text).nanoseconds == nanoseconds)
     }
 
-    @Test("malformed durations are errors that name the text", arguments: [
-        "", "5", "s", "5x", "1.s", "1..5s", "-5s", "1.0000000001s", "99999999999999999999h", "1h 30m",
-    ])
+    @Test(
+        "malformed durations are errors that name the text",
+        arguments: [
+            "", "5", "s", "5x", "1.s", "1..5s", "-5s", "1.0000000001s", "99999999999999999999h",
+            "1h 30m",
+        ])
     func rejects(text: String) {
         #expect {
             try VirtualDuration(parsing: text)
@@ -24,10 +30,12 @@ struct TimeTests {
         }
     }
 
-    @Test("a duration's description parses back to itself", arguments: [
-        0, 1, 999, 1_000, 250_000_000, 1_500_000_000, 90_000_000_000, 5_400_000_000_000,
-        5_400_500_000_000, 86_400_000_000_001,
-    ] as [Int64])
+    @Test(
+        "a duration's description parses back to itself",
+        arguments: [
+            0, 1, 999, 1_000, 250_000_000, 1_500_000_000, 90_000_000_000, 5_400_000_000_000,
+            5_400_500_000_000, 86_400_000_000_001,
+        ] as [Int64])
     func durationRoundTrip(nanoseconds: Int64) throws {
         let duration = VirtualDuration(nanoseconds: nanoseconds)
         #expect(try VirtualDuration(parsing: duration.description) == duration)

@@ -10,7 +10,9 @@ struct TraceTests {
         var simulation = Simulation<Note>(ordering: ordering, trace: sink)
         let recorder = Recorder { note, context in
             if note.number < 20 {
-                context.setTimer(after: .milliseconds(Int64(note.number % 3) * 500), Note(number: note.number + 3, label: "\"q\"\n"))
+                context.setTimer(
+                    after: .milliseconds(Int64(note.number % 3) * 500),
+                    Note(number: note.number + 3, label: "\"q\"\n"))
             }
         }
         let id = simulation.add(recorder)
@@ -23,7 +25,9 @@ struct TraceTests {
 
     @Test("a JSON Lines trace file hashes to the run's trace hash")
     func fileMatchesHash() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lifeline-trace-\(UInt64.random(in: 0...UInt64.max)).jsonl").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifeline-trace-\(UInt64.random(in: 0...UInt64.max)).jsonl"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let file = try JSONLinesTrace<Note>(path: path)
         Self.run(into: file)
@@ -36,16 +40,22 @@ struct TraceTests {
         #expect(lines.count == file.hash.lineCount)
         for line in lines {
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-            #expect(object?["instant"] is String && object?["actor"] is Int && object?["message"] is String)
+            #expect(
+                object?["instant"] is String && object?["actor"] is Int
+                    && object?["message"] is String)
         }
     }
 
     @Test("a trace file never overwrites an existing file unless asked")
     func noOverwrite() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lifeline-keep-\(UInt64.random(in: 0...UInt64.max))").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifeline-keep-\(UInt64.random(in: 0...UInt64.max))"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: path) }
         _ = FileManager.default.createFile(atPath: path, contents: Data("keep me".utf8))
-        #expect(throws: JSONLinesTrace<Note>.OpenError.self) { try JSONLinesTrace<Note>(path: path) }
+        #expect(throws: JSONLinesTrace<Note>.OpenError.self) {
+            try JSONLinesTrace<Note>(path: path)
+        }
         #expect(FileManager.default.contents(atPath: path) == Data("keep me".utf8))
     }
 
@@ -57,8 +67,11 @@ struct TraceTests {
         Self.run(into: hashing)
         #expect(memory.hash.value == hashing.hash.value)
         #expect(memory.records.count == memory.hash.lineCount)
-        #expect(memory.records.allSatisfy { $0.message.number != 99 }, "the cancelled note is not traced")
-        #expect(zip(memory.records, memory.records.dropFirst()).allSatisfy { $0.instant <= $1.instant })
+        #expect(
+            memory.records.allSatisfy { $0.message.number != 99 },
+            "the cancelled note is not traced")
+        #expect(
+            zip(memory.records, memory.records.dropFirst()).allSatisfy { $0.instant <= $1.instant })
     }
 
     @Test("a different order gives a different hash")
@@ -76,7 +89,9 @@ struct TraceTests {
     @Test("JSON quoting escapes quotes, backslashes and control characters")
     func quoting() {
         #expect(jsonQuoted("a\"b\\c\nd\u{1}") == "\"a\\\"b\\\\c\\nd\\u0001\"")
-        #expect(TraceHash.line(instant: .start + .milliseconds(1500), actor: ActorID(index: 3), message: "x")
+        #expect(
+            TraceHash.line(
+                instant: .start + .milliseconds(1500), actor: ActorID(index: 3), message: "x")
                 == "{\"instant\":\"00:00:01.500\",\"ns\":1500000000,\"actor\":3,\"message\":\"x\"}")
     }
 }

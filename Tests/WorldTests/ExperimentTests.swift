@@ -7,7 +7,9 @@ import Testing
 @Suite("Source A's experiments")
 struct ExperimentTests {
     let rows = BackgroundExperiment().run()
-    func row(_ probe: BackgroundExperiment.Probe) -> BackgroundExperiment.Row { rows.first { $0.probe == probe }! }
+    func row(_ probe: BackgroundExperiment.Probe) -> BackgroundExperiment.Row {
+        rows.first { $0.probe == probe }!
+    }
 
     @Test("R-A4: plain manager delivers 10 fixes, last at 11.4–11.5 s, then denied at 13.4–13.5 s")
     func plainManager() {
@@ -26,7 +28,9 @@ struct ExperimentTests {
         #expect(live.signal == nil)
     }
 
-    @Test("R-A6: a manager allowed in the background and live updates with a session deliver for the whole window")
+    @Test(
+        "R-A6: a manager allowed in the background and live updates with a session deliver for the whole window"
+    )
     func continuing() {
         #expect(abs(row(.background).fixes - 19) <= 1)
         #expect(abs(row(.liveSession).fixes - 20) <= 1)
@@ -54,10 +58,14 @@ struct ExperimentTests {
         var experiment = BackgroundExperiment()
         experiment.window = .seconds(8)
         let short = experiment.run()
-        #expect(short.allSatisfy { $0.fixes == 7 && $0.signal == nil }, "all stop counting before the grace ends")
+        #expect(
+            short.allSatisfy { $0.fixes == 7 && $0.signal == nil },
+            "all stop counting before the grace ends")
     }
 
-    @Test("R-A10, R-A11: relaunches at about 23 s and 92 s, none, and about 25 s, with no launch options")
+    @Test(
+        "R-A10, R-A11: relaunches at about 23 s and 92 s, none, and about 25 s, with no launch options"
+    )
     func relaunch() {
         let rows = RelaunchExperiment().run()
         #expect(rows.map(\.launches.count) == [2, 0, 1])
@@ -75,18 +83,26 @@ struct ExperimentTests {
         #expect(row.launches.count == 1 && abs(row.launches[0] - 35) < 0.1)
     }
 
-    @Test("R-A9: the assertion ends the process at launch whatever the authorization; with the mode, it runs")
+    @Test(
+        "R-A9: the assertion ends the process at launch whatever the authorization; with the mode, it runs"
+    )
     func infoPlist() {
         let rows = InfoPlistExperiment().run()
         for row in rows where !row.backgroundMode {
-            #expect(row.crash?.contains("setAllowsBackgroundLocationUpdates") == true, "\(row.authorization)")
+            #expect(
+                row.crash?.contains("setAllowsBackgroundLocationUpdates") == true,
+                "\(row.authorization)")
             #expect(row.endedAfterSeconds == 0)
         }
         #expect(rows.filter(\.backgroundMode).allSatisfy { $0.crash == nil })
-        #expect(Set(rows.filter { !$0.backgroundMode }.map(\.authorization)) == Set(Authorization.allCases))
+        #expect(
+            Set(rows.filter { !$0.backgroundMode }.map(\.authorization))
+                == Set(Authorization.allCases))
     }
 
-    @Test("R-C2: a commuter day pauses live updates three times and tracks both drives in the background")
+    @Test(
+        "R-C2: a commuter day pauses live updates three times and tracks both drives in the background"
+    )
     func commuterDay() {
         let day = CommuterDay().run()
         #expect(day.stationaryUpdates == 3)
@@ -100,7 +116,9 @@ struct ExperimentTests {
     func determinism() {
         func hash() -> UInt64 {
             let trace = HashingTrace<WorldMessage>()
-            var world = World(WorldConfiguration(route: CommuterDay.route, seed: 9), trace: trace) { SessionTracker() }
+            var world = World(WorldConfiguration(route: CommuterDay.route, seed: 9), trace: trace) {
+                SessionTracker()
+            }
             world.schedule(.open, at: .start + .hours(7))
             world.schedule(.leave, at: .start + .hours(7) + .minutes(1))
             world.run(until: .start + .hours(9))

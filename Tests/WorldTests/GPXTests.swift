@@ -6,63 +6,95 @@ import Testing
 @testable import World
 
 func gpx(_ body: String) -> Data {
-    Data("""
-    <?xml version="1.0"?>
-    <gpx version="1.1" creator="Xcode">
-    \(body)
-    </gpx>
-    """.utf8)
+    Data(
+        """
+        <?xml version="1.0"?>
+        <gpx version="1.1" creator="Xcode">
+        \(body)
+        </gpx>
+        """.utf8)
 }
 
 @Suite("GPX routes")
 struct GPXTests {
     @Test("waypoints with times make a timed route, starting at the first time")
     func waypoints() throws {
-        let route = try Route(gpx: gpx("""
-            <wpt lat="51.5007" lon="-0.1246"><time>2026-11-29T07:00:00Z</time></wpt>
-            <wpt lat="51.5007" lon="-0.1146"><time>2026-11-29T07:01:00Z</time></wpt>
-            <wpt lat="51.5107" lon="-0.1146"><name>end</name><time>2026-11-29T07:02:30.5Z</time></wpt>
-            """), path: "drive.gpx")
-        #expect(route.waypoints.map(\.instant) == [.start, .start + .seconds(60), .start + .milliseconds(150_500)])
+        let route = try Route(
+            gpx: gpx(
+                """
+                <wpt lat="51.5007" lon="-0.1246"><time>2026-11-29T07:00:00Z</time></wpt>
+                <wpt lat="51.5007" lon="-0.1146"><time>2026-11-29T07:01:00Z</time></wpt>
+                <wpt lat="51.5107" lon="-0.1146"><name>end</name><time>2026-11-29T07:02:30.5Z</time></wpt>
+                """), path: "drive.gpx")
+        #expect(
+            route.waypoints.map(\.instant) == [
+                .start, .start + .seconds(60), .start + .milliseconds(150_500),
+            ])
         #expect(route.waypoints[1].coordinate == Coordinate(latitude: 51.5007, longitude: -0.1146))
         #expect(abs(route.speed(at: .start + .seconds(30)) - 691.6 / 60) < 0.5)
     }
 
     @Test("track points work too, and time-zone offsets count")
     func trackPoints() throws {
-        let route = try Route(gpx: gpx("""
-            <trk><trkseg>
-            <trkpt lat="10" lon="20"><time>2026-11-29T08:00:00+01:00</time></trkpt>
-            <trkpt lat="10.001" lon="20"><time>2026-11-29T07:00:10Z</time></trkpt>
-            </trkseg></trk>
-            """), path: "track.gpx")
+        let route = try Route(
+            gpx: gpx(
+                """
+                <trk><trkseg>
+                <trkpt lat="10" lon="20"><time>2026-11-29T08:00:00+01:00</time></trkpt>
+                <trkpt lat="10.001" lon="20"><time>2026-11-29T07:00:10Z</time></trkpt>
+                </trkseg></trk>
+                """), path: "track.gpx")
         #expect(route.waypoints.map(\.instant) == [.start, .start + .seconds(10)])
     }
 
     @Test("points without times are driven at a fixed speed, as Xcode does")
     func untimed() throws {
-        let route = try Route(gpx: gpx("""
-            <wpt lat="0" lon="0"/>
-            <wpt lat="0" lon="0.01"/>
-            """), path: "fixed.gpx", speedMetersPerSecond: 20)
-        let meters = Coordinate(latitude: 0, longitude: 0).distance(to: Coordinate(latitude: 0, longitude: 0.01))
+        let route = try Route(
+            gpx: gpx(
+                """
+                <wpt lat="0" lon="0"/>
+                <wpt lat="0" lon="0.01"/>
+                """), path: "fixed.gpx", speedMetersPerSecond: 20)
+        let meters = Coordinate(latitude: 0, longitude: 0).distance(
+            to: Coordinate(latitude: 0, longitude: 0.01))
         #expect(abs(route.endInstant.secondsSinceStart - meters / 20) < 1e-6)
     }
 
-    @Test("each kind of bad file is an error naming its line", arguments: [
-        ("not XML at all", 1, "not well-formed XML"),
-        ("<gpx><wpt lat=\"1\" lon=\"2\"></gpx>", 1, "not well-formed XML"),
-        ("<wpt lon=\"2\"><time>2026-11-29T07:00:00Z</time></wpt>", 3, "expected lat and lon"),
-        ("<wpt lat=\"1\" lon=\"2\"><time>2026-11-29T07:00:00Z</time></wpt>\n<wpt lat=\"91\" lon=\"2\"><time>2026-11-29T07:01:00Z</time></wpt>", 4, "not a latitude"),
-        ("<wpt lat=\"1\" lon=\"180\"><time>2026-11-29T07:00:00Z</time></wpt>", 3, "not a longitude"),
-        ("<wpt lat=\"1\" lon=\"east\"><time>2026-11-29T07:00:00Z</time></wpt>", 3, "not a longitude"),
-        ("<wpt lat=\"1\" lon=\"2\"><time>2026-11-29T07:01:00Z</time></wpt>\n<wpt lat=\"1\" lon=\"3\"><time>2026-11-29T07:00:00Z</time></wpt>", 4, "before the previous point"),
-        ("<wpt lat=\"1\" lon=\"2\"><time>yesterday</time></wpt>", 3, "not an ISO-8601 UTC time"),
-        ("<wpt lat=\"1\" lon=\"2\"><time>2026-11-29T07:00:00Z</time></wpt>\n<wpt lat=\"1\" lon=\"3\"/>", 4, "expected a <time>"),
-        ("", 4, "expected at least one"),
-    ] as [(String, Int, String)])
+    @Test(
+        "each kind of bad file is an error naming its line",
+        arguments: [
+            ("not XML at all", 1, "not well-formed XML"),
+            ("<gpx><wpt lat=\"1\" lon=\"2\"></gpx>", 1, "not well-formed XML"),
+            ("<wpt lon=\"2\"><time>2026-11-29T07:00:00Z</time></wpt>", 3, "expected lat and lon"),
+            (
+                "<wpt lat=\"1\" lon=\"2\"><time>2026-11-29T07:00:00Z</time></wpt>\n<wpt lat=\"91\" lon=\"2\"><time>2026-11-29T07:01:00Z</time></wpt>",
+                4, "not a latitude"
+            ),
+            (
+                "<wpt lat=\"1\" lon=\"180\"><time>2026-11-29T07:00:00Z</time></wpt>", 3,
+                "not a longitude"
+            ),
+            (
+                "<wpt lat=\"1\" lon=\"east\"><time>2026-11-29T07:00:00Z</time></wpt>", 3,
+                "not a longitude"
+            ),
+            (
+                "<wpt lat=\"1\" lon=\"2\"><time>2026-11-29T07:01:00Z</time></wpt>\n<wpt lat=\"1\" lon=\"3\"><time>2026-11-29T07:00:00Z</time></wpt>",
+                4, "before the previous point"
+            ),
+            (
+                "<wpt lat=\"1\" lon=\"2\"><time>yesterday</time></wpt>", 3,
+                "not an ISO-8601 UTC time"
+            ),
+            (
+                "<wpt lat=\"1\" lon=\"2\"><time>2026-11-29T07:00:00Z</time></wpt>\n<wpt lat=\"1\" lon=\"3\"/>",
+                4, "expected a <time>"
+            ),
+            ("", 4, "expected at least one"),
+        ] as [(String, Int, String)])
     func badFiles(body: String, line: Int, message: String) {
-        let data = body.hasPrefix("not XML") || body.hasPrefix("<gpx>") ? Data(body.utf8) : gpx(body)
+        let data =
+            body.hasPrefix("not XML") || body.hasPrefix("<gpx>") ? Data(body.utf8) : gpx(body)
         #expect {
             try Route(gpx: data, path: "bad.gpx")
         } throws: { error in
@@ -73,15 +105,19 @@ struct GPXTests {
 
     @Test("a missing file is an error naming it")
     func missingFile() {
-        #expect(throws: GPXError(path: "/no/such.gpx", line: 0, message: "the file cannot be read")) {
+        #expect(throws: GPXError(path: "/no/such.gpx", line: 0, message: "the file cannot be read"))
+        {
             try Route(gpxFile: "/no/such.gpx")
         }
     }
 
-    @Test("ISO-8601 times convert exactly", arguments: [
-        ("1970-01-01T00:00:00Z", 0.0), ("2000-03-01T00:00:00Z", 951_868_800), ("2026-11-29T07:00:00.25Z", 1_795_935_600.25),
-        ("2026-11-29T08:00:00+01:00", 1_795_935_600),
-    ])
+    @Test(
+        "ISO-8601 times convert exactly",
+        arguments: [
+            ("1970-01-01T00:00:00Z", 0.0), ("2000-03-01T00:00:00Z", 951_868_800),
+            ("2026-11-29T07:00:00.25Z", 1_795_935_600.25),
+            ("2026-11-29T08:00:00+01:00", 1_795_935_600),
+        ])
     func times(text: String, seconds: Double) {
         #expect(iso8601Seconds(text) == seconds)
     }

@@ -6,29 +6,44 @@ import Testing
 
 @Suite("Location service rules")
 struct LocationServiceRuleTests {
-    @Test("R-F7: significant change: the cached location first, then 500 m and 5 min apart, cell accuracy")
+    @Test(
+        "R-F7: significant change: the cached location first, then 500 m and 5 min apart, cell accuracy"
+    )
     func significantChange() {
         var fixes: [Fix] = []
-        let world = runWorld(authorization: .always, route: drive(50), until: 1_500, actions: [(0, .open), (0, .attachTestHost(true))]) {
-            let engine = ScriptedEngine { _, services in services.startMonitoringSignificantLocationChanges() }
-            engine.onEvent = { event, _ in if case .significantChange(let fix) = event { fixes.append(fix) } }
+        let world = runWorld(
+            authorization: .always, route: drive(50), until: 1_500,
+            actions: [(0, .open), (0, .attachTestHost(true))]
+        ) {
+            let engine = ScriptedEngine { _, services in
+                services.startMonitoringSignificantLocationChanges()
+            }
+            engine.onEvent = { event, _ in
+                if case .significantChange(let fix) = event { fixes.append(fix) }
+            }
             return engine
         }
         let seconds = world.eventSeconds
         #expect(seconds.first == 0, "the first event is the cached location")
         #expect(seconds.count >= 4)
-        for (earlier, later) in zip(seconds.dropFirst(), seconds.dropFirst(2)) { #expect(later - earlier >= 300) }
+        for (earlier, later) in zip(seconds.dropFirst(), seconds.dropFirst(2)) {
+            #expect(later - earlier >= 300)
+        }
         #expect(abs(seconds[1] - 24) < 0.01, "500 m at 50 m/s is 10 s, plus the 14 s latency")
         #expect(fixes.allSatisfy { $0.source == .cell && $0.horizontalAccuracyMeters == 1_414 })
     }
 
-    @Test("R-F8: a condition's exit comes after the radius plus the 200 m cushion, then the latency")
+    @Test(
+        "R-F8: a condition's exit comes after the radius plus the 200 m cushion, then the latency")
     func conditionExit() {
-        let world = runWorld(authorization: .always, route: drive(10, parkedFor: .seconds(30)), until: 400,
-                             actions: [(0, .open), (0, .attachTestHost(true))]) {
+        let world = runWorld(
+            authorization: .always, route: drive(10, parkedFor: .seconds(30)), until: 400,
+            actions: [(0, .open), (0, .attachTestHost(true))]
+        ) {
             ScriptedEngine { _, services in
                 services.openMonitor("Places")
-                services.addCondition(monitor: "Places", condition: "home", center: home, radiusMeters: 100)
+                services.addCondition(
+                    monitor: "Places", condition: "home", center: home, radiusMeters: 100)
             }
         }
         // 300 m at 10 m/s is 30 s after the drive starts at 30 s; then 85 s.
@@ -37,22 +52,29 @@ struct LocationServiceRuleTests {
 
     @Test("R-F8: an app holds at most 20 conditions")
     func conditionLimit() {
-        let world = runWorld(authorization: .always, route: drive(10), until: 400, actions: [(0, .open), (0, .attachTestHost(true))]) {
+        let world = runWorld(
+            authorization: .always, route: drive(10), until: 400,
+            actions: [(0, .open), (0, .attachTestHost(true))]
+        ) {
             ScriptedEngine { _, services in
                 services.openMonitor("Places")
                 for index in 0..<25 {
-                    services.addCondition(monitor: "Places", condition: "c\(index)", center: home, radiusMeters: 100)
+                    services.addCondition(
+                        monitor: "Places", condition: "c\(index)", center: home, radiusMeters: 100)
                 }
             }
         }
         #expect(world.eventSeconds.count == 20)
     }
 
-    @Test("R-F10: with reduced accuracy there is no region monitoring, and fixes are kilometres wide")
+    @Test(
+        "R-F10: with reduced accuracy there is no region monitoring, and fixes are kilometres wide")
     func reducedAccuracy() {
         var accuracies: [Double] = []
-        let world = runWorld(authorization: .always, accuracy: .reduced, route: drive(10), until: 400,
-                             actions: [(0, .open), (0, .attachTestHost(true))]) {
+        let world = runWorld(
+            authorization: .always, accuracy: .reduced, route: drive(10), until: 400,
+            actions: [(0, .open), (0, .attachTestHost(true))]
+        ) {
             let engine = ReducedProbe()
             engine.record = { accuracies.append($0) }
             return engine
@@ -77,14 +99,21 @@ struct LocationServiceRuleTests {
         }
     }
 
-    @Test("R-F9: a visit arrives after the dwell and departs after leaving its radius plus the latency")
+    @Test(
+        "R-F9: a visit arrives after the dwell and departs after leaving its radius plus the latency"
+    )
     func visits() {
         var events: [MonitoringEvent] = []
-        let route = Route(start: home, headingDegrees: 90, segments: [
-            .init(.drive, .minutes(2), speedMetersPerSecond: 10), .init(.park, .minutes(10)),
-            .init(.drive, .minutes(10), speedMetersPerSecond: 10),
-        ])
-        let world = runWorld(authorization: .always, route: route, until: 1_500, actions: [(0, .open), (0, .attachTestHost(true))]) {
+        let route = Route(
+            start: home, headingDegrees: 90,
+            segments: [
+                .init(.drive, .minutes(2), speedMetersPerSecond: 10), .init(.park, .minutes(10)),
+                .init(.drive, .minutes(10), speedMetersPerSecond: 10),
+            ])
+        let world = runWorld(
+            authorization: .always, route: route, until: 1_500,
+            actions: [(0, .open), (0, .attachTestHost(true))]
+        ) {
             let engine = ScriptedEngine { _, services in services.startMonitoringVisits() }
             engine.onEvent = { event, _ in events.append(event) }
             return engine
@@ -96,12 +125,19 @@ struct LocationServiceRuleTests {
         if case .visitArrival = events.first {} else { Issue.record("expected an arrival first") }
     }
 
-    @Test("R-F4: a manager pauses automatically when still and stays paused until the app restarts it")
+    @Test(
+        "R-F4: a manager pauses automatically when still and stays paused until the app restarts it"
+    )
     func automaticPause() {
-        let route = Route(start: home, headingDegrees: 90, segments: [
-            .init(.drive, .minutes(1), speedMetersPerSecond: 10), .init(.park, .minutes(20)), .init(.drive, .minutes(5), speedMetersPerSecond: 10),
-        ])
-        let world = runWorld(authorization: .always, route: route, until: 1_600, actions: [(0, .open)]) {
+        let route = Route(
+            start: home, headingDegrees: 90,
+            segments: [
+                .init(.drive, .minutes(1), speedMetersPerSecond: 10), .init(.park, .minutes(20)),
+                .init(.drive, .minutes(5), speedMetersPerSecond: 10),
+            ])
+        let world = runWorld(
+            authorization: .always, route: route, until: 1_600, actions: [(0, .open)]
+        ) {
             ScriptedEngine { _, services in services.startUpdatingLocation(services.makeManager()) }
         }
         let fixes = world.fixSeconds
@@ -109,18 +145,25 @@ struct LocationServiceRuleTests {
         #expect(!fixes.contains { $0 > 1_300 }, "not resumed by movement")
     }
 
-    @Test("R-C2: live updates send one stationary update, pause, and resume on movement in the background")
+    @Test(
+        "R-C2: live updates send one stationary update, pause, and resume on movement in the background"
+    )
     func stationaryPause() {
-        let route = Route(start: home, headingDegrees: 90, segments: [
-            .init(.drive, .minutes(1), speedMetersPerSecond: 10), .init(.park, .minutes(10)), .init(.drive, .minutes(1), speedMetersPerSecond: 10),
-        ])
+        let route = Route(
+            start: home, headingDegrees: 90,
+            segments: [
+                .init(.drive, .minutes(1), speedMetersPerSecond: 10), .init(.park, .minutes(10)),
+                .init(.drive, .minutes(1), speedMetersPerSecond: 10),
+            ])
         let world = runWorld(route: route, until: 800, actions: [(0, .open), (5, .leave)]) {
             ScriptedEngine { _, services in
                 _ = services.beginBackgroundActivitySession()
                 _ = services.startLiveUpdates()
             }
         }
-        let stationary = world.seconds { if case .location(let update) = $0.kind { update.stationary } else { false } }
+        let stationary = world.seconds {
+            if case .location(let update) = $0.kind { update.stationary } else { false }
+        }
         #expect(stationary == [180], "still from 60 s, paused 2 min later")
         let resumed = world.fixSeconds.filter { $0 > 180 }
         // Movement at 660 s resumes delivery in the background; still again from 720 s, the
@@ -131,7 +174,10 @@ struct LocationServiceRuleTests {
 
     @Test("R-C3: live updates take each of the five configurations")
     func liveConfigurations() {
-        #expect(LiveConfiguration.allCases.map(\.rawValue) == ["default", "automotiveNavigation", "otherNavigation", "fitness", "airborne"])
+        #expect(
+            LiveConfiguration.allCases.map(\.rawValue) == [
+                "default", "automotiveNavigation", "otherNavigation", "fitness", "airborne",
+            ])
         for configuration in LiveConfiguration.allCases {
             let world = runWorld(until: 5, actions: [(0, .open)]) {
                 ScriptedEngine { _, services in _ = services.startLiveUpdates(configuration) }
@@ -146,8 +192,11 @@ struct LocationServiceRuleTests {
             ScriptedEngine { _, services in _ = services.startLiveUpdates() }
         }
         #expect(live.fixSeconds.isEmpty)
-        #expect(!IOSPolicy.iOS17.serviceSessionsAvailable && IOSPolicy.iOS18.serviceSessionsAvailable)
-        #expect(IOSPolicy.iOS18.forceQuitRelaunchBySignificantChange && !IOSPolicy.iOS26.forceQuitRelaunchBySignificantChange)
+        #expect(
+            !IOSPolicy.iOS17.serviceSessionsAvailable && IOSPolicy.iOS18.serviceSessionsAvailable)
+        #expect(
+            IOSPolicy.iOS18.forceQuitRelaunchBySignificantChange
+                && !IOSPolicy.iOS26.forceQuitRelaunchBySignificantChange)
     }
 }
 
@@ -184,18 +233,27 @@ struct StandardUpdateConfigurationTests {
         return fixes
     }
 
-    @Test("R-F10, R-D4: the desired accuracy chooses the source: GNSS, Wi-Fi 30–65 m, or cell 1,414 m")
+    @Test(
+        "R-F10, R-D4: the desired accuracy chooses the source: GNSS, Wi-Fi 30–65 m, or cell 1,414 m"
+    )
     func desiredAccuracy() {
-        #expect(fixes { _, _ in }.allSatisfy { $0.source == .gnss && $0.horizontalAccuracyMeters == 5 })
-        let wifi = fixes { manager, services in services.setDesiredAccuracy(manager, meters: 100.5) }
-        #expect(wifi.allSatisfy { $0.source == .wifi && (30...65).contains($0.horizontalAccuracyMeters) })
-        let cell = fixes { manager, services in services.setDesiredAccuracy(manager, meters: 3_000) }
+        #expect(
+            fixes { _, _ in }.allSatisfy { $0.source == .gnss && $0.horizontalAccuracyMeters == 5 })
+        let wifi = fixes { manager, services in services.setDesiredAccuracy(manager, meters: 100.5)
+        }
+        #expect(
+            wifi.allSatisfy {
+                $0.source == .wifi && (30...65).contains($0.horizontalAccuracyMeters)
+            })
+        let cell = fixes { manager, services in services.setDesiredAccuracy(manager, meters: 3_000)
+        }
         #expect(cell.allSatisfy { $0.source == .cell && $0.horizontalAccuracyMeters == 1_414 })
     }
 
     @Test("a distance filter drops fixes closer than it to the last one delivered")
     func distanceFilter() {
-        let filtered = fixes { manager, services in services.setDistanceFilter(manager, meters: 95) }
+        let filtered = fixes { manager, services in services.setDistanceFilter(manager, meters: 95)
+        }
         // At 10 m/s with ±2.5 m noise, every tenth fix clears 95 m.
         #expect((5...7).contains(filtered.count))
         for (earlier, later) in zip(filtered, filtered.dropFirst()) {

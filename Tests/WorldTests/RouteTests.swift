@@ -19,10 +19,12 @@ struct RouteTests {
 
     @Test("segments move at their speed and park still")
     func segments() {
-        let route = Route(start: home, headingDegrees: 90, segments: [
-            .init(.drive, .minutes(10), speedMetersPerSecond: 15), .init(.park, .minutes(5)),
-            .init(.walk, .minutes(2), speedMetersPerSecond: 1.4, headingChangeDegrees: 90),
-        ])
+        let route = Route(
+            start: home, headingDegrees: 90,
+            segments: [
+                .init(.drive, .minutes(10), speedMetersPerSecond: 15), .init(.park, .minutes(5)),
+                .init(.walk, .minutes(2), speedMetersPerSecond: 1.4, headingChangeDegrees: 90),
+            ])
         #expect(abs(route.speed(at: .start + .minutes(3)) - 15) < 0.01)
         #expect(route.speed(at: .start + .minutes(12)) == 0)
         #expect(abs(route.speed(at: .start + .minutes(16)) - 1.4) < 0.01)
@@ -37,8 +39,11 @@ struct RouteTests {
         let crossing = route.firstInstant(after: .start, fartherThan: 500, from: home)!
         #expect(abs(crossing.secondsSinceStart - 150) < 0.01)
         #expect(route.firstInstant(after: .start, movingFasterThan: 0.5) == .start + .seconds(100))
-        #expect(route.firstStillPeriod(after: .start, slowerThan: 0.5, lasting: .seconds(60)) == .start)
-        #expect(route.firstStillPeriod(after: .start, slowerThan: 0.5, lasting: .seconds(200)) == route.endInstant)
+        #expect(
+            route.firstStillPeriod(after: .start, slowerThan: 0.5, lasting: .seconds(60)) == .start)
+        #expect(
+            route.firstStillPeriod(after: .start, slowerThan: 0.5, lasting: .seconds(200))
+                == route.endInstant)
         #expect(route.firstInstant(after: .start, fartherThan: 1e9, from: home) == nil)
     }
 }

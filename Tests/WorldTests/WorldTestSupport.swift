@@ -6,8 +6,12 @@ import Simulation
 let home = Coordinate(latitude: 51.5007, longitude: -0.1246)
 
 /// A drive east at `speed` m/s from the start, after `parkedFor`, lasting `duration`.
-func drive(_ speed: Double, parkedFor: VirtualDuration = .zero, duration: VirtualDuration = .hours(2)) -> Route {
-    Route(start: home, headingDegrees: 90, segments: [.init(.park, parkedFor), .init(.drive, duration, speedMetersPerSecond: speed)])
+func drive(
+    _ speed: Double, parkedFor: VirtualDuration = .zero, duration: VirtualDuration = .hours(2)
+) -> Route {
+    Route(
+        start: home, headingDegrees: 90,
+        segments: [.init(.park, parkedFor), .init(.drive, duration, speedMetersPerSecond: speed)])
 }
 
 /// A device that never moves.
@@ -22,23 +26,38 @@ final class ScriptedEngine: AppEngine {
 
     init(onLaunch: @escaping (LaunchContext, LocationServices) -> Void) { self.onLaunch = onLaunch }
 
-    func didLaunch(_ launch: LaunchContext, services: LocationServices) { onLaunch(launch, services) }
-    func didReceive(_ event: MonitoringEvent, services: LocationServices) { onEvent(event, services) }
-    func lifecycleChanged(to state: ProcessState, services: LocationServices) { onLifecycle(state, services) }
+    func didLaunch(_ launch: LaunchContext, services: LocationServices) {
+        onLaunch(launch, services)
+    }
+    func didReceive(_ event: MonitoringEvent, services: LocationServices) {
+        onEvent(event, services)
+    }
+    func lifecycleChanged(to state: ProcessState, services: LocationServices) {
+        onLifecycle(state, services)
+    }
     func backgroundTaskWillExpire(_ task: ObjectID, services: LocationServices) {
-        if let onTaskExpiry { onTaskExpiry(task, services) } else { services.endBackgroundTask(task) }
+        if let onTaskExpiry {
+            onTaskExpiry(task, services)
+        } else {
+            services.endBackgroundTask(task)
+        }
     }
 }
 
 /// Runs a world until `end` with `actions` at the given seconds.
-func runWorld(policy: IOSPolicy = .measured, authorization: Authorization = .whenInUse,
-              accuracy: AccuracyAuthorization = .full, capabilities: AppCapabilities = AppCapabilities(),
-              route: Route = drive(20), until end: Double, actions: [(Double, UserAction)],
-              engine: @escaping () -> any AppEngine) -> World {
-    let configuration = WorldConfiguration(policy: policy, capabilities: capabilities, authorization: authorization,
-                                           accuracy: accuracy, route: route)
+func runWorld(
+    policy: IOSPolicy = .measured, authorization: Authorization = .whenInUse,
+    accuracy: AccuracyAuthorization = .full, capabilities: AppCapabilities = AppCapabilities(),
+    route: Route = drive(20), until end: Double, actions: [(Double, UserAction)],
+    engine: @escaping () -> any AppEngine
+) -> World {
+    let configuration = WorldConfiguration(
+        policy: policy, capabilities: capabilities, authorization: authorization,
+        accuracy: accuracy, route: route)
     var world = World(configuration, engine: engine)
-    for (seconds, action) in actions { world.schedule(action, at: .start + VirtualDuration(seconds: seconds)) }
+    for (seconds, action) in actions {
+        world.schedule(action, at: .start + VirtualDuration(seconds: seconds))
+    }
     world.run(until: .start + VirtualDuration(seconds: end))
     return world
 }
@@ -57,7 +76,11 @@ extension World {
     /// Seconds of every launch, with its context.
     var launches: [(seconds: Double, context: LaunchContext)] {
         log.compactMap { entry in
-            if case .launch(let context) = entry.kind { ((entry.instant - .start).seconds, context) } else { nil }
+            if case .launch(let context) = entry.kind {
+                ((entry.instant - .start).seconds, context)
+            } else {
+                nil
+            }
         }
     }
 

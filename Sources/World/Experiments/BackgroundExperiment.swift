@@ -63,10 +63,16 @@ public struct BackgroundExperiment: Sendable {
     public func run(_ probe: Probe) -> Row {
         let leftAt = Instant.start + Self.leaveAfterOpen
         let end = leftAt + window + Self.harnessLatency
-        let route = Route(start: Coordinate(latitude: 51.5007, longitude: -0.1246), headingDegrees: 90,
-                          segments: [.init(.drive, (end - .start) + .seconds(60), speedMetersPerSecond: speedMetersPerSecond)])
-        let configuration = WorldConfiguration(policy: policy, authorization: .whenInUse, route: route,
-                                               fixPhase: Self.fixPhase, seed: 1)
+        let route = Route(
+            start: Coordinate(latitude: 51.5007, longitude: -0.1246), headingDegrees: 90,
+            segments: [
+                .init(
+                    .drive, (end - .start) + .seconds(60),
+                    speedMetersPerSecond: speedMetersPerSecond)
+            ])
+        let configuration = WorldConfiguration(
+            policy: policy, authorization: .whenInUse, route: route,
+            fixPhase: Self.fixPhase, seed: 1)
         var world = World(configuration) { probe.makeEngine() }
         world.schedule(.attachTestHost(true), at: .start)
         world.schedule(.open, at: .start)
@@ -78,12 +84,14 @@ public struct BackgroundExperiment: Sendable {
         for entry in world.log where entry.instant >= leftAt && entry.appState == .background {
             switch entry.kind {
             case .location(let update) where update.fix != nil: fixes.append(entry.instant)
-            case .failure(let error, _) where signal == nil: signal = (error.rawValue, entry.instant)
+            case .failure(let error, _) where signal == nil:
+                signal = (error.rawValue, entry.instant)
             default: break
             }
         }
-        return Row(probe: probe, fixes: fixes.count, lastFixSeconds: fixes.last.map(seconds),
-                   signal: signal?.0, signalSeconds: signal.map { seconds($0.1) })
+        return Row(
+            probe: probe, fixes: fixes.count, lastFixSeconds: fixes.last.map(seconds),
+            signal: signal?.0, signalSeconds: signal.map { seconds($0.1) })
     }
 
     /// Source A's table, for comparison: fixes, last fix, signal.

@@ -12,15 +12,17 @@ public struct CommuterDay: Sendable {
 
     /// The day's route from a home in London.
     public static var route: Route {
-        Route(start: Coordinate(latitude: 51.5007, longitude: -0.1246), headingDegrees: 90, segments: [
-            .init(.park, .hours(7)),
-            .init(.drive, .minutes(45), speedMetersPerSecond: 15),
-            .init(.walk, .minutes(10), speedMetersPerSecond: 1.4, headingChangeDegrees: 90),
-            .init(.park, .hours(9) + .minutes(35)),
-            .init(.walk, .minutes(10), speedMetersPerSecond: 1.4, headingChangeDegrees: 180),
-            .init(.drive, .minutes(45), speedMetersPerSecond: 15, headingChangeDegrees: -90),
-            .init(.park, .hours(5) + .minutes(35)),
-        ])
+        Route(
+            start: Coordinate(latitude: 51.5007, longitude: -0.1246), headingDegrees: 90,
+            segments: [
+                .init(.park, .hours(7)),
+                .init(.drive, .minutes(45), speedMetersPerSecond: 15),
+                .init(.walk, .minutes(10), speedMetersPerSecond: 1.4, headingChangeDegrees: 90),
+                .init(.park, .hours(9) + .minutes(35)),
+                .init(.walk, .minutes(10), speedMetersPerSecond: 1.4, headingChangeDegrees: 180),
+                .init(.drive, .minutes(45), speedMetersPerSecond: 15, headingChangeDegrees: -90),
+                .init(.park, .hours(5) + .minutes(35)),
+            ])
     }
 
     /// What a day did.
@@ -35,7 +37,8 @@ public struct CommuterDay: Sendable {
 
     /// Runs the day; with `hashesTrace`, also folds every delivery into the kernel's trace hash.
     public func run(hashesTrace: Bool = false) -> Outcome {
-        let configuration = WorldConfiguration(policy: policy, authorization: .whenInUse, route: Self.route, seed: seed)
+        let configuration = WorldConfiguration(
+            policy: policy, authorization: .whenInUse, route: Self.route, seed: seed)
         let trace = hashesTrace ? HashingTrace<WorldMessage>() : nil
         var world = World(configuration, trace: trace) { SessionTracker() }
         world.schedule(.open, at: .start + .hours(6) + .minutes(50))
@@ -51,8 +54,9 @@ public struct CommuterDay: Sendable {
             default: break
             }
         }
-        return Outcome(deliveries: outcome.deliveredCount, fixesReceived: fixes, stationaryUpdates: stationary,
-                       launches: launches, traceHash: trace?.hash.value)
+        return Outcome(
+            deliveries: outcome.deliveredCount, fixesReceived: fixes, stationaryUpdates: stationary,
+            launches: launches, traceHash: trace?.hash.value)
     }
 }
 

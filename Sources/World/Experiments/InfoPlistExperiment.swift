@@ -24,9 +24,12 @@ public struct InfoPlistExperiment: Sendable {
     }
 
     public func run(authorization: Authorization, backgroundMode: Bool) -> Row {
-        let route = Route(waypoints: [.init(instant: .start, coordinate: Coordinate(latitude: 51.5007, longitude: -0.1246))])
-        let configuration = WorldConfiguration(policy: policy, capabilities: AppCapabilities(locationBackgroundMode: backgroundMode),
-                                               authorization: authorization, route: route)
+        let route = Route(waypoints: [
+            .init(instant: .start, coordinate: Coordinate(latitude: 51.5007, longitude: -0.1246))
+        ])
+        let configuration = WorldConfiguration(
+            policy: policy, capabilities: AppCapabilities(locationBackgroundMode: backgroundMode),
+            authorization: authorization, route: route)
         var world = World(configuration) { BackgroundManagerProbe() }
         world.schedule(.open, at: .start)
         world.run(until: .start + .seconds(5))
@@ -38,7 +41,8 @@ public struct InfoPlistExperiment: Sendable {
                 ended = entry.instant
             }
         }
-        return Row(authorization: authorization, backgroundMode: backgroundMode, crash: crash,
-                   endedAfterSeconds: ended.map { ($0 - .start).seconds })
+        return Row(
+            authorization: authorization, backgroundMode: backgroundMode, crash: crash,
+            endedAfterSeconds: ended.map { ($0 - .start).seconds })
     }
 }

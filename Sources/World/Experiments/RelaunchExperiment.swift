@@ -49,11 +49,14 @@ public struct RelaunchExperiment: Sendable {
         let start = Coordinate(latitude: 51.5007, longitude: -0.1246)
         let driveStart = Instant.start + Self.driveAfterOpen
         let end = driveStart + duration
-        let route = Route(start: start, headingDegrees: 90, segments: [
-            .init(.park, Self.driveAfterOpen),
-            .init(.drive, duration + .seconds(60), speedMetersPerSecond: speedMetersPerSecond),
-        ])
-        let configuration = WorldConfiguration(policy: policy, authorization: .always, route: route, seed: 1)
+        let route = Route(
+            start: start, headingDegrees: 90,
+            segments: [
+                .init(.park, Self.driveAfterOpen),
+                .init(.drive, duration + .seconds(60), speedMetersPerSecond: speedMetersPerSecond),
+            ])
+        let configuration = WorldConfiguration(
+            policy: policy, authorization: .always, route: route, seed: 1)
         var world = World(configuration) { MonitoringHost(monitoring: monitoring, start: start) }
         world.schedule(.open, at: .start)
         world.schedule(.exit, at: .start + Self.exitAfterOpen)
@@ -71,7 +74,8 @@ public struct RelaunchExperiment: Sendable {
 
     /// Source A's table: launches during the drive.
     public static let measured: [(monitoring: Monitoring, launches: String)] = [
-        (.significantVisitsCondition, "2, at 23 s and 92 s"), (.none, "0"), (.significant, "1, at 25 s"),
+        (.significantVisitsCondition, "2, at 23 s and 92 s"), (.none, "0"),
+        (.significant, "1, at 25 s"),
     ]
 }
 
@@ -95,8 +99,9 @@ final class MonitoringHost: AppEngine {
             services.startMonitoringSignificantLocationChanges()
             services.startMonitoringVisits()
             services.openMonitor("Places")
-            services.addCondition(monitor: "Places", condition: "start", center: start,
-                                  radiusMeters: RelaunchExperiment.conditionRadiusMeters)
+            services.addCondition(
+                monitor: "Places", condition: "start", center: start,
+                radiusMeters: RelaunchExperiment.conditionRadiusMeters)
         }
     }
 }
