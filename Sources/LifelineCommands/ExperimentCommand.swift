@@ -5,8 +5,10 @@ import World
 
 enum ExperimentCommand {
     static let usage = """
-        usage: lifeline experiment background [--speed M/S] [--window SECONDS] [--policy FILE] [--json]
-               lifeline experiment relaunch [--speed M/S] [--duration SECONDS] [--policy FILE] [--json]
+        usage: lifeline experiment background [--speed M/S] [--window SECONDS] [--gpx FILE]
+                                              [--policy FILE] [--json]
+               lifeline experiment relaunch [--speed M/S] [--duration SECONDS] [--gpx FILE]
+                                            [--policy FILE] [--json]
                lifeline experiment info-plist [--policy FILE] [--json]
 
         Runs the experiments of ../shared/domain/000_… on the world model and prints their tables.
@@ -17,7 +19,9 @@ enum ExperimentCommand {
           relaunch    Always, monitoring started, the app exits, a drive at --speed m/s (default 50)
                       for --duration seconds (default 150): the launches of the app.
           info-plist  allowsBackgroundLocationUpdates set without the location background mode.
-        --policy FILE overrides the policy (a JSON object: "preset" and any IOSPolicy property).
+        --gpx FILE drives a GPX 1.1 track or waypoint file (as Xcode uses one) instead of the
+        straight drive at --speed. --policy FILE overrides the policy (a JSON object: "preset"
+        and any IOSPolicy property).
         """
 
     static func run(_ arguments: [String], output: CommandOutput) throws -> Int32 {
@@ -35,6 +39,13 @@ enum ExperimentCommand {
         case "info-plist": return try infoPlist(&reader, output: output)
         default: throw UsageError("unknown experiment '\(which)'")
         }
+    }
+
+    /// `--gpx FILE`, if given, as a route driven at `speed` where the file has no times. A bad
+    /// file is an operating error (exit 1) naming its line; nothing runs.
+    static func route(_ reader: inout ArgumentReader, speed: Double) throws -> Route? {
+        guard let path = try reader.text("--gpx") else { return nil }
+        return try Route(gpxFile: path, speedMetersPerSecond: max(speed, 0.1))
     }
 
     /// `--policy FILE`, or the measured preset. A bad file is an operating error (exit 1).
@@ -62,6 +73,7 @@ enum ExperimentCommand {
             &reader, "--speed", default: 20, in: 0...1_000)
         experiment.window = VirtualDuration(
             seconds: try seconds(&reader, "--window", default: 20, in: 1...86_400))
+        experiment.route = try route(&reader, speed: experiment.speedMetersPerSecond)
         let json = reader.flag("--json")
         experiment.policy = try policy(&reader)
         try reader.finish()
@@ -106,6 +118,7 @@ enum ExperimentCommand {
             &reader, "--speed", default: 50, in: 0...1_000)
         experiment.duration = VirtualDuration(
             seconds: try seconds(&reader, "--duration", default: 150, in: 1...86_400))
+        experiment.route = try route(&reader, speed: experiment.speedMetersPerSecond)
         let json = reader.flag("--json")
         experiment.policy = try policy(&reader)
         try reader.finish()

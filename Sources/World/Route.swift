@@ -84,6 +84,16 @@ public struct Route: Sendable {
         self.init(waypoints: points)
     }
 
+    /// The same route starting `delay` later, the device waiting at its first point until then.
+    public func delayed(by delay: VirtualDuration) -> Route {
+        precondition(delay.nanoseconds >= 0, "a delay is not negative")
+        let shifted = waypoints.map {
+            Waypoint(instant: $0.instant + delay, coordinate: $0.coordinate)
+        }
+        return Route(
+            waypoints: [Waypoint(instant: .start, coordinate: waypoints[0].coordinate)] + shifted)
+    }
+
     /// The device's position at `instant`.
     public func position(at instant: Instant) -> Coordinate {
         let (index, fraction) = locate(instant)

@@ -16,6 +16,9 @@ public struct BackgroundExperiment: Sendable {
     /// How long fixes are counted after leaving begins (A: 20 s).
     public var window = VirtualDuration.seconds(20)
     public var policy = IOSPolicy.measured
+    /// A route to drive instead of the straight one at `speedMetersPerSecond` (a GPX track, say);
+    /// the app opens at its start and leaves two seconds later.
+    public var route: Route?
 
     /// Offset of the fix grid from the instant leaving began: the measured fixes fell on x.4–x.5
     /// seconds (A: last fixes at 11.4–11.5 s and 20.4–20.5 s).

@@ -14,6 +14,9 @@ public struct RelaunchExperiment: Sendable {
     /// How long the drive lasts and launches are counted (A: 150 s).
     public var duration = VirtualDuration.seconds(150)
     public var policy = IOSPolicy.measured
+    /// A route to drive instead of the straight one at `speedMetersPerSecond` (a GPX track, say);
+    /// it starts when the drive does, the device parked at its first point until then.
+    public var route: Route?
 
     /// When the test ends and the app exits, after it opened.
     static let exitAfterOpen = VirtualDuration.seconds(10)
@@ -46,15 +49,18 @@ public struct RelaunchExperiment: Sendable {
     public func run() -> [Row] { Monitoring.allCases.map(run) }
 
     public func run(_ monitoring: Monitoring) -> Row {
-        let start = Coordinate(latitude: 51.5007, longitude: -0.1246)
         let driveStart = Instant.start + Self.driveAfterOpen
         let end = driveStart + duration
-        let route = Route(
-            start: start, headingDegrees: 90,
-            segments: [
-                .init(.park, Self.driveAfterOpen),
-                .init(.drive, duration + .seconds(60), speedMetersPerSecond: speedMetersPerSecond),
-            ])
+        let route =
+            self.route?.delayed(by: Self.driveAfterOpen)
+            ?? Route(
+                start: Coordinate(latitude: 51.5007, longitude: -0.1246), headingDegrees: 90,
+                segments: [
+                    .init(.park, Self.driveAfterOpen),
+                    .init(
+                        .drive, duration + .seconds(60), speedMetersPerSecond: speedMetersPerSecond),
+                ])
+        let start = route.waypoints[0].coordinate
         let configuration = WorldConfiguration(
             policy: policy, authorization: .always, route: route, seed: 1)
         var world = World(configuration) { MonitoringHost(monitoring: monitoring, start: start) }
