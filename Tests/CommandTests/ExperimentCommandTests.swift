@@ -67,3 +67,33 @@ struct ExperimentCommandTests {
         #expect(result.code == 2 && result.error.contains(message))
     }
 }
+
+@Suite("Experiment routes")
+struct ExperimentRouteTests {
+    @Test("--gpx drives a GPX route; a bad GPX file names its line, exits 1, and nothing runs")
+    func gpxRoute() throws {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("drive-\(UInt64.random(in: 0...UInt64.max)).gpx").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // 10 m/s east for 200 s: significant change at 500 m (50 s), plus 14 s and 1 s.
+        try Data(
+            """
+            <gpx version="1.1" creator="Xcode">
+            <wpt lat="51.5007" lon="-0.1246"><time>2026-11-29T07:00:00Z</time></wpt>
+            <wpt lat="51.5007" lon="-0.0957"><time>2026-11-29T07:03:20Z</time></wpt>
+            </gpx>
+            """.utf8
+        ).write(to: URL(fileURLWithPath: path))
+        let result = runTool(["experiment", "relaunch", "--json", "--gpx", path])
+        #expect(result.code == 0)
+        let rows = try #require(
+            JSONSerialization.jsonObject(with: Data(result.standard.utf8)) as? [[String: Any]])
+        let launches = try #require(rows.last?["launches"] as? [Double])
+        #expect(launches.count == 1 && abs(launches[0] - 65) < 0.5)
+        try Data("<gpx>\n<wpt lat=\"1\" lon=\"200\"/>\n</gpx>\n".utf8)
+            .write(to: URL(fileURLWithPath: path))
+        let bad = runTool(["experiment", "background", "--gpx", path])
+        #expect(bad.code == 1 && bad.standard.isEmpty)
+        #expect(bad.error.contains("\(path):2: lon '200' is not a longitude"))
+    }
+}
