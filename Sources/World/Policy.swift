@@ -5,8 +5,14 @@ import Simulation
 /// How iOS treats a location-tracking app: every number and switch of the world model.
 ///
 /// Defaults are the `measured` preset: calibrated to the article that measured each boundary
-/// (source A, 000_…) and the SDK that measured relaunches on a device (source B, 001_…), with
-/// documented values (source F, ios-facts.md) where nothing was measured. Presets per iOS
+/// (source A) and the SDK that measured relaunches on a device (source B), with documented
+/// values (source F) where nothing was measured.
+///
+/// Each property's comment names the rule of `../shared/domain/RULES.md` it implements and its
+/// source file by letter: A = `000_501a4f8668fe8f5d.txt` (boundaries measured on iOS 27),
+/// B = `001_1ef5c6ec8339fe0e.txt` (a session-engine SDK, measured on a device),
+/// C = `002_f9e3a17f14472f5d.txt` (Apple's live-updates talk), D = `003_cfa36ecb85c68369.txt`
+/// (a standard-updates SDK), F = `ios-facts.md` (documented numbers). Presets per iOS
 /// generation change what exists and which mechanism relaunches after a force-quit. A policy
 /// file overrides any property by name (`IOSPolicy.load(path:)`).
 public struct IOSPolicy: Sendable, Equatable {
