@@ -17,6 +17,9 @@ public struct ExplorationSettings: Sendable {
     public var choiceCountMax = 10_000
     /// Wall-clock seconds for generation, if bounded (breaks machine independence; for fuzzing).
     public var generationSecondsMax: Double?
+    /// Wall-clock seconds for shrinking, if bounded (the same caveat; the evaluation budget is
+    /// the machine-independent bound).
+    public var shrinkSecondsMax: Double?
 
     public init(seed: UInt64, caseCount: Int = 100) {
         precondition(caseCount >= 0, "a case count is not negative")
@@ -218,7 +221,8 @@ struct PropertyRun<Value> {
         -> ExplorationFailure<Value>
     {
         let shrinker = Shrinker(
-            failing: failing, evaluationMax: settings.shrinkEvaluationMax, evaluate: verdict)
+            failing: failing, evaluationMax: settings.shrinkEvaluationMax,
+            secondsMax: settings.shrinkSecondsMax, evaluate: verdict)
         shrinker.shrink()
         let replay = TestCase(
             prefix: shrinker.current.values, choiceCountMax: settings.choiceCountMax)

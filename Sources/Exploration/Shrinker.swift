@@ -49,15 +49,24 @@ public final class Shrinker {
 
     private let evaluate: Evaluate
     private let evaluationMax: Int
+    /// The wall-clock instant to stop at, if any.
+    private let deadline: Double?
     /// Candidates rejected before the property are cheap but not free: at most this many runs.
     private var candidateMax: Int { evaluationMax * 10 }
     private var tried: Set<ArraySlice<UInt64>> = []
 
-    /// Starts from the failing case `failing`; stops after `evaluationMax` evaluations.
-    public init(failing: TestCase, evaluationMax: Int, evaluate: @escaping Evaluate) {
+    /// Starts from the failing case `failing`; stops after `evaluationMax` evaluations, or
+    /// after `secondsMax` of wall-clock time when given (which makes the result depend on the
+    /// machine; leave it nil where results must be reproducible).
+    public init(
+        failing: TestCase, evaluationMax: Int, secondsMax: Double? = nil,
+        evaluate: @escaping Evaluate
+    ) {
         precondition(evaluationMax >= 0, "an evaluation budget is not negative")
+        precondition(secondsMax.map { $0 >= 0 } ?? true, "a time budget is not negative")
         current = failing
         self.evaluationMax = evaluationMax
+        self.deadline = secondsMax.map { WallClockForBudgets.seconds() + $0 }
         self.evaluate = evaluate
     }
 
@@ -97,7 +106,9 @@ public final class Shrinker {
         guard key != withoutTrailingZeros(current.values), tried.insert(key).inserted else {
             return false
         }
-        if evaluationCount >= evaluationMax || candidateCount >= candidateMax {
+        if evaluationCount >= evaluationMax || candidateCount >= candidateMax
+            || deadline.map({ WallClockForBudgets.seconds() > $0 }) == true
+        {
             exhaustedBudget = true
             return false
         }

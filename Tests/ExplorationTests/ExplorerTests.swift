@@ -127,3 +127,19 @@ struct ExplorerTests {
         #expect(result?.validCaseCount == 50)
     }
 }
+
+@Suite("Budgets")
+struct BudgetTests {
+    @Test("a zero shrink time budget stops shrinking at once, and says so")
+    func shrinkTimeBudget() throws {
+        var settings = ExplorationSettings(seed: 7)
+        settings.shrinkSecondsMax = 0
+        let result = Explorer.explore(Gen.array(of: Gen<Int>.int(in: 0...1000)), settings: settings)
+        { list in
+            try check(list.reduce(0, +) < 1500)
+        }
+        let failure = try #require(result.failure)
+        #expect(failure.shrinkBudgetExhausted && failure.shrinkEvaluations == 0)
+        #expect(failure.shrunkChoices == failure.originalChoices)
+    }
+}
