@@ -15,16 +15,10 @@ extension Gen {
             var elements: [Element] = []
             elements.reserveCapacity(length.lowerBound)
             for _ in 0..<length.lowerBound { elements.append(element.generate(testCase)) }
-            while elements.count < length.upperBound {
-                testCase.startSpan(elementLabel)
-                // Continue with probability 7/8 when generating: a mean of about 7 elements.
-                let more = testCase.draw(atMost: 1, kind: .index) {
-                    $0.nextBounded(below: 8) == 0 ? 0 : 1
-                }
-                if more == 0 {
-                    testCase.discardSpan()
-                    break
-                }
+            // Stop with probability 1/8 when generating: a mean of about 7 elements.
+            while elements.count < length.upperBound,
+                testCase.beginRepetition(elementLabel, stopOneIn: 8)
+            {
                 elements.append(element.generate(testCase))
                 testCase.endSpan()
             }

@@ -33,16 +33,8 @@ extension StateMachine {
         return Gen("commands", parts: [UInt64(lengthMax)]) { testCase in
             var model = initialModel()
             var sequence: [Command] = []
-            while sequence.count < lengthMax {
-                testCase.startSpan(stepLabel)
-                // Continue with probability 31/32 when generating: long sequences reach deep states.
-                let more = testCase.draw(atMost: 1, kind: .index) {
-                    $0.nextBounded(below: 32) == 0 ? 0 : 1
-                }
-                if more == 0 {
-                    testCase.discardSpan()
-                    break
-                }
+            // Stop with probability 1/32 when generating: long sequences reach deep states.
+            while sequence.count < lengthMax, testCase.beginRepetition(stepLabel, stopOneIn: 32) {
                 let command = commands(in: model).generate(testCase)
                 apply(command, to: &model)
                 sequence.append(command)

@@ -95,6 +95,20 @@ public final class TestCase: ChoiceSource {
         openSpans.append((label, values.count))
     }
 
+    /// Opens a span labelled `label` and draws whether a repetition (a list's next element, a
+    /// state machine's next step) goes on: 1 goes on, 0 stops (the simpler), and generation
+    /// stops with probability 1 / `stopOneIn`. On stop the span is closed unrecorded and the
+    /// answer is false; otherwise the caller draws the element and calls `endSpan()`, so that
+    /// the coin and the element form one span that deleting removes whole.
+    public func beginRepetition(_ label: UInt64, stopOneIn: UInt64) -> Bool {
+        precondition(stopOneIn >= 1, "a stop chance of one in at least one")
+        startSpan(label)
+        let goesOn =
+            draw(atMost: 1, kind: .index) { $0.nextBounded(below: stopOneIn) == 0 ? 0 : 1 } == 1
+        if !goesOn { discardSpan() }
+        return goesOn
+    }
+
     /// Closes the innermost open span without recording it (a draw that is not a sub-value,
     /// such as a list's closing coin).
     public func discardSpan() {
