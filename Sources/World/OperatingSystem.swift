@@ -211,7 +211,7 @@ final class OperatingSystem: SimulationActor {
         case .notRunning, .terminated:
             guard pendingRelaunch == nil, mayRelaunch(for: mechanism) else { return }
             pendingRelaunch = context.setTimer(
-                after: policy.relaunchLatency, .osTimer(.relaunch(mechanism)))
+                after: policy.relaunchLatency(for: mechanism), .osTimer(.relaunch(mechanism)))
         }
     }
 

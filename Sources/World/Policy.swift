@@ -40,9 +40,17 @@ public struct IOSPolicy: Sendable, Equatable {
     /// wake runtime is over, instead of staying suspended. Inferred from source A's relaunch
     /// table (two launches of a host that creates no manager, R-A10, R-A12).
     public var endsIdleBackgroundLaunch = true
-    /// Time from a relaunch decision to the app's `didFinishLaunching` (R-B3, R-B4: relaunch
-    /// "within about 1 s", B).
-    public var relaunchLatency = VirtualDuration.seconds(1)
+    /// Time from a relaunch decision to the app's `didFinishLaunching`, per mechanism. For
+    /// live updates held with a session: "within about 1 s" (R-B3, R-B4, B). For significant
+    /// change, regions and visits the article measured the whole path from the event on (A);
+    /// the event's own latency (`significantChangeLatency`, `regionExitLatency`,
+    /// `visitDepartureLatency`) carries the difference, and these stay at 1 s. After a reboot,
+    /// `rebootRelaunchDelay` is the measured figure (R-B7), and this adds nothing.
+    public var relaunchLatencySession = VirtualDuration.seconds(1)
+    public var relaunchLatencySignificantChange = VirtualDuration.seconds(1)
+    public var relaunchLatencyRegion = VirtualDuration.seconds(1)
+    public var relaunchLatencyVisit = VirtualDuration.seconds(1)
+    public var relaunchLatencyBoot = VirtualDuration.zero
     /// Whether a relaunch of a legacy (non-scene) app carries the `location` launch option.
     /// Scene-based apps never get it (R-A11, A, F).
     public var legacyLaunchOptionsCarryLocation = true
@@ -158,6 +166,17 @@ public struct IOSPolicy: Sendable, Equatable {
 }
 
 extension IOSPolicy {
+    /// The relaunch latency of `mechanism`.
+    public func relaunchLatency(for mechanism: RelaunchMechanism) -> VirtualDuration {
+        switch mechanism {
+        case .session: relaunchLatencySession
+        case .significantChange: relaunchLatencySignificantChange
+        case .region: relaunchLatencyRegion
+        case .visit: relaunchLatencyVisit
+        case .boot: relaunchLatencyBoot
+        }
+    }
+
     /// Calibrated to the measurements of sources A and B (the defaults).
     public static var measured: IOSPolicy { IOSPolicy() }
 

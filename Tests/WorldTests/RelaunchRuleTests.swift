@@ -204,7 +204,7 @@ struct RelaunchRuleTests {
                 actions: [(0, .open), (10, .reboot)], engine: significantChangeEngine(rejoins: true)
             )
             #expect((world.launches.count == 2) == relaunched, "\(policy.name)")
-            if relaunched { #expect(abs(world.launches[1].seconds - 71) < 0.01) }
+            if relaunched { #expect(abs(world.launches[1].seconds - 70) < 0.01) }
         }
     }
 
@@ -228,5 +228,24 @@ struct RelaunchRuleTests {
             }
             #expect((world.launches.count == 2) == (unlockAt < 100), "unlocked at \(unlockAt) s")
         }
+    }
+}
+
+@Suite("Relaunch latency")
+struct RelaunchLatencyTests {
+    @Test("R-B3, R-A10: each mechanism has its own relaunch latency, settable from a policy file")
+    func perMechanism() throws {
+        let policy = try IOSPolicy.parse(
+            #"{"relaunchLatencySignificantChange": "4s", "relaunchLatencySession": "2s"}"#,
+            path: "p.json")
+        #expect(policy.relaunchLatency(for: .significantChange) == .seconds(4))
+        #expect(policy.relaunchLatency(for: .session) == .seconds(2))
+        #expect(policy.relaunchLatency(for: .region) == .seconds(1))
+        let world = runWorld(
+            policy: policy, authorization: .always, route: drive(50, parkedFor: .seconds(60)),
+            until: 150,
+            actions: [(0, .open), (10, .exit)], engine: significantChangeEngine(rejoins: false))
+        // 60 s parked + 10 s to 500 m + 14 s detection + 4 s relaunch.
+        #expect(world.launches.count == 2 && abs(world.launches[1].seconds - 88) < 0.1)
     }
 }
