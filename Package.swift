@@ -20,7 +20,7 @@ let package = Package(
         // Layer 3: iOS as actors on the kernel (device, operating system, location daemon).
         .target(name: "World", dependencies: ["Simulation"]),
         // The Swift Testing entry point of the explorer (`propertyCheck` inside `@Test`).
-        .target(name: "ExplorationTesting", dependencies: ["Exploration"]),
+        .target(name: "ExplorationTesting", dependencies: ["Exploration", "Simulation"]),
         // The shrinking challenges of ../shared/bench/shrinking, run by Properties/ and by
         // `lifeline bench shrink`.
         .target(name: "ShrinkingChallenges", dependencies: ["Exploration"]),

@@ -34,7 +34,7 @@ public struct PendingTimersBenchmark {
             simulation.scheduler.send(.timer, to: id, at: instant)
         }
         let pending = simulation.scheduler.pendingCount
-        let peak = WallClock.peakResidentBytes()
+        let peak = ProcessMemory.peakResidentBytes()
         let outcome = simulation.run()
         precondition(
             outcome.exitReason == .idle && counter.count == timerCount,

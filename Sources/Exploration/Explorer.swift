@@ -108,11 +108,11 @@ public enum Explorer {
                 return result
             }
         }
-        let started = settings.generationSecondsMax == nil ? 0 : WallClockForBudgets.seconds()
+        let started = settings.generationSecondsMax == nil ? 0 : WallClock.seconds()
         var caseIndex = 0
         while result.validCaseCount < settings.caseCount {
             if let limit = settings.generationSecondsMax,
-                WallClockForBudgets.seconds() - started > limit
+                WallClock.seconds() - started > limit
             {
                 break
             }

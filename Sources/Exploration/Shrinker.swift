@@ -1,5 +1,6 @@
 // The shrinker (layer 2): edits a failing choice sequence toward the simplest one that still
 // fails. It works on the sequence alone, so every generator shrinks without custom code.
+import Simulation
 
 /// Reduces a failing choice sequence to a simpler failing one (shorter, then lexicographically
 /// smaller), by passes that edit the sequence, repeated until a whole round changes nothing or
@@ -66,7 +67,7 @@ public final class Shrinker {
         precondition(secondsMax.map { $0 >= 0 } ?? true, "a time budget is not negative")
         current = failing
         self.evaluationMax = evaluationMax
-        self.deadline = secondsMax.map { WallClockForBudgets.seconds() + $0 }
+        self.deadline = secondsMax.map { WallClock.seconds() + $0 }
         self.evaluate = evaluate
     }
 
@@ -107,7 +108,7 @@ public final class Shrinker {
             return false
         }
         if evaluationCount >= evaluationMax || candidateCount >= candidateMax
-            || deadline.map({ WallClockForBudgets.seconds() > $0 }) == true
+            || deadline.map({ WallClock.seconds() > $0 }) == true
         {
             exhaustedBudget = true
             return false

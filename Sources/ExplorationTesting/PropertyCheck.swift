@@ -2,6 +2,7 @@
 // record an issue with the shrunk value and the replay command when it fails.
 import Exploration
 import Foundation
+import Simulation
 import Testing
 
 /// Runs `property` over values of `generator` inside a Swift Testing test.
@@ -79,9 +80,9 @@ public func failureReport<Value>(_ failure: ExplorationFailure<Value>, seed: UIn
 
 /// The seed a test uses when none is given: FNV-1a of its identifier, the same everywhere.
 func defaultSeed(for testID: String) -> UInt64 {
-    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-    for byte in testID.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-    return hash
+    var hash = FNV1a64()
+    hash.combine(testID)
+    return hash.value
 }
 
 private func replayForTest<Value>(

@@ -164,20 +164,3 @@ func format2(_ value: Double) -> String { fixed(value, digits: 2) }
 
 /// `value` with six decimals.
 func format6(_ value: Double) -> String { fixed(value, digits: 6) }
-
-/// `value` in fixed notation with `digits` decimals (no Foundation formatter: the same text on
-/// every platform).
-func fixed(_ value: Double, digits: Int) -> String {
-    precondition((0...9).contains(digits), "0 to 9 decimals")
-    guard value.isFinite else { return String(value) }
-    var scale = 1.0
-    for _ in 0..<digits { scale *= 10 }
-    let scaled = (abs(value) * scale).rounded()
-    let whole = Int64(scaled / scale)
-    let fraction = Int64(scaled - Double(whole) * scale)
-    let sign = value < 0 && scaled != 0 ? "-" : ""
-    guard digits > 0 else { return sign + String(whole) }
-    let fractionText = String(fraction)
-    return sign + String(whole) + "." + String(repeating: "0", count: digits - fractionText.count)
-        + fractionText
-}

@@ -67,16 +67,37 @@ enum ExperimentCommand {
         return number
     }
 
+    /// The options of an experiment that drives: speed, how long to watch, a GPX route, the
+    /// policy, and JSON output; every other argument is an error.
+    struct DriveOptions {
+        var speed: Double
+        var length: VirtualDuration
+        var route: Route?
+        var policy: IOSPolicy
+        var json: Bool
+
+        init(
+            _ reader: inout ArgumentReader, speed defaultSpeed: Double, lengthOption: String,
+            length defaultLength: Double
+        ) throws {
+            speed = try seconds(&reader, "--speed", default: defaultSpeed, in: 0...1_000)
+            length = VirtualDuration(
+                seconds: try seconds(&reader, lengthOption, default: defaultLength, in: 1...86_400))
+            route = try ExperimentCommand.route(&reader, speed: speed)
+            json = reader.flag("--json")
+            policy = try ExperimentCommand.policy(&reader)
+            try reader.finish()
+        }
+    }
+
     static func background(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {
+        let options = try DriveOptions(&reader, speed: 20, lengthOption: "--window", length: 20)
         var experiment = BackgroundExperiment()
-        experiment.speedMetersPerSecond = try seconds(
-            &reader, "--speed", default: 20, in: 0...1_000)
-        experiment.window = VirtualDuration(
-            seconds: try seconds(&reader, "--window", default: 20, in: 1...86_400))
-        experiment.route = try route(&reader, speed: experiment.speedMetersPerSecond)
-        let json = reader.flag("--json")
-        experiment.policy = try policy(&reader)
-        try reader.finish()
+        experiment.speedMetersPerSecond = options.speed
+        experiment.window = options.length
+        experiment.route = options.route
+        experiment.policy = options.policy
+        let json = options.json
         return emit(
             experiment.run(), json: json, output: output,
             fields: { row in
@@ -113,15 +134,13 @@ enum ExperimentCommand {
     }
 
     static func relaunch(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {
+        let options = try DriveOptions(&reader, speed: 50, lengthOption: "--duration", length: 150)
         var experiment = RelaunchExperiment()
-        experiment.speedMetersPerSecond = try seconds(
-            &reader, "--speed", default: 50, in: 0...1_000)
-        experiment.duration = VirtualDuration(
-            seconds: try seconds(&reader, "--duration", default: 150, in: 1...86_400))
-        experiment.route = try route(&reader, speed: experiment.speedMetersPerSecond)
-        let json = reader.flag("--json")
-        experiment.policy = try policy(&reader)
-        try reader.finish()
+        experiment.speedMetersPerSecond = options.speed
+        experiment.duration = options.length
+        experiment.route = options.route
+        experiment.policy = options.policy
+        let json = options.json
         return emit(
             experiment.run(), json: json, output: output,
             fields: { row in

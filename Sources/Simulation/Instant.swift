@@ -83,9 +83,3 @@ extension Instant {
 
 @inline(__always)
 func twoDigits(_ value: Int64) -> String { zeroPadded(value, width: 2) }
-
-func zeroPadded(_ value: Int64, width: Int) -> String {
-    let digits = String(value)
-    return digits.count >= width
-        ? digits : String(repeating: "0", count: width - digits.count) + digits
-}

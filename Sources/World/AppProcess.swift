@@ -116,8 +116,13 @@ final class AppProcess: SimulationActor {
         guard let engine, let services else { return }
         body(engine, services)
         if !services.requests.isEmpty {
-            context.send(.requests(services.requests, generation: generation), to: daemon)
-            context.send(.requests(services.requests, generation: generation), to: os)
+            // Background tasks are the operating system's; everything else is the daemon's.
+            let tasks = services.requests.filter(\.isBackgroundTaskRequest)
+            let location = services.requests.filter { !$0.isBackgroundTaskRequest }
+            if !location.isEmpty {
+                context.send(.requests(location, generation: generation), to: daemon)
+            }
+            if !tasks.isEmpty { context.send(.requests(tasks, generation: generation), to: os) }
             services.clearRequests()
         }
         if let reason = services.crashReason {

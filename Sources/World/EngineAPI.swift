@@ -63,6 +63,17 @@ public enum AppRequest: Sendable, Equatable {
     case endBackgroundTask(ObjectID)
 }
 
+extension AppRequest {
+    /// True for `beginBackgroundTask` and `endBackgroundTask`, which the operating system
+    /// handles; the location daemon handles the rest.
+    var isBackgroundTaskRequest: Bool {
+        switch self {
+        case .beginBackgroundTask, .endBackgroundTask: true
+        default: false
+        }
+    }
+}
+
 /// Core Location as an engine sees it: managers, live updates, sessions, monitors, and
 /// background tasks. Calls are recorded and take effect when the callback returns, in order.
 ///

@@ -1,5 +1,6 @@
 // Positions on the Earth (layer 3): coordinates, great-circle distance and destination.
 import Foundation
+import Simulation
 
 /// A WGS84 position in decimal degrees.
 public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
@@ -53,15 +54,7 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        "\(fixedDegrees(latitude)),\(fixedDegrees(longitude))"
+        // Six decimals: about 0.1 m.
+        "\(fixed(latitude, digits: 6)),\(fixed(longitude, digits: 6))"
     }
-}
-
-/// Degrees with six decimals (about 0.1 m), the same text everywhere.
-func fixedDegrees(_ value: Double) -> String {
-    let scaled = (abs(value) * 1_000_000).rounded()
-    let whole = Int64(scaled / 1_000_000)
-    let fraction = String(Int64(scaled) - whole * 1_000_000)
-    return (value < 0 && scaled != 0 ? "-" : "") + "\(whole)."
-        + String(repeating: "0", count: 6 - fraction.count) + fraction
 }

@@ -276,7 +276,8 @@ final class LocationDaemon: SimulationActor {
                 listensToVisits = false
                 if let timer = visitTimer { context.cancel(timer) }
                 visitTimer = nil
-            case .beginBackgroundTask, .endBackgroundTask: break
+            case .beginBackgroundTask, .endBackgroundTask:
+                assertionFailure("background tasks go to the operating system")
             }
         }
         if registers { context.send(.registered(generation: generation), to: os) }

@@ -267,6 +267,7 @@ final class OperatingSystem: SimulationActor {
         _ requests: [AppRequest], _ context: inout Scheduler<WorldMessage>
     ) {
         for request in requests {
+            assert(request.isBackgroundTaskRequest, "location requests go to the daemon")
             switch request {
             case .beginBackgroundTask(let task):
                 backgroundTasks.append(

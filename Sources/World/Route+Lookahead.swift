@@ -36,14 +36,7 @@ extension Route {
 
     /// The first instant at or after `start` when the device moves faster than `speed`.
     public func firstInstant(after start: Instant, movingFasterThan speed: Double) -> Instant? {
-        var index = waypointIndex(atOrBefore: start)
-        while index + 1 < waypoints.count {
-            if waypoints[index + 1].instant > start, legSpeed(index) > speed {
-                return max(start, waypoints[index].instant)
-            }
-            index += 1
-        }
-        return nil
+        firstLeg(after: start) { $0 > speed }
     }
 
     /// The first instant at or after `start` from which the device stays at or below `speed`
@@ -68,26 +61,19 @@ extension Route {
 
     /// The first instant at or after `start` when the device is at or below `speed`.
     func firstInstant(after start: Instant, notFasterThan speed: Double) -> Instant? {
+        // Past the route's end the device is still.
+        firstLeg(after: start) { $0 <= speed } ?? max(start, waypoints.last!.instant)
+    }
+
+    /// The first instant at or after `start` on a leg whose speed satisfies `matches`, or nil.
+    private func firstLeg(after start: Instant, where matches: (Double) -> Bool) -> Instant? {
         var index = waypointIndex(atOrBefore: start)
         while index + 1 < waypoints.count {
-            if waypoints[index + 1].instant > start, legSpeed(index) <= speed {
+            if waypoints[index + 1].instant > start, matches(legSpeeds[index]) {
                 return max(start, waypoints[index].instant)
             }
             index += 1
         }
-        return waypoints.last!.instant > start ? waypoints.last!.instant : start
-    }
-
-    private func legSpeed(_ index: Int) -> Double { legSpeeds[index] }
-
-    private func waypointIndex(atOrBefore instant: Instant) -> Int {
-        var low = 0, high = waypoints.count - 1
-        if instant >= waypoints[high].instant { return high }
-        if instant < waypoints[0].instant { return 0 }
-        while high - low > 1 {
-            let middle = (low + high) / 2
-            if waypoints[middle].instant <= instant { low = middle } else { high = middle }
-        }
-        return low
+        return nil
     }
 }

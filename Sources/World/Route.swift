@@ -95,12 +95,7 @@ public struct Route: Sendable {
     }
 
     /// The device's position at `instant`.
-    public func position(at instant: Instant) -> Coordinate {
-        let (index, fraction) = locate(instant)
-        guard index + 1 < waypoints.count else { return waypoints[index].coordinate }
-        return waypoints[index].coordinate.interpolated(
-            to: waypoints[index + 1].coordinate, fraction: fraction)
-    }
+    public func position(at instant: Instant) -> Coordinate { state(at: instant).coordinate }
 
     /// The device's ground speed at `instant` in metres per second (0 outside the route).
     public func speed(at instant: Instant) -> Double {
@@ -124,17 +119,26 @@ public struct Route: Sendable {
 
     /// The waypoint interval holding `instant` and how far into it (0...1).
     private func locate(_ instant: Instant) -> (index: Int, fraction: Double) {
-        if instant <= waypoints[0].instant { return (0, 0) }
-        if instant >= waypoints[waypoints.count - 1].instant { return (waypoints.count - 1, 0) }
-        // Binary search: the last waypoint at or before `instant`.
+        let index = waypointIndex(atOrBefore: instant)
+        guard index + 1 < waypoints.count, instant > waypoints[index].instant else {
+            return (index, 0)
+        }
+        let span = (waypoints[index + 1].instant - waypoints[index].instant).nanoseconds
+        let fraction =
+            span == 0 ? 0 : Double((instant - waypoints[index].instant).nanoseconds) / Double(span)
+        return (index, fraction)
+    }
+
+    /// The last waypoint at or before `instant` (the first one before the route starts), by
+    /// binary search.
+    func waypointIndex(atOrBefore instant: Instant) -> Int {
         var low = 0, high = waypoints.count - 1
+        if instant >= waypoints[high].instant { return high }
+        if instant < waypoints[0].instant { return 0 }
         while high - low > 1 {
             let middle = (low + high) / 2
             if waypoints[middle].instant <= instant { low = middle } else { high = middle }
         }
-        let span = (waypoints[low + 1].instant - waypoints[low].instant).nanoseconds
-        let fraction =
-            span == 0 ? 0 : Double((instant - waypoints[low].instant).nanoseconds) / Double(span)
-        return (low, fraction)
+        return low
     }
 }

@@ -1,20 +1,12 @@
-// Wall-clock time for benchmarks only: it measures how long a run took, and never reaches a
-// simulation (which has only virtual time).
+// What a benchmark reads of the process itself: its peak resident memory.
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
 
-/// The monotonic wall clock, read by benchmarks around a run.
-public enum WallClock {
-    /// Seconds on the monotonic clock (an arbitrary origin).
-    public static func seconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
-    }
-
+/// Measurements of the running process, for benchmarks.
+public enum ProcessMemory {
     /// The process's peak resident memory so far in bytes (Linux `VmHWM`), or nil elsewhere.
     public static func peakResidentBytes() -> Int? {
         guard let file = fopen("/proc/self/status", "r") else { return nil }
