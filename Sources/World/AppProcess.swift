@@ -9,7 +9,14 @@ public struct AppLogEntry: Sendable, CustomStringConvertible {
         case lifecycle(ProcessState)
         case location(LocationUpdate)
         case failure(LocationError, ObjectID)
+        case monitoringFailure(region: String, LocationError, ObjectID)
         case event(MonitoringEvent)
+        case authorization(Authorization)
+        case backgroundTaskExpiring(ObjectID)
+        /// Something meant for the app that never reached its code, and why.
+        case dropped(AppItem, DropReason)
+        /// The engine called an API the modelled iOS version lacks; the call did nothing.
+        case unavailableAPI(CoreLocationAPI)
         case crashed(String)
         case killed(TerminationCause)
         case protectedDataAvailable
@@ -27,33 +34,59 @@ public struct AppLogEntry: Sendable, CustomStringConvertible {
     }
 }
 
+extension AppLogEntry.Kind: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .launch(let context): "launch \(context)"
+        case .lifecycle(let state): "lifecycle \(state.rawValue)"
+        case .location(let update): "\(update)"
+        case .failure(let error, let manager): "manager \(manager) failed: \(error.rawValue)"
+        case .monitoringFailure(let region, let error, let manager):
+            "manager \(manager) monitoring \(region) failed: \(error.rawValue)"
+        case .event(let event): "\(event)"
+        case .authorization(let value): "authorization \(value.rawValue)"
+        case .backgroundTaskExpiring(let task): "background task \(task) expiring"
+        case .crashed(let reason): "crashed: \(reason)"
+        case .killed(let cause): "killed (\(cause.rawValue))"
+        case .protectedDataAvailable: "protected data available"
+        case .dropped(let item, let reason): "dropped \(item): \(reason)"
+        case .unavailableAPI(let api):
+            "\(api.rawValue) is unavailable before iOS \(api.introducedInVersion): the call did nothing"
+        }
+    }
+}
+
 /// The app under test as the operating system runs it.
 ///
-/// A launch creates a new engine (nothing in memory survives the process); callbacks are
-/// delivered only to the process they were meant for; the engine's requests go to the daemon
-/// and the operating system in order, after the callback; an Info.plist assertion in a call
-/// ends the process at once (R-A9).
+/// A launch creates a new engine (nothing in memory survives the process). Everything the
+/// system has for the app passes through one `AppMailbox`, which delivers it, holds it, or
+/// drops it with a reason recorded in the trace (a `dropped` message) and the log. The engine's
+/// requests go to the daemon and the operating system in order, after the callback; an
+/// Info.plist assertion in a call ends the process at once (R-A9).
 final class AppProcess: SimulationActor {
     private let makeEngine: () -> any AppEngine
     private let capabilities: AppCapabilities
+    private let policy: IOSPolicy
     private let os: ActorID
     private let daemon: ActorID
     private var engine: (any AppEngine)?
-    private var generation = 0
-    private var state = ProcessState.notRunning
+    private var mailbox: AppMailbox
+    private var heldEventsExpiry: EventHandle?
     /// The services the current process's engine calls (one per process: object ids count on).
     private var services: LocationServices?
     /// Everything the app saw, in order.
     private(set) var log: [AppLogEntry] = []
 
     init(
-        makeEngine: @escaping () -> any AppEngine, capabilities: AppCapabilities, os: ActorID,
-        daemon: ActorID
+        makeEngine: @escaping () -> any AppEngine, capabilities: AppCapabilities,
+        policy: IOSPolicy, os: ActorID, daemon: ActorID
     ) {
         self.makeEngine = makeEngine
         self.capabilities = capabilities
+        self.policy = policy
         self.os = os
         self.daemon = daemon
+        mailbox = AppMailbox(heldCountMax: policy.queuedUpdateCountMax)
         log.reserveCapacity(Self.logCapacityReserved)
     }
 
@@ -61,51 +94,152 @@ final class AppProcess: SimulationActor {
     /// from nothing cost a tenth of a day's simulation in copies and page faults.
     static let logCapacityReserved = 8_192
 
+    private var generation: Int { mailbox.generation }
+
     func receive(_ message: WorldMessage, context: inout Scheduler<WorldMessage>) {
         switch message {
         case .launch(let launch, let generation):
-            self.generation = generation
-            state = launch.state
-            services = LocationServices(capabilities: capabilities, nextObjectID: 1)
+            mailbox.launched(generation: generation, into: launch.state)
+            services = LocationServices(
+                capabilities: capabilities, systemVersion: policy.systemVersion, nextObjectID: 1)
             engine = makeEngine()
             record(.launch(launch), context.now)
             call(&context) { $0.didLaunch(launch, services: $1) }
+            runAgain(released: [], &context)
+        case .lifecycle(let state, let generation) where generation == self.generation:
+            let released = mailbox.moved(to: state)
+            record(.lifecycle(state), context.now)
+            call(&context) { $0.lifecycleChanged(to: state, services: $1) }
+            runAgain(released: released, &context)
+        case .suspended(let generation) where generation == self.generation:
+            _ = mailbox.moved(to: .suspended)
+            cancelExpiry(&context)
+        case .resumed(let generation) where generation == self.generation:
+            runAgain(released: mailbox.moved(to: .background), &context)
         case .kill(let cause, let generation)
-        where generation == self.generation && state != .terminated:
+        where generation == self.generation && mailbox.state.exists:
             record(.killed(cause), context.now)
             engine = nil
-            state = .terminated
-        default:
-            guard engine != nil, let generation = message.appGeneration,
-                generation == self.generation
-            else { return }
-            deliver(message, &context)
+            cancelExpiry(&context)
+            for item in mailbox.ended(cause) { drop(item, .processEnded(cause), &context) }
+        case .deviceRebooted:
+            cancelExpiry(&context)
+            for event in mailbox.takeHeldEvents() { drop(.event(event), .reboot, &context) }
+        case .deliver(let item, let generation, let withheld):
+            if let withheld { return drop(item, withheld, &context) }
+            route(item, for: generation, &context)
+        case .dropped(let item, let reason):
+            record(.dropped(item, reason), context.now)
+        case .appTimer(.heldEventsExpired(let generation)):
+            heldEventsExpiry = nil
+            guard generation == self.generation, mailbox.state.isRunning else { return }
+            for event in mailbox.takeHeldEvents() {
+                drop(.event(event), .noListener, &context)
+                if case .conditionExit(let monitor, let name) = event {
+                    context.send(
+                        .conditionAbandoned(.condition(monitor: monitor, name: name)), to: daemon)
+                }
+            }
+        default: break
         }
     }
 
-    private func deliver(_ message: WorldMessage, _ context: inout Scheduler<WorldMessage>) {
-        switch message {
-        case .lifecycle(let newState, _):
-            state = newState
-            record(.lifecycle(newState), context.now)
-            call(&context) { $0.lifecycleChanged(to: newState, services: $1) }
-        case .location(let update, _):
-            record(.location(update), context.now)
+    // MARK: - The mailbox's decisions
+
+    private func route(
+        _ item: AppItem, for generation: Int?, _ context: inout Scheduler<WorldMessage>
+    ) {
+        switch mailbox.route(item, for: generation) {
+        case .deliver where engine == nil:
+            // Crashed in a callback; the operating system has not ended the process yet.
+            if case .event = item {
+                hold(item, &context)
+            } else {
+                drop(item, .processEnded(.crash), &context)
+            }
+        case .deliver:
+            hand(item, &context)
+            runAgain(released: [], &context)
+        case .hold:
+            hold(item, &context)
+        case .drop(let reason):
+            drop(item, reason, &context)
+        }
+    }
+
+    private func hold(_ item: AppItem, _ context: inout Scheduler<WorldMessage>) {
+        for pushedOut in mailbox.hold(item) { drop(pushedOut, .queueFull, &context) }
+        armExpiryIfNeeded(&context)
+    }
+
+    /// Records the loss in the trace (a message to itself) and, on its delivery, in the log.
+    private func drop(
+        _ item: AppItem, _ reason: DropReason, _ context: inout Scheduler<WorldMessage>
+    ) {
+        context.send(.dropped(item, reason), to: context.currentActor)
+    }
+
+    /// The process runs again, or its listeners changed: hands it what was held for it, then
+    /// every held event it now listens for.
+    private func runAgain(released: [AppItem], _ context: inout Scheduler<WorldMessage>) {
+        for (offset, item) in released.enumerated() {
+            guard engine != nil else {
+                for lost in released[offset...] { drop(lost, .processEnded(.crash), &context) }
+                return
+            }
+            hand(item, &context)
+        }
+        while engine != nil, let event = mailbox.takeListenedEvent() {
+            hand(.event(event), &context)
+        }
+        armExpiryIfNeeded(&context)
+    }
+
+    /// Held events wait at most `backgroundWakeRuntime` for a running process to listen
+    /// (R-A12, R-F2).
+    private func armExpiryIfNeeded(_ context: inout Scheduler<WorldMessage>) {
+        guard heldEventsExpiry == nil, mailbox.hasHeldEvents, mailbox.state.isRunning,
+            engine != nil
+        else { return }
+        heldEventsExpiry = context.setTimer(
+            after: policy.backgroundWakeRuntime,
+            .appTimer(.heldEventsExpired(generation: generation)))
+    }
+
+    private func cancelExpiry(_ context: inout Scheduler<WorldMessage>) {
+        if let handle = heldEventsExpiry { context.cancel(handle) }
+        heldEventsExpiry = nil
+    }
+
+    // MARK: - The engine
+
+    /// Logs `item` and runs the engine's callback for it.
+    private func hand(_ item: AppItem, _ context: inout Scheduler<WorldMessage>) {
+        let now = context.now
+        switch item {
+        case .location(let update):
+            record(.location(update), now)
             call(&context) { $0.didReceive(update, services: $1) }
-        case .failure(let error, let manager, _):
-            record(.failure(error, manager), context.now)
+        case .failure(let error, let manager):
+            record(.failure(error, manager), now)
             call(&context) { $0.didFail(error, manager: manager, services: $1) }
-        case .event(let event, _):
-            record(.event(event), context.now)
+        case .monitoringFailure(let region, let error, let manager):
+            record(.monitoringFailure(region: region, error, manager), now)
+            call(&context) {
+                $0.monitoringDidFail(for: region, error: error, manager: manager, services: $1)
+            }
+        case .event(let event):
+            record(.event(event), now)
             call(&context) { $0.didReceive(event, services: $1) }
-        case .authorization(let authorization, _):
+        case .authorization(let authorization):
+            record(.authorization(authorization), now)
             call(&context) { $0.authorizationChanged(to: authorization, services: $1) }
         case .protectedDataAvailable:
-            record(.protectedDataAvailable, context.now)
+            record(.protectedDataAvailable, now)
             call(&context) { $0.protectedDataDidBecomeAvailable(services: $1) }
-        case .backgroundTaskExpiring(let task, _):
+        case .backgroundTaskExpiring(let task):
+            record(.backgroundTaskExpiring(task), now)
             call(&context) { $0.backgroundTaskWillExpire(task, services: $1) }
-        default: break
         }
     }
 
@@ -115,7 +249,9 @@ final class AppProcess: SimulationActor {
     ) {
         guard let engine, let services else { return }
         body(engine, services)
+        for api in services.unavailableCalls { record(.unavailableAPI(api), context.now) }
         if !services.requests.isEmpty {
+            mailbox.noteRequests(services.requests)
             // Background tasks are the operating system's; everything else is the daemon's.
             let tasks = services.requests.filter(\.isBackgroundTaskRequest)
             let location = services.requests.filter { !$0.isBackgroundTaskRequest }
@@ -123,8 +259,8 @@ final class AppProcess: SimulationActor {
                 context.send(.requests(location, generation: generation), to: daemon)
             }
             if !tasks.isEmpty { context.send(.requests(tasks, generation: generation), to: os) }
-            services.clearRequests()
         }
+        services.clearRequests()
         if let reason = services.crashReason {
             record(.crashed(reason), context.now)
             self.engine = nil
@@ -134,21 +270,12 @@ final class AppProcess: SimulationActor {
 
     private func record(_ kind: AppLogEntry.Kind, _ instant: Instant) {
         log.append(
-            AppLogEntry(instant: instant, generation: generation, appState: state, kind: kind))
+            AppLogEntry(
+                instant: instant, generation: generation, appState: appState, kind: kind))
     }
-}
 
-extension WorldMessage {
-    /// The process generation a message to the app is meant for.
-    var appGeneration: Int? {
-        switch self {
-        case .lifecycle(_, let generation), .location(_, let generation),
-            .failure(_, _, let generation),
-            .event(_, let generation), .authorization(_, let generation),
-            .protectedDataAvailable(let generation),
-            .backgroundTaskExpiring(_, let generation):
-            generation
-        default: nil
-        }
+    /// The state as UIKit reports it: a suspended app reads as in the background.
+    private var appState: ProcessState {
+        mailbox.state == .suspended ? .background : mailbox.state
     }
 }

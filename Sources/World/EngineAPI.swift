@@ -1,5 +1,6 @@
 // The engine API, first form (layer 3): what the app under test is told, and the Core
 // Location-shaped services it calls. The engines issue completes it.
+import Simulation
 
 /// The app code under test. A new engine is made for every process launch (in-memory state
 /// dies with the process); it reacts to callbacks and calls `services` to ask for location.
@@ -12,7 +13,10 @@ public protocol AppEngine: AnyObject {
     func didReceive(_ update: LocationUpdate, services: LocationServices)
     /// `didFailWithError` on a manager.
     func didFail(_ error: LocationError, manager: ObjectID, services: LocationServices)
-    /// A significant-change, condition or visit event.
+    /// `monitoringDidFailFor` a legacy region (over the limit, or reduced accuracy; R-F8).
+    func monitoringDidFail(
+        for region: String, error: LocationError, manager: ObjectID, services: LocationServices)
+    /// A significant-change, region, condition or visit event.
     func didReceive(_ event: MonitoringEvent, services: LocationServices)
     /// The authorization changed.
     func authorizationChanged(to authorization: Authorization, services: LocationServices)
@@ -26,6 +30,9 @@ extension AppEngine {
     public func lifecycleChanged(to state: ProcessState, services: LocationServices) {}
     public func didReceive(_ update: LocationUpdate, services: LocationServices) {}
     public func didFail(_ error: LocationError, manager: ObjectID, services: LocationServices) {}
+    public func monitoringDidFail(
+        for region: String, error: LocationError, manager: ObjectID, services: LocationServices
+    ) {}
     public func didReceive(_ event: MonitoringEvent, services: LocationServices) {}
     public func authorizationChanged(to authorization: Authorization, services: LocationServices) {}
     public func protectedDataDidBecomeAvailable(services: LocationServices) {}
@@ -37,7 +44,7 @@ extension AppEngine {
 
 /// What an engine asks of the system; sent to the location daemon (and the operating system)
 /// when the callback returns.
-public enum AppRequest: Sendable, Equatable {
+public enum AppRequest: Sendable, Equatable, CustomStringConvertible {
     case createManager(ObjectID)
     case setAllowsBackgroundLocationUpdates(ObjectID, Bool)
     case setPausesLocationUpdatesAutomatically(ObjectID, Bool)
@@ -57,10 +64,53 @@ public enum AppRequest: Sendable, Equatable {
     case openMonitor(String)
     case addCondition(monitor: String, condition: String, center: Coordinate, radiusMeters: Double)
     case removeCondition(monitor: String, condition: String)
+    case startMonitoringRegion(ObjectID, CircularRegion)
+    case stopMonitoringRegion(ObjectID, identifier: String)
     case startVisits
     case stopVisits
     case beginBackgroundTask(ObjectID)
     case endBackgroundTask(ObjectID)
+
+    public var description: String {
+        switch self {
+        case .createManager(let id): "create manager \(id)"
+        case .setAllowsBackgroundLocationUpdates(let id, let allowed):
+            "manager \(id) allows background \(allowed)"
+        case .setPausesLocationUpdatesAutomatically(let id, let pauses):
+            "manager \(id) pauses automatically \(pauses)"
+        case .setDesiredAccuracy(let id, let meters):
+            "manager \(id) desired accuracy \(fixed(meters, digits: 1))m"
+        case .setDistanceFilter(let id, let meters):
+            "manager \(id) distance filter \(fixed(meters, digits: 1))m"
+        case .setActivityType(let id, let type): "manager \(id) activity type \(type.rawValue)"
+        case .startUpdatingLocation(let id): "manager \(id) start updating"
+        case .stopUpdatingLocation(let id): "manager \(id) stop updating"
+        case .startLiveUpdates(let id, let configuration):
+            "live updates \(id) start \(configuration.rawValue)"
+        case .stopLiveUpdates(let id): "live updates \(id) stop"
+        case .beginBackgroundActivitySession(let id): "background activity session \(id) begin"
+        case .invalidateBackgroundActivitySession(let id):
+            "background activity session \(id) invalidate"
+        case .beginServiceSession(let id, let authorization):
+            "service session \(id) begin \(authorization.rawValue)"
+        case .invalidateServiceSession(let id): "service session \(id) invalidate"
+        case .startSignificantChanges: "significant changes start"
+        case .stopSignificantChanges: "significant changes stop"
+        case .openMonitor(let name): "monitor \(name) open"
+        case .addCondition(let monitor, let condition, let center, let radius):
+            "monitor \(monitor) add \(condition) at \(center) radius \(fixed(radius, digits: 1))m"
+        case .removeCondition(let monitor, let condition): "monitor \(monitor) remove \(condition)"
+        case .startMonitoringRegion(let id, let region):
+            "manager \(id) monitor region \(region.identifier) at \(region.center) radius "
+                + "\(fixed(region.radiusMeters, digits: 1))m"
+        case .stopMonitoringRegion(let id, let identifier):
+            "manager \(id) stop monitoring region \(identifier)"
+        case .startVisits: "visits start"
+        case .stopVisits: "visits stop"
+        case .beginBackgroundTask(let id): "background task \(id) begin"
+        case .endBackgroundTask(let id): "background task \(id) end"
+        }
+    }
 }
 
 extension AppRequest {
@@ -80,24 +130,45 @@ extension AppRequest {
 /// Setting `allowsBackgroundLocationUpdates` to true without the location background mode
 /// fails an assertion at once and ends the process, whatever the authorization (R-A9): every
 /// later call is ignored.
+///
+/// A call to an API that the modelled iOS version lacks (`CoreLocationAPI`) does nothing and
+/// leaves an error in the app's log, naming the API and the version that introduced it.
 public final class LocationServices {
     /// The requests made so far in this callback.
     public private(set) var requests: [AppRequest] = []
     /// The assertion that ended the process, if one did.
     public private(set) var crashReason: String?
+    /// Calls made in this callback to APIs the modelled iOS version lacks.
+    public private(set) var unavailableCalls: [CoreLocationAPI] = []
     private let capabilities: AppCapabilities
+    private let systemVersion: Int
     private var nextObjectID: Int
 
-    init(capabilities: AppCapabilities, nextObjectID: Int) {
+    init(capabilities: AppCapabilities, systemVersion: Int, nextObjectID: Int) {
         self.capabilities = capabilities
+        self.systemVersion = systemVersion
         self.nextObjectID = nextObjectID
     }
 
-    /// Forgets the requests sent after a callback; object ids keep counting (within a process).
-    func clearRequests() { requests.removeAll(keepingCapacity: true) }
+    /// Forgets the requests and errors handled after a callback; object ids keep counting
+    /// (within a process).
+    func clearRequests() {
+        requests.removeAll(keepingCapacity: true)
+        unavailableCalls.removeAll()
+    }
 
     private func record(_ request: AppRequest) {
         if crashReason == nil { requests.append(request) }
+    }
+
+    /// Records `request` if `api` exists on the modelled version; otherwise notes the misuse.
+    private func record(_ request: AppRequest, using api: CoreLocationAPI) {
+        guard crashReason == nil else { return }
+        if api.isAvailable(onVersion: systemVersion) {
+            requests.append(request)
+        } else {
+            unavailableCalls.append(api)
+        }
     }
 
     private func newObject() -> ObjectID {
@@ -148,29 +219,31 @@ public final class LocationServices {
     /// Starts iterating `CLLocationUpdate.liveUpdates(configuration)`.
     public func startLiveUpdates(_ configuration: LiveConfiguration = .default) -> ObjectID {
         let id = newObject()
-        record(.startLiveUpdates(id, configuration))
+        record(.startLiveUpdates(id, configuration), using: .liveUpdates)
         return id
     }
-    public func stopLiveUpdates(_ stream: ObjectID) { record(.stopLiveUpdates(stream)) }
+    public func stopLiveUpdates(_ stream: ObjectID) {
+        record(.stopLiveUpdates(stream), using: .liveUpdates)
+    }
 
     /// Creates and holds a `CLBackgroundActivitySession` (R-C5).
     public func beginBackgroundActivitySession() -> ObjectID {
         let id = newObject()
-        record(.beginBackgroundActivitySession(id))
+        record(.beginBackgroundActivitySession(id), using: .backgroundActivitySession)
         return id
     }
     public func invalidateBackgroundActivitySession(_ session: ObjectID) {
-        record(.invalidateBackgroundActivitySession(session))
+        record(.invalidateBackgroundActivitySession(session), using: .backgroundActivitySession)
     }
 
     /// Creates and holds a `CLServiceSession` (R-B9).
     public func beginServiceSession(authorization: Authorization) -> ObjectID {
         let id = newObject()
-        record(.beginServiceSession(id, authorization))
+        record(.beginServiceSession(id, authorization), using: .serviceSession)
         return id
     }
     public func invalidateServiceSession(_ session: ObjectID) {
-        record(.invalidateServiceSession(session))
+        record(.invalidateServiceSession(session), using: .serviceSession)
     }
 
     public func startMonitoringSignificantLocationChanges() { record(.startSignificantChanges) }
@@ -178,7 +251,7 @@ public final class LocationServices {
 
     /// Opens `CLMonitor(name)` and starts reading its events: a relaunched app must do this with
     /// the same name to receive the event that woke it (R-A12).
-    public func openMonitor(_ name: String) { record(.openMonitor(name)) }
+    public func openMonitor(_ name: String) { record(.openMonitor(name), using: .monitor) }
 
     /// Adds a `CircularGeographicCondition` to the monitor `monitor` (R-F8).
     public func addCondition(
@@ -186,12 +259,27 @@ public final class LocationServices {
     ) {
         record(
             .addCondition(
-                monitor: monitor, condition: condition, center: center, radiusMeters: radiusMeters))
+                monitor: monitor, condition: condition, center: center, radiusMeters: radiusMeters),
+            using: .monitor)
     }
     public func removeCondition(monitor: String, condition: String) {
-        record(.removeCondition(monitor: monitor, condition: condition))
+        record(.removeCondition(monitor: monitor, condition: condition), using: .monitor)
     }
 
+    /// `startMonitoring(for:)` with a `CLCircularRegion` on `manager` (R-B6): the region
+    /// persists across launches and relaunches the app on exit; a region with the same
+    /// identifier replaces the old one. Over `regionCountMax` regions and conditions, or with
+    /// reduced accuracy, the manager gets `monitoringDidFailFor` (R-F8, R-F10).
+    public func startMonitoring(_ manager: ObjectID, for region: CircularRegion) {
+        record(.startMonitoringRegion(manager, region))
+    }
+    /// `stopMonitoring(for:)` by the region's identifier.
+    public func stopMonitoring(_ manager: ObjectID, regionIdentifier: String) {
+        record(.stopMonitoringRegion(manager, identifier: regionIdentifier))
+    }
+
+    /// Visit monitoring (R-F9): it outlives the process, and a relaunched app receives visits
+    /// without starting it again once it has a manager (F).
     public func startMonitoringVisits() { record(.startVisits) }
     public func stopMonitoringVisits() { record(.stopVisits) }
 

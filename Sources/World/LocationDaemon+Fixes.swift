@@ -14,7 +14,7 @@ extension LocationDaemon {
     /// Starts or stops the fix timer as consumers come and go. Fixes fall on a fixed grid,
     /// `fixPhase + k · fixInterval`, as a GNSS receiver's epochs do.
     func reconsiderFixes(_ context: inout Scheduler<WorldMessage>) {
-        let wanted = hasActiveConsumer && processState != .terminated && processState != .notRunning
+        let wanted = hasActiveConsumer && processState.exists
         if wanted, fixTimer == nil {
             let interval = policy.fixInterval.nanoseconds
             let phase = fixPhase.nanoseconds
@@ -33,7 +33,7 @@ extension LocationDaemon {
     func produceFix(_ context: inout Scheduler<WorldMessage>) {
         let fix = makeFix(source: .gnss, at: context.now)
         let still = fix.speedMetersPerSecond <= policy.stationarySpeedMetersPerSecond
-        let delivery = deliveryForLocation()
+        let withheld = locationWithheld()
         for index in managers.indices
         where managers[index].updating && !managers[index].pausedBySystem {
             if managers[index].pausesAutomatically && still {
@@ -59,7 +59,7 @@ extension LocationDaemon {
             managers[index].lastDelivered = managerFix.coordinate
             let update = LocationUpdate(
                 channel: .manager(managers[index].id), fix: managerFix, stationary: false)
-            deliver(.location(update, generation: generation), route: delivery, &context)
+            sendToApp(.location(update), withheld: withheld, &context)
         }
         for index in liveStreams.indices where !liveStreams[index].paused {
             var stationary = false
@@ -75,7 +75,7 @@ extension LocationDaemon {
             }
             let update = LocationUpdate(
                 channel: .liveUpdates(liveStreams[index].id), fix: fix, stationary: stationary)
-            deliver(.location(update, generation: generation), route: delivery, &context)
+            sendToApp(.location(update), withheld: withheld, &context)
         }
         if liveStreams.contains(where: \.paused) { watchForMotion(&context) }
     }

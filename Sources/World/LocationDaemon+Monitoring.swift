@@ -1,23 +1,21 @@
-// The location daemon's monitoring (layer 3): significant change, monitor conditions and visits,
-// and events held for a relaunched process until it recreates the service (R-A12).
+// The location daemon's monitoring (layer 3): significant change, monitor conditions, legacy
+// regions and visits, and the events they send the app, waking or relaunching it.
 import Simulation
 
 extension LocationDaemon {
     // MARK: - Significant change (R-F7, R-A10)
 
     /// Starts significant-change monitoring; the first event is the cached location. A process
-    /// that starts it again after a relaunch receives the events that woke it.
+    /// that starts it again after a relaunch receives the events that woke it (its mailbox
+    /// held them).
     func startSignificantChanges(_ context: inout Scheduler<WorldMessage>) {
-        listensToSignificantChanges = true
-        if !significantChangeRegistered {
-            significantChangeRegistered = true
-            let fix = makeFix(source: .cell, at: context.now)
-            significantChangeLast = (route.position(at: context.now), nil)
-            deliver(
-                .event(.significantChange(fix), generation: generation), route: .deliver, &context)
-            scheduleSignificantChange(&context)
-        }
-        deliverPending(.significantChange, monitor: nil, &context)
+        guard !significantChangeRegistered else { return }
+        significantChangeRegistered = true
+        let fix = makeFix(source: .cell, at: context.now)
+        significantChangeLast = (route.position(at: context.now), nil)
+        context.send(
+            .deliver(.event(.significantChange(fix)), generation: nil, withheld: nil), to: app)
+        scheduleSignificantChange(&context)
     }
 
     /// One timer for the next event: after the device is `significantChangeDistanceMeters`
@@ -41,30 +39,34 @@ extension LocationDaemon {
         guard significantChangeRegistered else { return }
         let fix = makeFix(source: .cell, at: context.now)
         significantChangeLast = (route.position(at: context.now), context.now)
-        dispatch(.significantChange(fix), mechanism: .significantChange, monitor: nil, &context)
+        dispatch(.significantChange(fix), &context)
         scheduleSignificantChange(&context)
     }
 
-    // MARK: - Monitor conditions (R-F8, R-F6, R-A12)
+    // MARK: - Monitor conditions and legacy regions (R-F8, R-F6, R-B6, R-A12)
 
-    /// Adds (or replaces) a circular condition. Reduced accuracy allows no region monitoring
-    /// (R-F10), and an app holds at most `regionCountMax` (R-F8).
+    /// Adds (or replaces) a circular condition or legacy region. Returns false when it cannot
+    /// be monitored: reduced accuracy allows no region monitoring (R-F10), and an app holds at
+    /// most `regionCountMax` (R-F8).
     func addCondition(
-        monitor: String, name: String, center: Coordinate, radiusMeters: Double,
+        _ key: RegionKey, center: Coordinate, radiusMeters: Double,
         _ context: inout Scheduler<WorldMessage>
-    ) {
-        guard accuracy == .full else { return }
-        if let index = conditions.firstIndex(where: { $0.monitor == monitor && $0.name == name }) {
-            if let timer = conditions[index].timer { context.cancel(timer) }
-            conditions.remove(at: index)
-        }
-        guard conditions.count < policy.regionCountMax else { return }
+    ) -> Bool {
+        guard accuracy == .full else { return false }
+        removeCondition(key, &context)
+        guard conditions.count < policy.regionCountMax else { return false }
         let inside = route.position(at: context.now).distance(to: center) <= radiusMeters
         conditions.append(
-            Condition(
-                monitor: monitor, name: name, center: center, radiusMeters: radiusMeters,
-                inside: inside))
+            Condition(key: key, center: center, radiusMeters: radiusMeters, inside: inside))
         scheduleConditionExit(conditions.count - 1, &context)
+        return true
+    }
+
+    /// Stops monitoring a condition or region, if it is monitored.
+    func removeCondition(_ key: RegionKey, _ context: inout Scheduler<WorldMessage>) {
+        guard let index = conditions.firstIndex(where: { $0.key == key }) else { return }
+        if let timer = conditions[index].timer { context.cancel(timer) }
+        conditions.remove(at: index)
     }
 
     /// One timer for a condition's exit: past the radius plus the cushion, then the latency.
@@ -78,29 +80,28 @@ extension LocationDaemon {
                 from: condition.center)
         else { return }
         conditions[index].timer = context.send(
-            .daemonTimer(.conditionExit(monitor: condition.monitor, condition: condition.name)),
-            to: context.currentActor, at: crossing + policy.regionExitLatency)
+            .daemonTimer(.regionExit(condition.key)), to: context.currentActor,
+            at: crossing + policy.regionExitLatency)
     }
 
-    func conditionExitDue(monitor: String, name: String, _ context: inout Scheduler<WorldMessage>) {
-        guard let index = conditions.firstIndex(where: { $0.monitor == monitor && $0.name == name })
-        else { return }
+    func regionExitDue(_ key: RegionKey, _ context: inout Scheduler<WorldMessage>) {
+        guard let index = conditions.firstIndex(where: { $0.key == key }) else { return }
         conditions[index].timer = nil
         conditions[index].inside = false
-        dispatch(
-            .conditionExit(monitor: monitor, condition: name), mechanism: .region, monitor: monitor,
-            &context)
+        switch key {
+        case .condition(let monitor, let name):
+            dispatch(.conditionExit(monitor: monitor, condition: name), &context)
+        case .region(let identifier):
+            dispatch(.regionExit(identifier: identifier), &context)
+        }
     }
 
     // MARK: - Visits (R-F9)
 
     func startVisits(_ context: inout Scheduler<WorldMessage>) {
-        listensToVisits = true
-        if !visitsRegistered {
-            visitsRegistered = true
-            scheduleVisit(&context)
-        }
-        deliverPending(.visit, monitor: nil, &context)
+        guard !visitsRegistered else { return }
+        visitsRegistered = true
+        scheduleVisit(&context)
     }
 
     /// One timer for the next visit event: an arrival after `visitArrivalDwell` of stillness,
@@ -132,69 +133,22 @@ extension LocationDaemon {
         guard visitsRegistered else { return }
         if let arrival = visitArrival {
             visitArrival = nil
-            dispatch(.visitDeparture(arrival), mechanism: .visit, monitor: nil, &context)
+            dispatch(.visitDeparture(arrival), &context)
         } else {
             let place = route.position(at: context.now)
             visitArrival = place
-            dispatch(.visitArrival(place), mechanism: .visit, monitor: nil, &context)
+            dispatch(.visitArrival(place), &context)
         }
         scheduleVisit(&context)
     }
 
     // MARK: - Events that wake or relaunch the app (R-A10, R-A12, R-F2)
 
-    /// Delivers an event to a running app that listens for it; otherwise holds it and asks the
-    /// operating system to wake or relaunch the app.
-    func dispatch(
-        _ event: MonitoringEvent, mechanism: RelaunchMechanism, monitor: String?,
-        _ context: inout Scheduler<WorldMessage>
-    ) {
-        if processState.isRunning && listens(to: mechanism, monitor: monitor) {
-            context.send(.event(event, generation: generation), to: app)
-            return
-        }
-        pendingEvents.append((mechanism, event, monitor))
-        if !processState.isRunning { context.send(.wake(mechanism), to: os) }
-    }
-
-    func listens(to mechanism: RelaunchMechanism, monitor: String?) -> Bool {
-        switch mechanism {
-        case .significantChange: listensToSignificantChanges
-        case .region: monitor.map(openMonitors.contains) ?? false
-        case .visit: listensToVisits
-        case .session, .boot: false
-        }
-    }
-
-    /// Hands held events to a process that now listens for them.
-    func deliverPending(
-        _ mechanism: RelaunchMechanism, monitor: String?, _ context: inout Scheduler<WorldMessage>
-    ) {
-        guard processState.isRunning else { return }
-        var kept: [(mechanism: RelaunchMechanism, event: MonitoringEvent, monitor: String?)] = []
-        for pending in pendingEvents {
-            if pending.mechanism == mechanism && (monitor == nil || pending.monitor == monitor) {
-                context.send(.event(pending.event, generation: generation), to: app)
-            } else {
-                kept.append(pending)
-            }
-        }
-        pendingEvents = kept
-    }
-
-    /// The process did not recreate the services in time: their events are lost, and a
-    /// condition whose event found no monitor stops being monitored (R-A12).
-    func expirePendingEvents(_ context: inout Scheduler<WorldMessage>) {
-        for pending in pendingEvents where pending.mechanism == .region {
-            if case .conditionExit(let monitor, let name) = pending.event,
-                let index = conditions.firstIndex(where: {
-                    $0.monitor == monitor && $0.name == name
-                })
-            {
-                if let timer = conditions[index].timer { context.cancel(timer) }
-                conditions.remove(at: index)
-            }
-        }
-        pendingEvents.removeAll()
+    /// Sends an event to the app's mailbox, for whichever process listens for it; an app that
+    /// is not running is also woken or relaunched for it (the operating system decides whether
+    /// the rules allow it).
+    func dispatch(_ event: MonitoringEvent, _ context: inout Scheduler<WorldMessage>) {
+        context.send(.deliver(.event(event), generation: nil, withheld: nil), to: app)
+        if !processState.isRunning { context.send(.wake(event.mechanism), to: os) }
     }
 }

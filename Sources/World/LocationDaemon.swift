@@ -11,11 +11,14 @@ import Simulation
 /// R-B4). Significant change and conditions also outlive a reboot (R-B7); conditions run only
 /// after the first unlock (R-F6).
 ///
-/// Delivery (R-A2–R-A7): in the foreground, always; in the background, when a manager allowed
-/// in the background or a held background activity session keeps the app's location running
-/// (process-wide, R-A7), with Always, or within the When In Use grace (R-A4, R-A5); to a
-/// suspended app, queued until it runs again (R-A2); to an ended app, never, except events
-/// that relaunch it, held until the new process recreates the service (R-A12).
+/// Delivery (R-A2–R-A7): everything for the app goes to the app's mailbox (`AppMailbox`), which
+/// holds it for a suspended app (R-A2) or a process that has not yet recreated the listening
+/// service (R-A12). The daemon decides only whether iOS lets a location reach the app at all:
+/// in the foreground, always; in the background, when a manager allowed in the background or
+/// a held background activity session keeps the app's location running (process-wide, R-A7),
+/// with Always, or within the When In Use grace (R-A4, R-A5); otherwise the fix goes to the
+/// mailbox withheld, and is dropped there with its rule. An event for an app that is not
+/// running also asks the operating system to wake or relaunch it (R-A10, R-F2).
 final class LocationDaemon: SimulationActor {
     let policy: IOSPolicy
     let capabilities: AppCapabilities
@@ -60,9 +63,6 @@ final class LocationDaemon: SimulationActor {
     /// foreground (R-C5, R-B10).
     var deferredSessions: [ObjectID] = []
     var serviceSessions: [(id: ObjectID, authorization: Authorization)] = []
-    var openMonitors: [String] = []
-    var listensToSignificantChanges = false
-    var listensToVisits = false
 
     // Registrations that outlive the process.
     var significantChangeRegistered = false
@@ -70,9 +70,9 @@ final class LocationDaemon: SimulationActor {
     /// start starts no five-minute interval).
     var significantChangeLast: (coordinate: Coordinate, instant: Instant?)?
     var significantChangeTimer: EventHandle?
+    /// A monitor condition or a legacy region: they share the limit (R-F8).
     struct Condition {
-        var monitor: String
-        var name: String
+        var key: RegionKey
         var center: Coordinate
         var radiusMeters: Double
         var inside: Bool
@@ -90,10 +90,6 @@ final class LocationDaemon: SimulationActor {
     var deniedTimers: [EventHandle] = []
     var fixTimer: EventHandle?
     var motionTimer: EventHandle?
-    var queued: [WorldMessage] = []
-    var pendingEvents: [(mechanism: RelaunchMechanism, event: MonitoringEvent, monitor: String?)] =
-        []
-    var pendingExpiry: EventHandle?
     var keepAliveSent = false
 
     init(
@@ -121,6 +117,7 @@ final class LocationDaemon: SimulationActor {
             self.accuracy = accuracy
         case .requests(let requests, let generation) where generation == self.generation:
             apply(requests, &context)
+        case .conditionAbandoned(let key): removeCondition(key, &context)
         case .deviceBooted: deviceBooted(&context)
         case .firstUnlock:
             unlockedSinceBoot = true
@@ -148,11 +145,6 @@ final class LocationDaemon: SimulationActor {
             launchInstant = context.now
             // Launched into the background, a When In Use app was never in use: no grace.
             graceExpired = state == .background && authorization == .whenInUse
-            if !pendingEvents.isEmpty {
-                pendingExpiry = context.setTimer(
-                    after: policy.backgroundWakeRuntime,
-                    .daemonTimer(.pendingEventsExpired(generation: generation)))
-            }
         }
         let previous = processState
         processState = state
@@ -166,7 +158,6 @@ final class LocationDaemon: SimulationActor {
             startGraceIfNeeded(&context)
         default: break
         }
-        if state.isRunning { flushQueue(&context) }
     }
 
     /// Clears everything that dies with the process; arms a session relaunch when the app ended
@@ -184,10 +175,6 @@ final class LocationDaemon: SimulationActor {
         activitySessions.removeAll()
         deferredSessions.removeAll()
         serviceSessions.removeAll()
-        openMonitors.removeAll()
-        listensToSignificantChanges = false
-        listensToVisits = false
-        queued.removeAll()
         cancelGrace(&context)
         graceExpired = false
         if sessionRelaunchArmed { requestSessionRelaunchWhenMoving(&context) }
@@ -229,19 +216,16 @@ final class LocationDaemon: SimulationActor {
                 }
             case .stopUpdatingLocation(let id): updateManager(id) { $0.updating = false }
             case .startLiveUpdates(let id, let configuration):
-                guard policy.liveUpdatesAvailable else { continue }
                 registers = true
                 liveStreams.append(LiveStream(id: id, configuration: configuration))
             case .stopLiveUpdates(let id): liveStreams.removeAll { $0.id == id }
             case .beginBackgroundActivitySession(let id):
-                guard policy.liveUpdatesAvailable else { continue }
                 registers = true
                 beginActivitySession(id, &context)
             case .invalidateBackgroundActivitySession(let id):
                 activitySessions.removeAll { $0 == id }
                 deferredSessions.removeAll { $0 == id }
             case .beginServiceSession(let id, let authorization):
-                guard policy.serviceSessionsAvailable else { continue }
                 registers = true
                 serviceSessions.append((id, authorization))
             case .invalidateServiceSession(let id): serviceSessions.removeAll { $0.id == id }
@@ -250,30 +234,35 @@ final class LocationDaemon: SimulationActor {
                 startSignificantChanges(&context)
             case .stopSignificantChanges:
                 significantChangeRegistered = false
-                listensToSignificantChanges = false
                 if let timer = significantChangeTimer { context.cancel(timer) }
                 significantChangeTimer = nil
-            case .openMonitor(let name):
+            case .openMonitor:
                 registers = true
-                if !openMonitors.contains(name) { openMonitors.append(name) }
-                deliverPending(.region, monitor: name, &context)
             case .addCondition(let monitor, let name, let center, let radius):
                 registers = true
-                addCondition(
-                    monitor: monitor, name: name, center: center, radiusMeters: radius, &context)
+                _ = addCondition(
+                    .condition(monitor: monitor, name: name), center: center,
+                    radiusMeters: radius, &context)
             case .removeCondition(let monitor, let name):
-                if let index = conditions.firstIndex(where: {
-                    $0.monitor == monitor && $0.name == name
-                }) {
-                    if let timer = conditions[index].timer { context.cancel(timer) }
-                    conditions.remove(at: index)
+                removeCondition(.condition(monitor: monitor, name: name), &context)
+            case .startMonitoringRegion(let manager, let region):
+                registers = true
+                if !addCondition(
+                    .region(region.identifier), center: region.center,
+                    radiusMeters: region.radiusMeters, &context)
+                {
+                    sendToApp(
+                        .monitoringFailure(
+                            region: region.identifier, .regionMonitoringFailure, manager: manager),
+                        &context)
                 }
+            case .stopMonitoringRegion(_, let identifier):
+                removeCondition(.region(identifier), &context)
             case .startVisits:
                 registers = true
                 startVisits(&context)
             case .stopVisits:
                 visitsRegistered = false
-                listensToVisits = false
                 if let timer = visitTimer { context.cancel(timer) }
                 visitTimer = nil
             case .beginBackgroundTask, .endBackgroundTask:
@@ -303,9 +292,6 @@ final class LocationDaemon: SimulationActor {
 
     // MARK: - Delivery
 
-    /// Where a location for the app goes now.
-    enum Delivery { case deliver, queue, drop }
-
     /// True when something keeps the app's location running in the background, process-wide
     /// (R-A3, R-A6, R-A7).
     var backgroundAllowed: Bool {
@@ -314,44 +300,33 @@ final class LocationDaemon: SimulationActor {
                 || !activitySessions.isEmpty)
     }
 
-    func deliveryForLocation() -> Delivery {
-        guard authorization == .whenInUse || authorization == .always else { return .drop }
+    /// Why iOS keeps a location from the app now, if it does: no authorization (R-A3), or a
+    /// When In Use app in the background without background configuration after its grace
+    /// (R-A4, R-A5). A suspended app's locations are held by its mailbox (R-A2).
+    func locationWithheld() -> DropReason? {
+        guard authorization == .whenInUse || authorization == .always else {
+            return .notAuthorized
+        }
         switch processState {
-        case .foreground: return .deliver
-        case .background:
-            return backgroundAllowed || authorization == .always || !graceExpired ? .deliver : .drop
-        case .suspended:
-            return authorization == .whenInUse && graceExpired && !backgroundAllowed
-                ? .drop : .queue
-        case .notRunning, .terminated: return .drop
+        case .background, .suspended:
+            let inUse = backgroundAllowed || authorization == .always || !graceExpired
+            return inUse ? nil : .whenInUseGraceOver
+        case .foreground, .notRunning, .terminated: return nil
         }
     }
 
-    /// Sends `message` to the app now, or queues it for a suspended one (oldest dropped first
-    /// beyond the policy's bound).
-    func deliver(_ message: WorldMessage, route: Delivery, _ context: inout Scheduler<WorldMessage>)
-    {
-        switch route {
-        case .deliver: context.send(message, to: app)
-        case .queue:
-            queued.append(message)
-            if queued.count > policy.queuedUpdateCountMax {
-                queued.removeFirst(queued.count - policy.queuedUpdateCountMax)
-            }
-        case .drop: break
-        }
-    }
-
-    private func flushQueue(_ context: inout Scheduler<WorldMessage>) {
-        for message in queued { context.send(message, to: app) }
-        queued.removeAll()
+    /// Sends `item` to the current process's mailbox, withheld for `reason` if given.
+    func sendToApp(
+        _ item: AppItem, withheld reason: DropReason? = nil,
+        _ context: inout Scheduler<WorldMessage>
+    ) {
+        context.send(.deliver(item, generation: generation, withheld: reason), to: app)
     }
 
     /// Tells the operating system when the app's location keeps it running, or stops to.
     func updateKeepAlive(_ context: inout Scheduler<WorldMessage>) {
-        let running = processState != .terminated && processState != .notRunning
         let keeps =
-            running && capabilities.locationBackgroundMode
+            processState.exists && capabilities.locationBackgroundMode
             && (managers.contains { $0.allowsBackground && $0.updating && !$0.pausedBySystem }
                 || (!activitySessions.isEmpty && liveStreams.contains { !$0.paused }))
         if keeps != keepAliveSent {
@@ -377,18 +352,12 @@ final class LocationDaemon: SimulationActor {
         case .deniedSignal(let manager, let generation):
             guard generation == self.generation, managers.contains(where: { $0.id == manager })
             else { return }
-            let delivery: Delivery =
-                processState.isRunning ? .deliver : (processState == .suspended ? .queue : .drop)
-            deliver(.failure(.denied, manager, generation: generation), route: delivery, &context)
+            sendToApp(.failure(.denied, manager: manager), &context)
         case .significantChange:
             significantChangeTimer = nil
             significantChangeDue(&context)
-        case .conditionExit(let monitor, let name):
-            conditionExitDue(monitor: monitor, name: name, &context)
+        case .regionExit(let key): regionExitDue(key, &context)
         case .visit: visitDue(&context)
-        case .pendingEventsExpired(let generation):
-            pendingExpiry = nil
-            if generation == self.generation { expirePendingEvents(&context) }
         }
     }
 }

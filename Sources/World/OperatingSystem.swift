@@ -82,9 +82,11 @@ final class OperatingSystem: SimulationActor {
             switch state {
             case .notRunning, .terminated: launch(into: .foreground, &context)
             case .background, .suspended:
+                // The user opened it: it is no longer a background launch waiting to go idle.
                 cancel(&leaving, &context)
+                cancel(&wakeRuntime, &context)
+                launchedInBackground = false
                 setState(.foreground, &context)
-                context.send(.lifecycle(.foreground, generation: generation), to: app)
             case .foreground:
                 cancel(&leaving, &context)
             }
@@ -96,29 +98,29 @@ final class OperatingSystem: SimulationActor {
             if action == .unlock && !unlockedSinceBoot {
                 unlockedSinceBoot = true
                 context.send(.firstUnlock, to: daemon)
-                if state != .notRunning && state != .terminated {
-                    context.send(.protectedDataAvailable(generation: generation), to: app)
-                }
+                if state.exists { deliverToApp(.protectedDataAvailable, &context) }
             }
         case .forceQuit:
-            if state != .notRunning && state != .terminated { terminate(.forceQuit, &context) }
+            if state.exists { terminate(.forceQuit, &context) }
         case .memoryPressure:
             if state == .suspended { terminate(.memory, &context) }
         case .crash:
             if state.isRunning { terminate(.crash, &context) }
         case .exit:
-            if state.isRunning || state == .suspended { terminate(.exit, &context) }
+            if state.exists { terminate(.exit, &context) }
         case .reboot:
-            if state != .notRunning && state != .terminated { terminate(.reboot, &context) }
+            if state.exists { terminate(.reboot, &context) }
+            // A relaunch on its way does not survive the boot; the registrations that asked
+            // for it do, in the daemon (R-B7).
+            cancel(&pendingRelaunch, &context)
             state = .notRunning
             unlockedSinceBoot = false
             context.send(.deviceBooted, to: daemon)
+            context.send(.deviceRebooted, to: app)
         case .setAuthorization(let value):
             authorization = value
             context.send(.authorizationChanged(authorization, accuracy), to: daemon)
-            if state.isRunning {
-                context.send(.authorization(value, generation: generation), to: app)
-            }
+            if state.exists { deliverToApp(.authorization(value), &context) }
         case .setAccuracy(let value):
             accuracy = value
             context.send(.authorizationChanged(authorization, accuracy), to: daemon)
@@ -136,7 +138,6 @@ final class OperatingSystem: SimulationActor {
             leaving = nil
             guard generation == self.generation, state == .foreground else { return }
             setState(.background, &context)
-            context.send(.lifecycle(.background, generation: generation), to: app)
             reconsiderSuspension(&context)
         case .suspend(let generation):
             suspension = nil
@@ -163,9 +164,10 @@ final class OperatingSystem: SimulationActor {
             guard generation == self.generation,
                 backgroundTasks.contains(where: { $0.task == task })
             else { return }
-            context.send(.backgroundTaskExpiring(task, generation: generation), to: app)
+            deliverToApp(.backgroundTaskExpiring(task), &context)
             context.setTimer(
-                after: .seconds(1), .osTimer(.backgroundTaskWatchdog(task, generation: generation)))
+                after: policy.backgroundTaskWatchdogDelay,
+                .osTimer(.backgroundTaskWatchdog(task, generation: generation)))
         case .backgroundTaskWatchdog(let task, let generation):
             // R-F1: an app that never ends its task is killed.
             if generation == self.generation, backgroundTasks.contains(where: { $0.task == task }) {
@@ -181,7 +183,8 @@ final class OperatingSystem: SimulationActor {
         lastTermination = nil
         registeredThisProcess = false
         launchedInBackground = launchState == .background
-        setState(launchState, &context)
+        state = launchState
+        context.send(.processChanged(launchState, generation: generation, cause: nil), to: daemon)
         let options =
             capabilities.sceneBased || launchState == .foreground
                 || !policy.legacyLaunchOptionsCarryLocation
@@ -297,10 +300,26 @@ final class OperatingSystem: SimulationActor {
         return .nanoseconds(Int64(random.nextBounded(below: UInt64(budget.nanoseconds))))
     }
 
+    /// Moves the running process to `newState`, telling the daemon and the app: UIKit's
+    /// foreground and background transitions, or, to the app's mailbox only, suspension and
+    /// resumption.
     private func setState(_ newState: ProcessState, _ context: inout Scheduler<WorldMessage>) {
+        let previous = state
         state = newState
         if newState != .background { cancel(&suspension, &context) }
         context.send(.processChanged(newState, generation: generation, cause: nil), to: daemon)
+        let toApp: WorldMessage =
+            switch (previous, newState) {
+            case (_, .suspended): .suspended(generation: generation)
+            case (.suspended, .background): .resumed(generation: generation)
+            default: .lifecycle(newState, generation: generation)
+            }
+        context.send(toApp, to: app)
+    }
+
+    /// Sends a callback to the current process, through the app's mailbox.
+    private func deliverToApp(_ item: AppItem, _ context: inout Scheduler<WorldMessage>) {
+        context.send(.deliver(item, generation: generation, withheld: nil), to: app)
     }
 
     private func cancel(_ handle: inout EventHandle?, _ context: inout Scheduler<WorldMessage>) {

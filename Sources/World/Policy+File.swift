@@ -29,6 +29,7 @@ extension IOSPolicy {
             ("leavingTransition", .duration(\.leavingTransition)),
             ("suspensionDelay", .duration(\.suspensionDelay)),
             ("backgroundTaskBudget", .duration(\.backgroundTaskBudget)),
+            ("backgroundTaskWatchdogDelay", .duration(\.backgroundTaskWatchdogDelay)),
             (
                 "backgroundTaskEarlyExpiryPercent",
                 .count(\.backgroundTaskEarlyExpiryPercent, 0...100)
@@ -43,8 +44,7 @@ extension IOSPolicy {
             ("legacyLaunchOptionsCarryLocation", .flag(\.legacyLaunchOptionsCarryLocation)),
             ("whenInUseGrace", .duration(\.whenInUseGrace)),
             ("deniedSignalDelay", .duration(\.deniedSignalDelay)),
-            ("liveUpdatesAvailable", .flag(\.liveUpdatesAvailable)),
-            ("serviceSessionsAvailable", .flag(\.serviceSessionsAvailable)),
+            ("systemVersion", .count(\.systemVersion, 5...99)),
             ("stationaryPauseDelay", .duration(\.stationaryPauseDelay)),
             ("stationarySpeedMetersPerSecond", .meters(\.stationarySpeedMetersPerSecond)),
             ("sessionRejoinWindow", .duration(\.sessionRejoinWindow)),

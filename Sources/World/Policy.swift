@@ -30,6 +30,10 @@ public struct IOSPolicy: Sendable, Equatable {
     public var suspensionDelay = VirtualDuration.seconds(5)
     /// What a background task grants (R-F1: about 30 s on recent iOS, F).
     public var backgroundTaskBudget = VirtualDuration.seconds(30)
+    /// Time from a background task's expiry handler to the watchdog killing an app that has
+    /// not ended the task (R-F1: "a task that is not ended gets the app killed by the
+    /// watchdog", F; the delay is undocumented, a parameter).
+    public var backgroundTaskWatchdogDelay = VirtualDuration.seconds(1)
     /// Chance, in percent, that the system ends a background task early, at a random point of
     /// its budget (R-F1: "may call the expiry handler early at any time", F). 0 = never.
     public var backgroundTaskEarlyExpiryPercent = 0
@@ -67,10 +71,10 @@ public struct IOSPolicy: Sendable, Equatable {
 
     // MARK: What exists (by iOS generation)
 
-    /// `CLLocationUpdate.liveUpdates` and `CLBackgroundActivitySession` (iOS 17, C).
-    public var liveUpdatesAvailable = true
-    /// `CLServiceSession` (iOS 18, R-B9, F).
-    public var serviceSessionsAvailable = true
+    /// The major iOS version modelled: it decides which APIs exist (`CoreLocationAPI`: live
+    /// updates, background activity sessions and `CLMonitor` from 17, C, F; service sessions
+    /// from 18, R-B9, F). 27 is the version source A measured.
+    public var systemVersion = 27
 
     // MARK: Live updates and sessions
 
@@ -180,20 +184,21 @@ extension IOSPolicy {
     /// Calibrated to the measurements of sources A and B (the defaults).
     public static var measured: IOSPolicy { IOSPolicy() }
 
-    /// iOS 16: no live updates or sessions; significant change and regions relaunch a
-    /// force-quit app (R-B5, R-B6).
+    /// iOS 16: no live updates, sessions or `CLMonitor` (legacy regions only, R-B6);
+    /// significant change and regions relaunch a force-quit app (R-B5, R-B6).
     public static var iOS16: IOSPolicy {
         var policy = IOSPolicy.iOS17
         policy.name = "iOS16"
-        policy.liveUpdatesAvailable = false
+        policy.systemVersion = 16
         return policy
     }
 
-    /// iOS 17: live updates and background activity sessions, no service sessions.
+    /// iOS 17: live updates, background activity sessions and `CLMonitor`; no service
+    /// sessions.
     public static var iOS17: IOSPolicy {
         var policy = IOSPolicy.iOS18
         policy.name = "iOS17"
-        policy.serviceSessionsAvailable = false
+        policy.systemVersion = 17
         policy.forceQuitRelaunchBySession = false
         return policy
     }
@@ -203,6 +208,7 @@ extension IOSPolicy {
     public static var iOS18: IOSPolicy {
         var policy = IOSPolicy.iOS26
         policy.name = "iOS18"
+        policy.systemVersion = 18
         policy.forceQuitRelaunchBySignificantChange = true
         policy.forceQuitRelaunchByRegion = true
         return policy
@@ -213,6 +219,7 @@ extension IOSPolicy {
     public static var iOS26: IOSPolicy {
         var policy = IOSPolicy()
         policy.name = "iOS26"
+        policy.systemVersion = 26
         policy.rebootRelaunchWithoutMovement = false
         return policy
     }

@@ -68,8 +68,8 @@ public struct World {
             authorization: configuration.authorization, accuracy: configuration.accuracy,
             os: operatingSystem, app: app, seed: root.derive("daemon.noise"))
         appProcess = AppProcess(
-            makeEngine: engine, capabilities: configuration.capabilities, os: operatingSystem,
-            daemon: daemon)
+            makeEngine: engine, capabilities: configuration.capabilities,
+            policy: configuration.policy, os: operatingSystem, daemon: daemon)
         precondition(simulation.add(os) == operatingSystem)
         precondition(simulation.add(locationDaemon) == daemon)
         precondition(simulation.add(appProcess) == app)

@@ -42,25 +42,61 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// The operating system's timers.
-public enum OSTimer: Sendable, Equatable {
+public enum OSTimer: Sendable, Equatable, CustomStringConvertible {
     case enterBackground(generation: Int)
     case suspend(generation: Int)
     case wakeRuntimeEnded(generation: Int)
     case relaunch(RelaunchMechanism)
     case backgroundTaskExpired(ObjectID, generation: Int)
     case backgroundTaskWatchdog(ObjectID, generation: Int)
+
+    public var description: String {
+        switch self {
+        case .enterBackground(let generation): "enter background (process \(generation))"
+        case .suspend(let generation): "suspend (process \(generation))"
+        case .wakeRuntimeEnded(let generation): "wake runtime ended (process \(generation))"
+        case .relaunch(let mechanism): "relaunch for \(mechanism.rawValue)"
+        case .backgroundTaskExpired(let task, let generation):
+            "background task \(task) expired (process \(generation))"
+        case .backgroundTaskWatchdog(let task, let generation):
+            "background task \(task) watchdog (process \(generation))"
+        }
+    }
 }
 
 /// The location daemon's timers.
-public enum DaemonTimer: Sendable, Equatable {
+public enum DaemonTimer: Sendable, Equatable, CustomStringConvertible {
     case fix
     case motionResumes
     case graceEnded(generation: Int)
     case deniedSignal(ObjectID, generation: Int)
     case significantChange
-    case conditionExit(monitor: String, condition: String)
+    case regionExit(RegionKey)
     case visit
-    case pendingEventsExpired(generation: Int)
+
+    public var description: String {
+        switch self {
+        case .fix: "fix"
+        case .motionResumes: "motion resumes"
+        case .graceEnded(let generation): "grace ended (process \(generation))"
+        case .deniedSignal(let manager, let generation):
+            "denied signal for manager \(manager) (process \(generation))"
+        case .significantChange: "significant change"
+        case .regionExit(let key): "exit \(key)"
+        case .visit: "visit"
+        }
+    }
+}
+
+/// The app's mailbox's timer: held events whose listener did not come back in time.
+public enum AppTimer: Sendable, Equatable, CustomStringConvertible {
+    case heldEventsExpired(generation: Int)
+
+    public var description: String {
+        switch self {
+        case .heldEventsExpired(let generation): "held events expired (process \(generation))"
+        }
+    }
 }
 
 /// Every message of a world simulation. Messages to the app carry the process generation they
@@ -71,6 +107,8 @@ public enum WorldMessage: Sendable, CustomStringConvertible {
     // The app process to the location daemon and the operating system.
     case requests([AppRequest], generation: Int)
     case processCrashed(reason: String, generation: Int)
+    /// A monitor condition whose event found no listener stops being monitored (R-A12).
+    case conditionAbandoned(RegionKey)
     // The operating system to the location daemon.
     case processChanged(ProcessState, generation: Int, cause: TerminationCause?)
     case authorizationChanged(Authorization, AccuracyAuthorization)
@@ -80,27 +118,34 @@ public enum WorldMessage: Sendable, CustomStringConvertible {
     case keepAlive(Bool)
     case wake(RelaunchMechanism)
     case registered(generation: Int)
-    // The operating system to the app.
+    // The operating system to the app: the process's life.
     case launch(LaunchContext, generation: Int)
+    /// Foreground or background, as UIKit tells the app.
     case lifecycle(ProcessState, generation: Int)
+    /// Suspended and resumed: the app's code is not told, its mailbox is (R-A2).
+    case suspended(generation: Int)
+    case resumed(generation: Int)
     case kill(TerminationCause, generation: Int)
-    case protectedDataAvailable(generation: Int)
-    case authorization(Authorization, generation: Int)
-    case backgroundTaskExpiring(ObjectID, generation: Int)
-    // The location daemon to the app.
-    case location(LocationUpdate, generation: Int)
-    case failure(LocationError, ObjectID, generation: Int)
-    case event(MonitoringEvent, generation: Int)
+    case deviceRebooted
+    /// Something for the app's code, through its mailbox: for one process (`generation`), or
+    /// for whichever listens (`nil`, monitoring events). `withheld` is set when the sender's
+    /// rules keep it from the app; the mailbox drops it with that reason.
+    case deliver(AppItem, generation: Int?, withheld: DropReason?)
+    /// The mailbox's record that an item never reached the app's code, and why.
+    case dropped(AppItem, DropReason)
     // Timers.
     case osTimer(OSTimer)
     case daemonTimer(DaemonTimer)
+    case appTimer(AppTimer)
 
     public var description: String {
         switch self {
         case .user(let action): "user \(action)"
-        case .requests(let requests, let generation): "requests \(requests) (process \(generation))"
+        case .requests(let requests, let generation):
+            "requests [\(requests.map(\.description).joined(separator: "; "))] (process \(generation))"
         case .processCrashed(let reason, let generation):
             "crashed (process \(generation)): \(reason)"
+        case .conditionAbandoned(let key): "abandon \(key)"
         case .processChanged(let state, let generation, let cause):
             "process \(generation) \(state.rawValue)\(cause.map { " (\($0.rawValue))" } ?? "")"
         case .authorizationChanged(let authorization, let accuracy):
@@ -110,23 +155,20 @@ public enum WorldMessage: Sendable, CustomStringConvertible {
         case .keepAlive(let keeps): "keep alive \(keeps)"
         case .wake(let mechanism): "wake for \(mechanism.rawValue)"
         case .registered(let generation): "registered (process \(generation))"
-        case .launch(let context, let generation):
-            "launch process \(generation) \(context.state.rawValue) data \(context.protectedDataAvailable ? "readable" : "locked") options \(context.launchOptions)"
+        case .launch(let context, let generation): "launch process \(generation) \(context)"
         case .lifecycle(let state, let generation):
             "lifecycle \(state.rawValue) (process \(generation))"
+        case .suspended(let generation): "suspended (process \(generation))"
+        case .resumed(let generation): "resumed (process \(generation))"
         case .kill(let cause, let generation): "kill process \(generation) (\(cause.rawValue))"
-        case .protectedDataAvailable(let generation):
-            "protected data available (process \(generation))"
-        case .authorization(let value, let generation):
-            "authorization \(value.rawValue) (process \(generation))"
-        case .backgroundTaskExpiring(let task, let generation):
-            "background task \(task) expiring (process \(generation))"
-        case .location(let update, let generation): "\(update) (process \(generation))"
-        case .failure(let error, let manager, let generation):
-            "manager \(manager) failed: \(error.rawValue) (process \(generation))"
-        case .event(let event, let generation): "\(event) (process \(generation))"
+        case .deviceRebooted: "device rebooted"
+        case .deliver(let item, let generation, let withheld):
+            "\(item) (\(generation.map { "process \($0)" } ?? "any process"))"
+                + (withheld.map { ", withheld: \($0)" } ?? "")
+        case .dropped(let item, let reason): "dropped \(item): \(reason)"
         case .osTimer(let timer): "os timer \(timer)"
         case .daemonTimer(let timer): "daemon timer \(timer)"
+        case .appTimer(let timer): "app timer \(timer)"
         }
     }
 }

@@ -15,6 +15,8 @@ public enum ProcessState: String, Sendable, CaseIterable {
 
     /// True when the process exists and runs code.
     public var isRunning: Bool { self == .foreground || self == .background }
+    /// True when the process exists: running or suspended.
+    public var exists: Bool { isRunning || self == .suspended }
 }
 
 /// Location authorization (R-A3, R-F5).
@@ -121,20 +123,52 @@ public struct LocationUpdate: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// An error a manager reports (`didFailWithError`).
-public enum LocationError: String, Sendable { case denied }
+/// An error a manager reports (`didFailWithError`, `monitoringDidFailFor`), named after
+/// `CLError.Code`.
+public enum LocationError: String, Sendable {
+    /// Access to location was lost (R-A4).
+    case denied
+    /// A region could not be monitored: over the limit of `regionCountMax`, or reduced
+    /// accuracy (R-F8, R-F10).
+    case regionMonitoringFailure = "region-monitoring-failure"
+}
 
-/// A monitoring event: significant change, a condition's exit, a visit.
+/// A circular region for legacy region monitoring (`CLCircularRegion`, R-B6, R-F8).
+public struct CircularRegion: Sendable, Equatable {
+    public var identifier: String
+    public var center: Coordinate
+    public var radiusMeters: Double
+
+    public init(identifier: String, center: Coordinate, radiusMeters: Double) {
+        self.identifier = identifier
+        self.center = center
+        self.radiusMeters = radiusMeters
+    }
+}
+
+/// A monitoring event: significant change, a monitor condition's exit, a legacy region's exit,
+/// a visit.
 public enum MonitoringEvent: Sendable, Equatable, CustomStringConvertible {
     case significantChange(Fix)
     case conditionExit(monitor: String, condition: String)
+    case regionExit(identifier: String)
     case visitArrival(Coordinate)
     case visitDeparture(Coordinate)
+
+    /// The mechanism that relaunches an ended app for this event (R-A10).
+    public var mechanism: RelaunchMechanism {
+        switch self {
+        case .significantChange: .significantChange
+        case .conditionExit, .regionExit: .region
+        case .visitArrival, .visitDeparture: .visit
+        }
+    }
 
     public var description: String {
         switch self {
         case .significantChange(let fix): "significant change \(fix)"
         case .conditionExit(let monitor, let condition): "exit \(monitor)/\(condition)"
+        case .regionExit(let identifier): "region exit \(identifier)"
         case .visitArrival(let at): "visit arrival \(at)"
         case .visitDeparture(let at): "visit departure \(at)"
         }
@@ -142,7 +176,7 @@ public enum MonitoringEvent: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// What the app learns at `didFinishLaunching`.
-public struct LaunchContext: Sendable, Equatable {
+public struct LaunchContext: Sendable, Equatable, CustomStringConvertible {
     /// Foreground (the user launched it) or background (relaunched for an event).
     public var state: ProcessState
     /// False when launched before the first unlock after a boot: saved state is unreadable
@@ -152,4 +186,23 @@ public struct LaunchContext: Sendable, Equatable {
     public var launchOptions: [String]
     /// The authorization at launch.
     public var authorization: Authorization
+
+    public var description: String {
+        "\(state.rawValue), data \(protectedDataAvailable ? "readable" : "locked"), options ["
+            + launchOptions.joined(separator: ",") + "], authorization \(authorization.rawValue)"
+    }
+}
+
+/// A monitored region as the location daemon knows it: a `CLMonitor` condition (by monitor
+/// and condition name) or a legacy `CLCircularRegion` (by identifier).
+public enum RegionKey: Hashable, Sendable, CustomStringConvertible {
+    case condition(monitor: String, name: String)
+    case region(String)
+
+    public var description: String {
+        switch self {
+        case .condition(let monitor, let name): "\(monitor)/\(name)"
+        case .region(let identifier): "region \(identifier)"
+        }
+    }
 }

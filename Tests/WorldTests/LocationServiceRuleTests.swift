@@ -186,14 +186,18 @@ struct LocationServiceRuleTests {
         }
     }
 
-    @Test("iOS 16 has no live updates; iOS 17 has no service sessions")
-    func presetsByGeneration() {
-        let live = runWorld(policy: .iOS16, until: 5, actions: [(0, .open)]) {
-            ScriptedEngine { _, services in _ = services.startLiveUpdates() }
+    @Test("iOS 16 has no live updates: the call does nothing and the app's log says why")
+    func liveUpdatesNeedIOS17() {
+        for (policy, available) in [(IOSPolicy.iOS16, false), (.iOS17, true)] {
+            let world = runWorld(policy: policy, until: 5, actions: [(0, .open)]) {
+                ScriptedEngine { _, services in _ = services.startLiveUpdates() }
+            }
+            #expect(world.fixSeconds.isEmpty == !available, "\(policy.name)")
+            #expect(
+                world.log.contains {
+                    if case .unavailableAPI(.liveUpdates) = $0.kind { true } else { false }
+                } == !available, "\(policy.name)")
         }
-        #expect(live.fixSeconds.isEmpty)
-        #expect(
-            !IOSPolicy.iOS17.serviceSessionsAvailable && IOSPolicy.iOS18.serviceSessionsAvailable)
         #expect(
             IOSPolicy.iOS18.forceQuitRelaunchBySignificantChange
                 && !IOSPolicy.iOS26.forceQuitRelaunchBySignificantChange)

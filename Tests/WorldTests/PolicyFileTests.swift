@@ -66,7 +66,10 @@ struct PolicyFileTests {
     @Test("presets differ where the sources say iOS generations differ")
     func presets() {
         #expect(IOSPolicy.presetNames.compactMap(IOSPolicy.preset(named:)).count == 5)
-        #expect(!IOSPolicy.iOS16.liveUpdatesAvailable && IOSPolicy.iOS17.liveUpdatesAvailable)
+        #expect(
+            [IOSPolicy.iOS16, .iOS17, .iOS18, .iOS26, .measured].map(\.systemVersion) == [
+                16, 17, 18, 26, 27,
+            ])
         #expect(
             IOSPolicy.iOS16.forceQuitRelaunchByRegion && !IOSPolicy.iOS26.forceQuitRelaunchByRegion)
         #expect(

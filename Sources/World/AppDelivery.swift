@@ -1,0 +1,85 @@
+// What the system hands the app (layer 3), and why something meant for it never arrived: the
+// words of the one delivery path (`AppMailbox`).
+import Simulation
+
+/// One thing for the app's code: a location, an error, a monitoring event or a system
+/// callback. Everything the location daemon and the operating system have for the app goes
+/// through the app's mailbox as one of these, which delivers it, holds it, or drops it with a
+/// `DropReason`.
+public enum AppItem: Sendable, Equatable, CustomStringConvertible {
+    /// A location from a manager or a live-updates stream.
+    case location(LocationUpdate)
+    /// `didFailWithError` on a manager.
+    case failure(LocationError, manager: ObjectID)
+    /// `monitoringDidFailFor` a legacy region (R-F8, R-F10).
+    case monitoringFailure(region: String, LocationError, manager: ObjectID)
+    /// A significant-change, region, condition or visit event: meant for whichever process
+    /// listens for it, including one launched for it (R-A10, R-A12).
+    case event(MonitoringEvent)
+    /// The authorization changed.
+    case authorization(Authorization)
+    /// The first unlock after a boot made saved data readable (R-D9).
+    case protectedDataAvailable
+    /// A background task's time is up (R-F1).
+    case backgroundTaskExpiring(ObjectID)
+
+    public var description: String {
+        switch self {
+        case .location(let update): "\(update)"
+        case .failure(let error, let manager): "manager \(manager) failed: \(error.rawValue)"
+        case .monitoringFailure(let region, let error, let manager):
+            "manager \(manager) monitoring \(region) failed: \(error.rawValue)"
+        case .event(let event): "\(event)"
+        case .authorization(let value): "authorization \(value.rawValue)"
+        case .protectedDataAvailable: "protected data available"
+        case .backgroundTaskExpiring(let task): "background task \(task) expiring"
+        }
+    }
+}
+
+/// Why something meant for the app never reached its code, naming the rule of
+/// `../shared/domain/RULES.md` that loses it. Every drop is recorded in the trace and the app's
+/// log, so an invariant can tell a loss that iOS causes from one that the engine causes.
+public enum DropReason: Sendable, Equatable, CustomStringConvertible {
+    /// No location authorization (R-A3).
+    case notAuthorized
+    /// A When In Use app in the background without background configuration, after its grace
+    /// (R-A4, R-A5).
+    case whenInUseGraceOver
+    /// The process it was meant for has ended (R-A1; R-F3 for memory: no callback).
+    case processEnded(TerminationCause)
+    /// A suspended app's queue was full: the oldest item goes (R-A2, `queuedUpdateCountMax`).
+    case queueFull
+    /// A relaunched or running app did not recreate the service that listens for the event
+    /// within the window (R-A12, `backgroundWakeRuntime`).
+    case noListener
+    /// The device rebooted: events not yet delivered do not survive it, registrations do
+    /// (R-B7).
+    case reboot
+
+    /// The rule that loses the item.
+    public var rule: String {
+        switch self {
+        case .notAuthorized: "R-A3"
+        case .whenInUseGraceOver: "R-A4"
+        case .processEnded(.memory): "R-F3"
+        case .processEnded: "R-A1"
+        case .queueFull: "R-A2"
+        case .noListener: "R-A12"
+        case .reboot: "R-B7"
+        }
+    }
+
+    public var description: String {
+        let why =
+            switch self {
+            case .notAuthorized: "not authorized"
+            case .whenInUseGraceOver: "When In Use grace over"
+            case .processEnded(let cause): "process ended (\(cause.rawValue))"
+            case .queueFull: "suspended queue full"
+            case .noListener: "no listener recreated in time"
+            case .reboot: "device rebooted"
+            }
+        return "\(why), \(rule)"
+    }
+}
