@@ -1,5 +1,9 @@
 // Positions on the Earth (layer 3): coordinates, great-circle distance and destination.
-import Foundation
+//
+// No libm here: sin, cos, asin and atan2 come from `PortableMath`, built on IEEE-754 basic
+// arithmetic alone. libm's last bits differ between platforms (glibc, Apple), and a position a
+// bit off changes a distance filter, a region crossing or a timer, so a scenario recorded on a
+// Mac would not replay the same trace on Linux. Every position is the same bits everywhere.
 import Simulation
 
 /// A WGS84 position in decimal degrees.
@@ -20,8 +24,10 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
     public func distance(to other: Coordinate) -> Double {
         let φ1 = latitude * .pi / 180, φ2 = other.latitude * .pi / 180
         let Δφ = φ2 - φ1, Δλ = (other.longitude - longitude) * .pi / 180
-        let a = sin(Δφ / 2) * sin(Δφ / 2) + cos(φ1) * cos(φ2) * sin(Δλ / 2) * sin(Δλ / 2)
-        return 2 * Self.earthRadiusMeters * atan2(a.squareRoot(), (1 - a).squareRoot())
+        let sinHalfΔφ = PortableMath.sin(Δφ / 2), sinHalfΔλ = PortableMath.sin(Δλ / 2)
+        let cosφ1 = PortableMath.cos(φ1), cosφ2 = PortableMath.cos(φ2)
+        let a = sinHalfΔφ * sinHalfΔφ + cosφ1 * cosφ2 * sinHalfΔλ * sinHalfΔλ
+        return 2 * Self.earthRadiusMeters * PortableMath.atan2(a.squareRoot(), (1 - a).squareRoot())
     }
 
     /// The position `distanceMeters` away along the initial bearing `headingDegrees`
@@ -29,8 +35,11 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
     public func destination(headingDegrees: Double, distanceMeters: Double) -> Coordinate {
         let δ = distanceMeters / Self.earthRadiusMeters, θ = headingDegrees * .pi / 180
         let φ1 = latitude * .pi / 180, λ1 = longitude * .pi / 180
-        let φ2 = asin(sin(φ1) * cos(δ) + cos(φ1) * sin(δ) * cos(θ))
-        let λ2 = λ1 + atan2(sin(θ) * sin(δ) * cos(φ1), cos(δ) - sin(φ1) * sin(φ2))
+        let sinφ1 = PortableMath.sin(φ1), cosφ1 = PortableMath.cos(φ1)
+        let sinδ = PortableMath.sin(δ), cosδ = PortableMath.cos(δ)
+        let sinθ = PortableMath.sin(θ), cosθ = PortableMath.cos(θ)
+        let φ2 = PortableMath.asin(sinφ1 * cosδ + cosφ1 * sinδ * cosθ)
+        let λ2 = λ1 + PortableMath.atan2(sinθ * sinδ * cosφ1, cosδ - sinφ1 * PortableMath.sin(φ2))
         var longitude = λ2 * 180 / .pi
         if longitude >= 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
         return Coordinate(latitude: φ2 * 180 / .pi, longitude: longitude)
@@ -40,9 +49,10 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
     /// to well under a millimetre for the metres-to-kilometres offsets of fix noise).
     public func offset(northMeters: Double, eastMeters: Double) -> Coordinate {
         let metersPerDegree = Self.earthRadiusMeters * .pi / 180
+        let cosφ = PortableMath.cos(latitude * .pi / 180)
         return Coordinate(
             latitude: latitude + northMeters / metersPerDegree,
-            longitude: longitude + eastMeters / (metersPerDegree * cos(latitude * .pi / 180)))
+            longitude: longitude + eastMeters / (metersPerDegree * cosφ))
     }
 
     /// The position a fraction `t` (0...1) of the way to `other`, interpolated linearly in
