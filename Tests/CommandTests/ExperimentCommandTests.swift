@@ -96,4 +96,42 @@ struct ExperimentRouteTests {
         #expect(bad.code == 1 && bad.standard.isEmpty)
         #expect(bad.error.contains("\(path):2: lon '200' is not a longitude"))
     }
+
+    @Test(
+        "background --gpx: a parked track pauses live updates with a session (R-C2); a walk does not"
+    )
+    func gpxDrivesBackground() throws {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("gpx-\(UInt64.random(in: 0...UInt64.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func write(_ name: String, _ points: String) throws -> String {
+            let path = directory.appendingPathComponent(name).path
+            try Data("<gpx version=\"1.1\" creator=\"Xcode\">\n\(points)\n</gpx>\n".utf8)
+                .write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        // One waypoint: parked. Two, 840 m apart over 10 minutes: a 1.4 m/s walk north.
+        let parked = try write("parked.gpx", #"<wpt lat="51.5007" lon="-0.1246"/>"#)
+        let walk = try write(
+            "walk.gpx",
+            """
+            <wpt lat="51.5007" lon="-0.1246"><time>2026-11-29T07:00:00Z</time></wpt>
+            <wpt lat="51.508254" lon="-0.1246"><time>2026-11-29T07:10:00Z</time></wpt>
+            """)
+        func lastFix(_ path: String, _ probe: String) throws -> Double {
+            let result = runTool([
+                "experiment", "background", "--json", "--window", "300", "--gpx", path,
+            ])
+            #expect(result.code == 0, "\(result.error)")
+            let rows = try #require(
+                JSONSerialization.jsonObject(with: Data(result.standard.utf8))
+                    as? [[String: Any]])
+            let row = try #require(rows.first { $0["probe"] as? String == probe })
+            return try #require(row["lastFixSeconds"] as? Double)
+        }
+        #expect(try lastFix(parked, "live-session") < 120)
+        #expect(try lastFix(walk, "live-session") > 300)
+        #expect(try lastFix(parked, "background") > 300, "a manager pauses after 15 min (R-F4)")
+    }
 }

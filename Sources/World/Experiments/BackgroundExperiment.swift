@@ -16,8 +16,9 @@ public struct BackgroundExperiment: Sendable {
     /// How long fixes are counted after leaving begins (A: 20 s).
     public var window = VirtualDuration.seconds(20)
     public var policy = IOSPolicy.measured
-    /// A route to drive instead of the straight one at `speedMetersPerSecond` (a GPX track, say);
-    /// the app opens at its start and leaves two seconds later.
+    /// A route to follow instead of the straight drive at `speedMetersPerSecond` (a GPX track,
+    /// say): the app opens at its start and leaves two seconds later. A parked route pauses
+    /// live updates once the device has been still for `stationaryPauseDelay` (R-C2).
     public var route: Route?
 
     /// Offset of the fix grid from the instant leaving began: the measured fixes fell on x.4–x.5
@@ -66,13 +67,15 @@ public struct BackgroundExperiment: Sendable {
     public func run(_ probe: Probe) -> Row {
         let leftAt = Instant.start + Self.leaveAfterOpen
         let end = leftAt + window + Self.harnessLatency
-        let route = Route(
-            start: Coordinate(latitude: 51.5007, longitude: -0.1246), headingDegrees: 90,
-            segments: [
-                .init(
-                    .drive, (end - .start) + .seconds(60),
-                    speedMetersPerSecond: speedMetersPerSecond)
-            ])
+        let route =
+            self.route
+            ?? Route(
+                start: Coordinate(latitude: 51.5007, longitude: -0.1246), headingDegrees: 90,
+                segments: [
+                    .init(
+                        .drive, (end - .start) + .seconds(60),
+                        speedMetersPerSecond: speedMetersPerSecond)
+                ])
         let configuration = WorldConfiguration(
             policy: policy, authorization: .whenInUse, route: route,
             fixPhase: Self.fixPhase, seed: 1)
