@@ -78,6 +78,23 @@ struct ExperimentTests {
         #expect(rows.allSatisfy { $0.launchOptions.allSatisfy(\.isEmpty) })
     }
 
+    @Test("R-A4, R-A6: a 40 s window: the stopping probes still stop at 11.45 s, the others go on")
+    func longerWindow() {
+        var experiment = BackgroundExperiment()
+        experiment.window = .seconds(40)
+        let long = experiment.run()
+        func find(_ probe: BackgroundExperiment.Probe) -> BackgroundExperiment.Row {
+            long.first { $0.probe == probe }!
+        }
+        for probe in [BackgroundExperiment.Probe.plain, .live] {
+            #expect(find(probe).fixes == 10 && abs(find(probe).lastFixSeconds! - 11.45) < 0.01)
+        }
+        for probe in [BackgroundExperiment.Probe.background, .liveSession] {
+            // From 2.45 s to 40.45 s after leaving began, one a second.
+            #expect(find(probe).fixes == 39 && abs(find(probe).lastFixSeconds! - 40.45) < 0.01)
+        }
+    }
+
     @Test("R-C2: on a parked route live updates with a session pause; on a walk they go on")
     func routeDrivesBackgroundProbes() {
         var experiment = BackgroundExperiment()
