@@ -199,7 +199,11 @@ final class LocationDaemon: SimulationActor {
         var registers = false
         for request in requests {
             switch request {
-            case .createManager(let id): managers.append(Manager(id: id))
+            case .createManager(let id):
+                // A manager is a delegate for visits and legacy regions: a process that makes
+                // one is not idle.
+                registers = true
+                managers.append(Manager(id: id))
             case .setAllowsBackgroundLocationUpdates(let id, let allowed):
                 updateManager(id) { $0.allowsBackground = allowed }
             case .setPausesLocationUpdatesAutomatically(let id, let pauses):

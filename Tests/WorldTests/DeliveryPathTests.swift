@@ -79,6 +79,7 @@ struct DeliveryPathTests {
             }
         }
         #expect(world.launches.count == 2)
+        #expect(world.terminations == [.exit], "a process with a manager is not ended as idle")
         let received = events(of: world, generation: 2)
         #expect(received.count == 1)
         if case .visitArrival = received.first?.event {
