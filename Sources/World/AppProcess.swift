@@ -39,16 +39,16 @@ extension AppLogEntry.Kind: CustomStringConvertible {
         switch self {
         case .launch(let context): "launch \(context)"
         case .lifecycle(let state): "lifecycle \(state.rawValue)"
-        case .location(let update): "\(update)"
-        case .failure(let error, let manager): "manager \(manager) failed: \(error.rawValue)"
+        case .location(let update): AppItem.location(update).description
+        case .failure(let error, let manager): AppItem.failure(error, manager: manager).description
         case .monitoringFailure(let region, let error, let manager):
-            "manager \(manager) monitoring \(region) failed: \(error.rawValue)"
-        case .event(let event): "\(event)"
-        case .authorization(let value): "authorization \(value.rawValue)"
-        case .backgroundTaskExpiring(let task): "background task \(task) expiring"
+            AppItem.monitoringFailure(region: region, error, manager: manager).description
+        case .event(let event): AppItem.event(event).description
+        case .authorization(let value): AppItem.authorization(value).description
+        case .backgroundTaskExpiring(let task): AppItem.backgroundTaskExpiring(task).description
         case .crashed(let reason): "crashed: \(reason)"
         case .killed(let cause): "killed (\(cause.rawValue))"
-        case .protectedDataAvailable: "protected data available"
+        case .protectedDataAvailable: AppItem.protectedDataAvailable.description
         case .dropped(let item, let reason): "dropped \(item): \(reason)"
         case .unavailableAPI(let api):
             "\(api.rawValue) is unavailable before iOS \(api.introducedInVersion): the call did nothing"

@@ -4,17 +4,6 @@ import Simulation
 import Testing
 @testable import World
 
-/// Starts significant-change monitoring at a foreground launch, and at every launch if `always`.
-func significantChangeApp(always: Bool) -> () -> any AppEngine {
-    {
-        ScriptedEngine { launch, services in
-            if launch.state == .foreground || always {
-                services.startMonitoringSignificantLocationChanges()
-            }
-        }
-    }
-}
-
 /// Events received by process `generation`, with their seconds.
 func events(of world: World, generation: Int) -> [(seconds: Double, event: MonitoringEvent)] {
     world.log.compactMap { entry in
@@ -42,7 +31,7 @@ struct DeliveryPathTests {
         let world = runWorld(
             authorization: .always, route: drive(50, parkedFor: .seconds(60)), until: 360,
             actions: [(0, .open), (2, .leave), (350, .open)],
-            engine: significantChangeApp(always: false))
+            engine: significantChangeEngine(rejoins: false))
         let received = events(of: world, generation: 1)
         #expect(received.count == 2, "the cached location at start, then the 84 s event")
         #expect(received.contains { abs($0.seconds - 84) < 0.01 }, "delivered when it woke")
@@ -56,7 +45,7 @@ struct DeliveryPathTests {
         let world = runWorld(
             authorization: .always, route: drive(50, parkedFor: .seconds(60)), until: 150,
             actions: [(0, .open), (10, .exit), (87, .open), (88, .leave)],
-            engine: significantChangeApp(always: false))
+            engine: significantChangeEngine(rejoins: false))
         #expect(world.launches.count == 2)
         #expect(world.terminations == [.exit], "not killed as idle at 95 s")
     }
@@ -96,7 +85,7 @@ struct DeliveryPathTests {
         let world = runWorld(
             authorization: .always, route: drive(50, parkedFor: .seconds(60)), until: 260,
             actions: [(0, .open), (10, .forceQuit), (100, .reboot), (200, .open)],
-            engine: significantChangeApp(always: true))
+            engine: significantChangeEngine(rejoins: true))
         let afterReboot = world.log.filter { $0.instant > .start + .seconds(100) }
         let stale = afterReboot.contains {
             if case .event(.significantChange(let fix)) = $0.kind {
@@ -118,7 +107,7 @@ struct DeliveryPathTests {
         let world = runWorld(
             policy: policy, authorization: .always, route: drive(50, parkedFor: .seconds(60)),
             until: 200, actions: [(0, .open), (10, .exit), (100, .reboot)],
-            engine: significantChangeApp(always: true))
+            engine: significantChangeEngine(rejoins: true))
         #expect(world.launches.map(\.seconds) == [0, 160])
     }
 
