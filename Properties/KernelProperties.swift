@@ -6,18 +6,32 @@ import ExplorationTesting
 import Simulation
 import Testing
 
-/// A note that may hop to the next actor when delivered.
+/// A note that may hop on when delivered: `hops` more times, each hop `hopDelay` later to the
+/// actor `hopOffset` places on (0: a timer to itself), as `fanOut` tokens sent one after the
+/// other, so that one channel carries several tokens due at the same instant.
 struct Token: CustomStringConvertible {
     var id: Int
     var hops = 0
     var hopDelay = VirtualDuration.zero
+    var hopOffset = 1
+    var fanOut = 1
     var description: String { "token \(id)" }
+}
+
+/// A (sender, receiver) pair: the unit of FIFO order that every ordering strategy keeps.
+struct KernelChannel: Hashable, CustomStringConvertible {
+    var sender: ActorID
+    var receiver: ActorID
+    var description: String {
+        "\(sender == .outside ? "outside" : sender.description) → \(receiver)"
+    }
 }
 
 /// One step of a kernel program, run from outside the simulation.
 enum KernelStep: CustomStringConvertible {
-    /// Send a token to `actor` after `delay`; when delivered it hops `hops` times onward.
-    case send(actor: Int, delay: VirtualDuration, hops: Int)
+    /// Send a token to `actor` after `delay`; when delivered it hops `hops` times onward, each
+    /// hop `hopOffset` actors on (0: a timer to itself) as `fanOut` tokens.
+    case send(actor: Int, delay: VirtualDuration, hops: Int, hopOffset: Int, fanOut: Int)
     /// Cancel the `handle`-th delivery scheduled so far (modulo their number).
     case cancel(handle: Int)
     /// Run at most `events` deliveries.
@@ -25,17 +39,21 @@ enum KernelStep: CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .send(let actor, let delay, let hops): "send to \(actor) after \(delay), \(hops) hops"
+        case .send(let actor, let delay, let hops, let hopOffset, let fanOut):
+            "send to \(actor) after \(delay), \(hops) hops"
+                + (hops == 0 ? "" : " of +\(hopOffset) ×\(fanOut)")
         case .cancel(let handle): "cancel #\(handle)"
         case .run(let events): "run \(events)"
         }
     }
 }
 
-/// What a program did: every scheduled token's due instant, the cancelled ones, every
-/// delivery in order, the queue's broken invariants, and the trace hash.
+/// What a program did: every scheduled token's due instant and channel, the cancelled ones,
+/// every delivery in order, the queue's broken invariants, and the trace hash. Token ids are
+/// handed out in the order the tokens are sent.
 final class KernelLedger {
     var due: [Int: Instant] = [:]
+    var channels: [Int: KernelChannel] = [:]
     var cancelled: Set<Int> = []
     var delivered: [(id: Int, instant: Instant)] = []
     var handles: [(id: Int, handle: EventHandle)] = []
@@ -49,7 +67,7 @@ final class KernelLedger {
     }
 }
 
-/// Delivers tokens, recording them, and passes each on to the next actor while it has hops.
+/// Delivers tokens, recording them, and passes each on while it has hops.
 final class Relay: SimulationActor {
     let ledger: KernelLedger
     let actorCount: Int
@@ -61,11 +79,21 @@ final class Relay: SimulationActor {
     func receive(_ message: Token, context: inout Scheduler<Token>) {
         ledger.delivered.append((message.id, context.now))
         guard message.hops > 0 else { return }
-        let next = ActorID(index: (context.currentActor.index + 1) % UInt32(actorCount))
-        let id = ledger.newID()
-        let token = Token(id: id, hops: message.hops - 1, hopDelay: message.hopDelay)
-        ledger.due[id] = context.now + message.hopDelay
-        ledger.handles.append((id, context.send(token, to: next, after: message.hopDelay)))
+        let sender = context.currentActor
+        let next = ActorID(index: (sender.index + UInt32(message.hopOffset)) % UInt32(actorCount))
+        for _ in 0..<message.fanOut {
+            let id = ledger.newID()
+            var token = message
+            token.id = id
+            token.hops -= 1
+            ledger.due[id] = context.now + message.hopDelay
+            ledger.channels[id] = KernelChannel(sender: sender, receiver: next)
+            let handle =
+                next == sender
+                ? context.setTimer(after: message.hopDelay, token)
+                : context.send(token, to: next, after: message.hopDelay)
+            ledger.handles.append((id, handle))
+        }
     }
 }
 
@@ -81,9 +109,10 @@ var kernelStep: Gen<KernelStep> {
     Gen<KernelStep>.weighted([
         (
             4,
-            Gen.zip(Gen<Int>.int(in: 0...3), kernelDelay, Gen<Int>.int(in: 0...3)).map {
-                .send(actor: $0, delay: $1, hops: $2)
-            }
+            Gen.zip(
+                Gen.zip(Gen<Int>.int(in: 0...3), kernelDelay, Gen<Int>.int(in: 0...3)),
+                Gen.zip(Gen<Int>.int(in: 0...3), Gen<Int>.int(in: 1...2))
+            ).map { .send(actor: $0.0, delay: $0.1, hops: $0.2, hopOffset: $1.0, fanOut: $1.1) }
         ),
         (1, Gen<Int>.int(in: 0...50).map { .cancel(handle: $0) }),
         (2, Gen<Int>.int(in: 1...20).map { .run(events: $0) }),
@@ -117,16 +146,15 @@ func runKernelProgram(_ program: [KernelStep], ordering: OrderingStrategy) -> Ke
     for _ in 0..<4 { simulation.add(Relay(ledger: ledger, actorCount: 4)) }
     for step in program {
         switch step {
-        case .send(let actor, let delay, let hops):
+        case .send(let actor, let delay, let hops, let hopOffset, let fanOut):
             let id = ledger.newID()
+            let receiver = ActorID(index: UInt32(actor))
             ledger.due[id] = simulation.scheduler.now + delay
-            let token = Token(id: id, hops: hops, hopDelay: delay)
+            ledger.channels[id] = KernelChannel(sender: .outside, receiver: receiver)
+            let token = Token(
+                id: id, hops: hops, hopDelay: delay, hopOffset: hopOffset, fanOut: fanOut)
             ledger.handles.append(
-                (
-                    id,
-                    simulation.scheduler.send(
-                        token, to: ActorID(index: UInt32(actor)), after: delay)
-                ))
+                (id, simulation.scheduler.send(token, to: receiver, after: delay)))
         case .cancel(let handle):
             guard !ledger.handles.isEmpty else { continue }
             let (id, eventHandle) = ledger.handles[handle % ledger.handles.count]
@@ -172,6 +200,27 @@ func deliveryViolation(_ ledger: KernelLedger) -> String? {
     return nil
 }
 
+/// The failure, if any, of per-channel FIFO on one run: on each (sender, receiver) channel,
+/// tokens arrive in the order of their due instants and, within an instant, in the order they
+/// were sent (their ids).
+func channelOrderViolation(_ ledger: KernelLedger) -> String? {
+    // Lookups only: violations are found in delivery order.
+    var lastOnChannel: [KernelChannel: (id: Int, instant: Instant)] = [:]
+    for delivery in ledger.delivered {
+        guard let channel = ledger.channels[delivery.id] else {
+            return "token \(delivery.id) has no channel"
+        }
+        if let last = lastOnChannel[channel],
+            (delivery.instant, delivery.id) < (last.instant, last.id)
+        {
+            return "token \(last.id), sent later, overtook token \(delivery.id)"
+                + " on \(channel) at \(delivery.instant)"
+        }
+        lastOnChannel[channel] = (delivery.id, delivery.instant)
+    }
+    return nil
+}
+
 @Suite("Kernel properties")
 struct KernelProperties {
     @Test(
@@ -183,6 +232,43 @@ struct KernelProperties {
         ) { run in
             if let violation = deliveryViolation(run.ledger) { throw PropertyFailure(violation) }
         }
+    }
+
+    @Test(
+        "deliveries on one (sender, receiver) channel arrive in the order they were sent",
+        arguments: KernelOrdering.allCases)
+    func channelFIFO(ordering: KernelOrdering) {
+        propertyCheck(
+            in: Self.self, kernelRuns(ordering: ordering), cases: 150, describe: { "\($0.program)" }
+        ) { run in
+            if let violation = channelOrderViolation(run.ledger) {
+                throw PropertyFailure(violation)
+            }
+        }
+    }
+
+    @Test(
+        "random and PCT still reorder deliveries of different channels",
+        arguments: [KernelOrdering.random, .pct])
+    func otherChannelsReorder(ordering: KernelOrdering) throws {
+        // The same program under FIFO: any difference is a reordering the strategy chose.
+        let result = Explorer.explore(
+            kernelRuns(ordering: ordering), settings: ExplorationSettings(seed: 7),
+            describe: { "\($0.program)" }
+        ) { run in
+            let fifo = runKernelProgram(run.program, ordering: .fifo)
+            try check(run.ledger.delivered.map(\.id) == fifo.delivered.map(\.id), "reordered")
+        }
+        let failure = try #require(result.failure, "the strategy never reordered anything")
+        // Up to the first difference both runs made the same sends, so token ids agree; the
+        // two tokens that went first there travel on different channels.
+        let order = failure.value.ledger.delivered.map(\.id)
+        let fifo = runKernelProgram(failure.value.program, ordering: .fifo).delivered.map(\.id)
+        let first = try #require((0..<min(order.count, fifo.count)).first { order[$0] != fifo[$0] })
+        let channels = failure.value.ledger.channels
+        #expect(
+            channels[order[first]] != channels[fifo[first]],
+            "\(failure.valueDescription): tokens \(order[first]) and \(fifo[first])")
     }
 
     @Test("the same choices give the same order and trace hash", arguments: KernelOrdering.allCases)
@@ -211,7 +297,9 @@ struct KernelProperties {
         // so each run can be compared with FIFO delivery by delivery.
         let sends = Gen.array(of: Gen.zip(Gen<Int>.int(in: 0...3), kernelDelay), length: 1...40)
         propertyCheck(in: Self.self, sends, cases: 150) { sends in
-            let program = sends.map { KernelStep.send(actor: $0.0, delay: $0.1, hops: 0) }
+            let program = sends.map {
+                KernelStep.send(actor: $0.0, delay: $0.1, hops: 0, hopOffset: 1, fanOut: 1)
+            }
             let fifo = runKernelProgram(program, ordering: .fifo).delivered
             for seed: UInt64 in 0..<5 {
                 let strategy: OrderingStrategy =

@@ -7,9 +7,11 @@ extension EventQueue {
     /// - every linked node is in the bucket its key and `last` call for, at or after `last`;
     /// - each bucket's circular list is doubly linked consistently through its sentinel;
     /// - an occupancy bit is set exactly when its bucket holds a node;
-    /// - the linked nodes number `count`, and every other delivery node is on the free list.
+    /// - the linked nodes number `count`, and every other delivery node is on the free list;
+    /// - every linked node goes to one of the `actorCount` actors, from one of them or from
+    ///   `ActorID.outside`.
     /// - Complexity: O(nodes).
-    func invariantViolations() -> [String] {
+    func invariantViolations(actorCount: Int) -> [String] {
         var violations: [String] = []
         var linked = 0
         for bucket in 0..<Self.bucketCount {
@@ -34,6 +36,12 @@ extension EventQueue {
                     violations.append(
                         "node \(index) belongs in bucket \(bucketIndex(node.instant)), not \(bucket)"
                     )
+                }
+                if Int(node.target.index) >= actorCount {
+                    violations.append("node \(index) goes to no actor: \(node.target)")
+                }
+                if node.sender != .outside && Int(node.sender.index) >= actorCount {
+                    violations.append("node \(index) comes from no actor: \(node.sender)")
                 }
                 if node.previous != previous {
                     violations.append(
@@ -74,5 +82,7 @@ extension EventQueue {
 
 extension Simulation {
     /// Every broken invariant of the scheduler's queue, in words (for property suites).
-    package func queueInvariantViolations() -> [String] { scheduler.queue.invariantViolations() }
+    package func queueInvariantViolations() -> [String] {
+        scheduler.queue.invariantViolations(actorCount: actorCount)
+    }
 }

@@ -19,7 +19,9 @@
 /// - **First scheduled, first served.** Nodes with equal keys always share a bucket and keep
 ///   their insertion order through every redistribution, so no sequence number is needed.
 /// - **The ready run.** After `advance`, bucket 0 is exactly the set of deliveries due at
-///   `last`, in scheduling order: the choices a same-instant ordering strategy picks from.
+///   `last`, in scheduling order. A same-instant ordering strategy picks only among its
+///   channel heads (`channelHeads()`), the first delivery of each (sender, receiver) channel,
+///   so per-channel FIFO holds in every strategy.
 ///
 /// - Complexity: `insert` and `remove` O(1); `advance` amortized O(log C) per node for a key
 ///   spread C; `popReady` O(1).
@@ -32,18 +34,26 @@ struct EventQueue<Message> {
         @usableFromInline var previous: UInt32
         @usableFromInline var next: UInt32
         @usableFromInline var target: ActorID
+        /// The actor that sent the message, or `ActorID.outside`; with `target`, the delivery's
+        /// channel. It fills the padding after the five 4-byte fields, so the stride is the same
+        /// as without it.
+        @usableFromInline var sender: ActorID
         /// Bumped whenever the node is freed, so that old handles no longer match.
         @usableFromInline var generation: UInt32
         /// The bucket the node is linked into, or `EventQueue.none` while free.
         @usableFromInline var bucket: UInt32
 
         @inlinable
-        init(message: Message?, instant: Int64, target: ActorID, link: UInt32, bucket: UInt32) {
+        init(
+            message: Message?, instant: Int64, target: ActorID, sender: ActorID, link: UInt32,
+            bucket: UInt32
+        ) {
             self.message = message
             self.instant = instant
             self.previous = link
             self.next = link
             self.target = target
+            self.sender = sender
             self.generation = 0
             self.bucket = bucket
         }
@@ -71,14 +81,16 @@ struct EventQueue<Message> {
         nodes = ContiguousArray(
             (0..<Self.bucketCount).map { bucket in
                 Node(
-                    message: nil, instant: 0, target: ActorID(index: 0), link: UInt32(bucket),
-                    bucket: UInt32(bucket))
+                    message: nil, instant: 0, target: ActorID(index: 0), sender: .outside,
+                    link: UInt32(bucket), bucket: UInt32(bucket))
             })
     }
 
-    /// Adds a delivery of `message` to `target` at `instant` (not before `last`).
+    /// Adds a delivery of `message` from `sender` to `target` at `instant` (not before `last`).
     @inlinable @inline(__always)
-    mutating func insert(_ message: Message, to target: ActorID, at instant: Int64) -> EventHandle {
+    mutating func insert(
+        _ message: Message, to target: ActorID, from sender: ActorID, at instant: Int64
+    ) -> EventHandle {
         precondition(instant >= last, "virtual time never runs backwards")
         let index: UInt32
         if freeHead != Self.none {
@@ -88,8 +100,8 @@ struct EventQueue<Message> {
             index = UInt32(nodes.count)
             nodes.append(
                 Node(
-                    message: nil, instant: instant, target: target, link: Self.none,
-                    bucket: Self.none))
+                    message: nil, instant: instant, target: target, sender: sender,
+                    link: Self.none, bucket: Self.none))
         }
         let bucket = bucketIndex(instant)
         let generation: UInt32 = nodes.withUnsafeMutableBufferPointer { nodes in
@@ -97,6 +109,7 @@ struct EventQueue<Message> {
             nodes[Int(index)].message = message
             nodes[Int(index)].instant = instant
             nodes[Int(index)].target = target
+            nodes[Int(index)].sender = sender
             Self.append(index, to: bucket, nodes: nodes, occupancy: &occupancy)
             return nodes[Int(index)].generation
         }
@@ -142,16 +155,28 @@ struct EventQueue<Message> {
         return take(index)
     }
 
-    /// The actors of the ready run's deliveries, in scheduling order.
+    /// The channel heads of the ready run: the first delivery of each (sender, receiver)
+    /// channel, with its offset in the run and its receiver, in scheduling order. These are
+    /// the deliveries that may go next without overtaking one sent earlier on their channel;
+    /// the run's first delivery is always the first of them.
+    /// - Complexity: O(n) for a ready run of n deliveries.
     @inlinable
-    func readyTargets() -> [ActorID] {
-        var targets: [ActorID] = []
+    func channelHeads() -> [(offset: Int, target: ActorID)] {
+        var heads: [(offset: Int, target: ActorID)] = []
+        // Membership only: the heads come out in run order whatever the set's order.
+        var channels = Set<UInt64>()
+        var offset = 0
         var index = nodes[0].next
         while index != 0 {
-            targets.append(nodes[Int(index)].target)
+            let target = nodes[Int(index)].target
+            let sender = nodes[Int(index)].sender
+            if channels.insert(Self.channelKey(from: sender, to: target)).inserted {
+                heads.append((offset, target))
+            }
+            offset += 1
             index = nodes[Int(index)].next
         }
-        return targets
+        return heads
     }
 
     /// Takes the `offset`-th delivery of the ready run, keeping the others in order.
@@ -166,6 +191,12 @@ struct EventQueue<Message> {
     }
 
     // MARK: - Internals
+
+    /// One number per (sender, receiver) channel.
+    @inlinable @inline(__always)
+    static func channelKey(from sender: ActorID, to target: ActorID) -> UInt64 {
+        UInt64(sender.index) << UInt32.bitWidth | UInt64(target.index)
+    }
 
     @inlinable @inline(__always)
     func bucketIndex(_ instant: Int64) -> Int {

@@ -1,17 +1,27 @@
 // Same-instant ordering (layer 1): which of several deliveries due at the same virtual instant
-// goes first. Only such ties are ever reordered; time order is never touched.
+// goes first. Only such ties are ever reordered, and never two of one channel; time order is
+// never touched.
 
 /// Decides the order of deliveries that fall due at the same instant.
 ///
+/// Per-channel FIFO holds in every strategy: a channel is a (sender, receiver) pair (see
+/// `Scheduler`), and two deliveries of one channel due at the same instant always arrive in
+/// the order they were sent, as between two iOS processes or two actors of any actor system.
+/// A strategy picks only among the channel heads of the ready run (the first delivery of each
+/// channel due now, in scheduling order), so it may reorder deliveries from different senders
+/// or to different receivers, and nothing else. A pick is contested when there are two or more
+/// channel heads; an uncontested one draws no choice.
+///
 /// - `fifo` (the default): first scheduled, first served. No choices are drawn.
-/// - `random`: each contested pick (two or more live deliveries due now) draws an index
-///   uniformly from the ready run; index 0 is the first-scheduled one.
+/// - `random`: each contested pick draws an index uniformly from the channel heads; index 0 is
+///   the first-scheduled delivery.
 /// - `pct`: probabilistic concurrency testing (Burckhardt, Kothari, Musuvathi and Nagarakatte,
-///   ASPLOS 2010) with actors in place of threads: each actor gets a random priority when it
-///   first takes part in a contested pick, the ready delivery whose actor has the highest
-///   priority goes first, and at `depth − 1` change points (contested steps drawn up front)
-///   the actor that would have gone first is demoted below every other. A bug of depth d is
-///   found with probability at least 1 / (n · k^(d−1)).
+///   ASPLOS 2010) with actors in place of threads: each receiving actor gets a random priority
+///   when it first takes part in a contested pick, the channel head whose receiver has the
+///   highest priority goes first (the earliest scheduled of them on a tie), and at `depth − 1`
+///   change points (contested steps drawn up front) the actor that would have gone first is
+///   demoted below every other. A bug of depth d is found with probability at least
+///   1 / (n · k^(d−1)).
 ///
 /// Every decision is drawn from one `ChoiceSource`, so it can be recorded and replayed exactly,
 /// and 0 is always the quiet answer: all-zero choices give FIFO order, which is what shrinking
@@ -86,8 +96,9 @@ public struct OrderingStrategy {
         self.choices = choices
     }
 
-    /// The index, within the ready run, of the delivery to make next. `targets` lists the
-    /// actor of each ready delivery in scheduling order (at least two of them).
+    /// The index, within `targets`, of the delivery to make next. `targets` lists the
+    /// receiving actor of each channel head of the ready run, in scheduling order (at least
+    /// two of them); the caller maps the index back to the delivery.
     @usableFromInline
     mutating func pick(among targets: [ActorID]) -> Int {
         precondition(targets.count >= 2, "only contested picks reach the strategy")

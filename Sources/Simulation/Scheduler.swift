@@ -5,8 +5,13 @@
 ///
 /// An actor receives the scheduler as its `context` in `receive(_:context:)`. Every delivery is
 /// a message to one actor at one instant; a timer is a message an actor sends to itself later.
-/// Deliveries due at the same instant go first-scheduled, first-served unless the simulation's
-/// `OrderingStrategy` says otherwise.
+///
+/// Every message travels on a channel, (sender, receiver): the sender is the actor whose
+/// `receive` is running, or `ActorID.outside` for a message sent outside a run; a timer travels
+/// on its actor's channel to itself. Deliveries due at the same instant go first-scheduled,
+/// first-served unless the simulation's `OrderingStrategy` reorders them, and no strategy
+/// reorders two deliveries of one channel: per-channel FIFO holds in every strategy, as it does
+/// between two iOS processes or two actors of any actor system.
 ///
 /// Cancellation is O(1): a handle names a queue node and its generation; cancelling unlinks
 /// the node, and a handle whose delivery was made or cancelled no longer matches.
@@ -17,7 +22,7 @@
 public struct Scheduler<Message> {
     /// The current virtual instant: the instant of the delivery being handled.
     @inlinable public var now: Instant { Instant(nanosecondsSinceStart: nowNanoseconds) }
-    /// The actor whose `receive` is running (meaningful only during a delivery).
+    /// The actor whose `receive` is running; `ActorID.outside` between deliveries.
     @inlinable public var currentActor: ActorID { currentActorStorage }
     /// Messages and timers scheduled and not yet delivered or cancelled.
     @inlinable public var pendingCount: Int { queue.count }
@@ -29,14 +34,16 @@ public struct Scheduler<Message> {
     @inlinable public var scheduledCount: Int { scheduledCountStorage }
 
     @usableFromInline var nowNanoseconds: Int64 = 0
-    @usableFromInline var currentActorStorage = ActorID(index: 0)
+    /// The actor whose `receive` is running, else `ActorID.outside`: the sender of every
+    /// message sent now (one load on the send path, no branch).
+    @usableFromInline var currentActorStorage = ActorID.outside
     @usableFromInline var deliveredCountStorage = 0
     @usableFromInline var cancelledCountStorage = 0
     @usableFromInline var scheduledCountStorage = 0
     /// Number of actors that can be addressed (set by `Simulation.add`).
     @usableFromInline var actorCount = 0
     /// True while an actor's `receive` runs.
-    @usableFromInline var isDelivering = false
+    @inlinable var isDelivering: Bool { currentActorStorage != .outside }
     /// Set by `requestStop()`; the run loop stops after the current delivery.
     @usableFromInline var stopRequested = false
     @usableFromInline var queue = EventQueue<Message>()
@@ -54,7 +61,8 @@ public struct Scheduler<Message> {
             "virtual time never runs backwards: \(instant) < \(now)")
         precondition(Int(target.index) < actorCount, "no actor \(target) in this simulation")
         scheduledCountStorage += 1
-        return queue.insert(message, to: target, at: instant.nanosecondsSinceStart)
+        return queue.insert(
+            message, to: target, from: currentActorStorage, at: instant.nanosecondsSinceStart)
     }
 
     /// Sends `message` to `target` after `delay` (>= 0).

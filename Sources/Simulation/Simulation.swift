@@ -32,7 +32,8 @@ public struct Simulation<Message> {
     /// Adds an actor and returns its address (the next dense index).
     @discardableResult
     public mutating func add(_ actor: some SimulationActor<Message>) -> ActorID {
-        precondition(actors.count < Int(UInt32.max), "at most 2^32 - 1 actors")
+        // The last index is never given out: it is `ActorID.outside`.
+        precondition(actors.count < Int(ActorID.outside.index), "at most 2^32 - 1 actors")
         let id = ActorID(index: UInt32(actors.count))
         actors.append(actor)
         scheduler.actorCount = actors.count
@@ -100,20 +101,21 @@ public struct Simulation<Message> {
         scheduler.deliveredCountStorage += 1
         trace?.record(instant: scheduler.now, actor: target, message: message)
         scheduler.currentActorStorage = target
-        scheduler.isDelivering = true
         actor.receive(message, context: &scheduler)
-        scheduler.isDelivering = false
+        scheduler.currentActorStorage = .outside
     }
 
-    /// Takes the next delivery of the ready run as the ordering strategy picks it.
+    /// Takes the next delivery of the ready run as the ordering strategy picks it, among the
+    /// first deliveries of each channel only (so every strategy keeps per-channel FIFO). A run
+    /// with one channel draws no choice.
     @inlinable @inline(never)
     mutating func takeContested() -> (instant: Int64, target: ActorID, message: Message) {
-        let targets = scheduler.queue.readyTargets()
-        if targets.count == 1 { return scheduler.queue.popReady() }
-        let offset = orderingStorage.pick(among: targets)
+        let heads = scheduler.queue.channelHeads()
+        if heads.count == 1 { return scheduler.queue.popReady() }
+        let pick = orderingStorage.pick(among: heads.map(\.target))
         precondition(
-            offset >= 0 && offset < targets.count, "an ordering pick lies in the ready run")
-        return scheduler.queue.removeReady(at: offset)
+            pick >= 0 && pick < heads.count, "an ordering pick is one of the channel heads")
+        return scheduler.queue.removeReady(at: heads[pick].offset)
     }
 }
 

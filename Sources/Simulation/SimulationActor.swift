@@ -32,6 +32,12 @@ public struct ActorID: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     @inlinable public init(index: UInt32) { self.index = index }
 
+    /// The sender of a message sent from outside a run (before `run`, by a test or by world
+    /// setup). Never an actor's address: a simulation holds at most 2^32 − 1 actors, so the
+    /// largest index is never given out. Together with the receiver, it names the channel of
+    /// every such message, so that outside messages to one actor keep their order too.
+    @inlinable public static var outside: ActorID { ActorID(index: UInt32.max) }
+
     public static func < (lhs: ActorID, rhs: ActorID) -> Bool { lhs.index < rhs.index }
 
     public var description: String { String(index) }

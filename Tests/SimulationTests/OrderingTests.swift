@@ -49,7 +49,61 @@ struct OrderingTests {
             let order = Self.deliveries(ordering)
             #expect(order.map { $0 / 100 } == fifo.map { $0 / 100 })
             #expect(order.sorted() == fifo.sorted())
+            // The two copies to one actor share the channel from outside: never swapped.
+            for first in fifo where first % 100 / 10 == 0 {
+                #expect(order.firstIndex(of: first)! < order.firstIndex(of: first + 10)!)
+            }
         }
+    }
+
+    /// Senders A (told at 0) and B (told 1 ns later) each send two notes to one receiver, all
+    /// due at 1 ms: A sends 10 then 11, B sends 20 then 21. Returns the receiver's order.
+    static func twoSendersOneReceiver(_ ordering: OrderingStrategy) -> [Int] {
+        var simulation = Simulation<Note>(ordering: ordering)
+        let receiver = Recorder()
+        let receiverID = simulation.add(receiver)
+        let due = Instant.start + .milliseconds(1)
+        for (offset, first) in [10, 20].enumerated() {
+            let sender = simulation.add(
+                Recorder { _, context in
+                    for number in [first, first + 1] {
+                        context.send(Note(number: number), to: receiverID, at: due)
+                    }
+                })
+            simulation.scheduler.send(
+                Note(number: 0), to: sender, at: .start + .nanoseconds(Int64(offset)))
+        }
+        _ = simulation.run()
+        return receiver.numbers
+    }
+
+    @Test("random puts a second sender's message first, but never swaps one sender's two")
+    func perChannelFIFO() {
+        #expect(Self.twoSendersOneReceiver(.fifo) == [10, 11, 20, 21])
+        let seeds = UInt64(0)..<100
+        let randomOrders = seeds.map { Self.twoSendersOneReceiver(.random(seed: $0)) }
+        #expect(randomOrders.contains { $0.first == 20 }, "B's message can overtake A's")
+        #expect(randomOrders.contains { $0.firstIndex(of: 20)! < $0.firstIndex(of: 11)! })
+        let pctOrders = seeds.map {
+            Self.twoSendersOneReceiver(.pct(seed: $0, depth: 3, contestedStepsBound: 4))
+        }
+        for order in randomOrders + pctOrders {
+            #expect(order.sorted() == [10, 11, 20, 21])
+            #expect(order.firstIndex(of: 10)! < order.firstIndex(of: 11)!, "\(order)")
+            #expect(order.firstIndex(of: 20)! < order.firstIndex(of: 21)!, "\(order)")
+        }
+    }
+
+    @Test("a ready run on one channel draws no choice")
+    func oneChannelDrawsNothing() {
+        let recorded = RecordingChoices(recording: SeededChoices(seed: 1))
+        var simulation = Simulation<Note>(ordering: .random(choices: recorded))
+        let recorder = Recorder()
+        let id = simulation.add(recorder)
+        for number in 0..<5 { simulation.scheduler.send(Note(number: number), to: id, at: .start) }
+        _ = simulation.run()
+        #expect(recorder.numbers == [0, 1, 2, 3, 4])
+        #expect(recorded.values.isEmpty)
     }
 
     @Test("random ordering changes the order for some seed")

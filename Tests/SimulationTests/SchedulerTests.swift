@@ -33,6 +33,27 @@ struct SchedulerTests {
         #expect(recorder.received.allSatisfy { $0.instant == .start })
     }
 
+    @Test("each delivery records its sender: the actor delivering, or outside between deliveries")
+    func senders() {
+        var simulation = Simulation<Note>()
+        let recorder = Recorder { note, context in
+            if note.number == 1 { context.setTimer(after: .seconds(1), Note(number: 2)) }
+        }
+        let id = simulation.add(recorder)
+        #expect(simulation.scheduler.currentActor == .outside)
+        simulation.scheduler.send(Note(number: 1), to: id, at: .start)
+        let due = simulation.scheduler.queue.advance(notAfter: 0)
+        #expect(due)
+        let readyIndex = Int(simulation.scheduler.queue.nodes[0].next)
+        #expect(simulation.scheduler.queue.nodes[readyIndex].sender == .outside)
+        _ = simulation.run(eventCountMax: 1)
+        #expect(simulation.scheduler.currentActor == .outside)
+        let timerDue = simulation.scheduler.queue.advance(notAfter: .max)
+        #expect(timerDue)
+        let timerIndex = Int(simulation.scheduler.queue.nodes[0].next)
+        #expect(simulation.scheduler.queue.nodes[timerIndex].sender == id, "a timer's own channel")
+    }
+
     @Test("a cancelled timer is never delivered; cancelling twice or after delivery does nothing")
     func cancellation() {
         var simulation = Simulation<Note>()
