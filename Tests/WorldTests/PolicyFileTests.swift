@@ -256,7 +256,7 @@ extension PolicyScenario {
                 policy: policy, authorization: .always,
                 capabilities: AppCapabilities(sceneBased: sceneBased),
                 route: drive(50, parkedFor: .seconds(60)), until: 150,
-                actions: [(0, .open), (10, ending)], engine: significantChangeApp(always: false)
+                actions: [(0, .open), (10, ending)], engine: significantChangeEngine(rejoins: false)
             ).processHistory
         }
     }
@@ -320,7 +320,7 @@ extension PolicyScenario {
     static let rebootRelaunch = PolicyScenario(name: "reboot relaunch, parked") { policy in
         runWorld(
             policy: policy, authorization: .always, route: parked, until: 300,
-            actions: [(0, .open), (10, .reboot)], engine: significantChangeApp(always: true)
+            actions: [(0, .open), (10, .reboot)], engine: significantChangeEngine(rejoins: true)
         ).processHistory
     }
 
@@ -401,7 +401,7 @@ extension PolicyScenario {
         runWorld(
             policy: policy, authorization: .always, route: drive(50), until: 1_500,
             actions: [(0, .open), (0, .attachTestHost(true))],
-            engine: significantChangeApp(always: true)
+            engine: significantChangeEngine(rejoins: true)
         ).timeline { kind in
             if case .event(.significantChange(let fix)) = kind {
                 "±\(fix.horizontalAccuracyMeters) m"
