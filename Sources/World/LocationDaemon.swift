@@ -34,7 +34,8 @@ final class LocationDaemon: SimulationActor {
     var authorization: Authorization
     var accuracy: AccuracyAuthorization
     var unlockedSinceBoot = true
-    var launchInstant = Instant.start
+    /// When the current process was launched into the background (a relaunch), if it was.
+    var relaunchInstant: Instant?
 
     // Per-process objects, in the order created.
     struct Manager {
@@ -142,7 +143,7 @@ final class LocationDaemon: SimulationActor {
         }
         if generation != self.generation {
             self.generation = generation
-            launchInstant = context.now
+            relaunchInstant = state == .background ? context.now : nil
             // Launched into the background, a When In Use app was never in use: no grace.
             graceExpired = state == .background && authorization == .whenInUse
         }
@@ -281,7 +282,8 @@ final class LocationDaemon: SimulationActor {
     /// to the next foreground.
     private func beginActivitySession(_ id: ObjectID, _ context: inout Scheduler<WorldMessage>) {
         let rejoins =
-            processState == .background && context.now - launchInstant <= policy.sessionRejoinWindow
+            processState == .background
+            && relaunchInstant.map { context.now - $0 <= policy.sessionRejoinWindow } == true
         if processState == .foreground || rejoins {
             activitySessions.append(id)
             sessionRelaunchArmed = false

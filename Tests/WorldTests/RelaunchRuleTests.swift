@@ -168,6 +168,23 @@ struct RelaunchRuleTests {
     }
 
     @Test(
+        "R-C5, R-B10: the rejoin window is a relaunch's: a session begun in the background 1.5 s after a foreground launch does nothing"
+    )
+    func rejoinWindowIsForRelaunches() {
+        let world = runWorld(
+            authorization: .whenInUse, until: 40,
+            actions: [(0, .attachTestHost(true)), (0, .open), (0, .leave)]
+        ) {
+            let engine = ScriptedEngine { _, services in _ = services.startLiveUpdates() }
+            engine.onLifecycle = { state, services in
+                if state == .background { _ = services.beginBackgroundActivitySession() }
+            }
+            return engine
+        }
+        #expect(world.fixSeconds.last! < 12, "the When In Use grace ends the stream")
+    }
+
+    @Test(
         "R-C5: a background activity session begun in the background does nothing until the next foreground"
     )
     func sessionBegunInBackground() {
