@@ -49,7 +49,7 @@ let package = Package(
         .testTarget(
             name: "Properties",
             dependencies: [
-                "Simulation", "Exploration", "ExplorationTesting", "ShrinkingChallenges",
+                "Simulation", "Exploration", "ExplorationTesting", "ShrinkingChallenges", "World",
             ],
             path: "Properties"
         ),

@@ -36,6 +36,7 @@ extension IOSPolicy {
                 .count(\.backgroundTaskEarlyExpiryPercent, 0...100)
             ),
             ("backgroundWakeRuntime", .duration(\.backgroundWakeRuntime)),
+            ("relaunchRecreateWindow", .duration(\.relaunchRecreateWindow)),
             ("endsIdleBackgroundLaunch", .flag(\.endsIdleBackgroundLaunch)),
             ("relaunchLatencySession", .duration(\.relaunchLatencySession)),
             ("relaunchLatencySignificantChange", .duration(\.relaunchLatencySignificantChange)),
@@ -67,6 +68,7 @@ extension IOSPolicy {
             ("fixInterval", .duration(\.fixInterval)),
             ("gnssDesiredAccuracyMetersMax", .meters(\.gnssDesiredAccuracyMetersMax)),
             ("wifiDesiredAccuracyMetersMax", .meters(\.wifiDesiredAccuracyMetersMax)),
+            ("fixNoiseRadiusFraction", .meters(\.fixNoiseRadiusFraction)),
             ("gnssAccuracyMeters", .meters(\.gnssAccuracyMeters)),
             ("wifiAccuracyMetersMin", .meters(\.wifiAccuracyMetersMin)),
             ("wifiAccuracyMetersMax", .meters(\.wifiAccuracyMetersMax)),
