@@ -160,7 +160,7 @@ final class OperatingSystem: SimulationActor {
         case .relaunch:
             // The mechanism stays in the trace; the app is not told it (R-A11).
             pendingRelaunch = nil
-            guard state == .notRunning || state == .terminated else { return }
+            guard !state.exists else { return }
             launch(into: .background, &context)
         case .backgroundTaskExpired(let task, let generation):
             guard generation == self.generation,
