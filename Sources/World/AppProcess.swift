@@ -128,10 +128,13 @@ final class AppProcess: SimulationActor {
             engine = nil
             cancelExpiry(&context)
             for item in mailbox.ended(cause) { drop(item, .processEnded(cause), &context) }
-            if cause == .idle {
+            switch cause {
+            case .idle:
                 // Launched for these events, the process never listened for them (R-A12).
                 dropHeldEvents(.noListener, &context)
-            } else {
+            case .reboot:
+                break  // the boot drops them (`deviceRebooted` follows on the same channel)
+            default:
                 askToWakeForHeldEvents(&context)
             }
         case .deviceRebooted:

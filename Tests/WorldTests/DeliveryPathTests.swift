@@ -276,3 +276,27 @@ struct RequestRaceTests {
         }
     }
 }
+
+@Suite("Delivery path at a reboot")
+struct RebootDeliveryTests {
+    @Test(
+        "R-B7: an event held by a running app that a reboot ends relaunches nothing after the boot")
+    func rebootAsksNoRelaunchForHeldEvents() {
+        // Significant change started only at the first launch; the user opens the app again
+        // at 80 s without starting it, so the 84 s event waits for a listener; the reboot at
+        // 86 s ends the process. iOS 26 has no boot relaunch: nothing may launch the app.
+        let launches = Counter()
+        let world = runWorld(
+            policy: .iOS26, authorization: .always, route: drive(50, parkedFor: .seconds(60)),
+            until: 200, actions: [(0, .open), (10, .exit), (80, .open), (86, .reboot)]
+        ) {
+            launches.value += 1
+            let first = launches.value == 1
+            return ScriptedEngine { _, services in
+                if first { services.startMonitoringSignificantLocationChanges() }
+            }
+        }
+        #expect(world.launches.map(\.seconds) == [0, 80])
+        #expect(drops(of: world).contains { $0.reason == .reboot && $0.seconds == 86 })
+    }
+}
