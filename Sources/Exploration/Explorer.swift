@@ -54,6 +54,8 @@ public struct ExplorationFailure<Value> {
     public var shrinkEvaluations: Int
     /// True when the shrink budget ran out before a fixed point.
     public var shrinkBudgetExhausted: Bool
+    /// What each shrink pass did, in pass order.
+    public var shrinkPassStatistics: [ShrinkPassStatistics] = []
 
     /// The line that replays the shrunk value.
     public var replayToken: ReplayToken { ReplayToken(choices: shrunkChoices) }
@@ -233,6 +235,7 @@ struct PropertyRun<Value> {
             origin: origin, originalChoices: failing.values, shrunkChoices: shrinker.current.values,
             value: value, valueDescription: describe(value), message: message,
             shrinkSteps: shrinker.acceptedCount, shrinkEvaluations: shrinker.evaluationCount,
-            shrinkBudgetExhausted: shrinker.exhaustedBudget)
+            shrinkBudgetExhausted: shrinker.exhaustedBudget,
+            shrinkPassStatistics: shrinker.passStatistics)
     }
 }

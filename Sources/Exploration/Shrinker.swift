@@ -44,7 +44,7 @@ public final class Shrinker {
     /// Candidates accepted.
     public private(set) var acceptedCount = 0
     /// Candidates accepted and property evaluations spent per pass, in pass order.
-    public private(set) var passStatistics: [(pass: String, accepted: Int, evaluations: Int)] = []
+    public private(set) var passStatistics: [ShrinkPassStatistics] = []
     /// True when the evaluation budget ran out before a fixed point.
     public private(set) var exhaustedBudget = false
 
@@ -79,7 +79,7 @@ public final class Shrinker {
             ("lowerDuplicates", lowerDuplicates), ("redistributePairs", redistributePairs),
             ("sortSiblingSpans", sortSiblingSpans), ("swapAdjacentSpans", swapAdjacentSpans),
         ]
-        passStatistics = passes.map { ($0.0, 0, 0) }
+        passStatistics = passes.map { ShrinkPassStatistics(pass: $0.0) }
         var improved = true
         while improved && !exhaustedBudget {
             improved = false
@@ -413,5 +413,20 @@ public final class Shrinker {
             guard right.lexicographicallyPrecedes(left) else { continue }
             consider(replacing(span.start..<next.end, with: Array(right) + Array(left)))
         }
+    }
+}
+
+/// What one shrink pass did over a whole shrink: candidates it got accepted and the property
+/// evaluations it spent.
+public struct ShrinkPassStatistics: Hashable, Sendable {
+    /// The pass's name (its method's name).
+    public var pass: String
+    public var accepted = 0
+    public var evaluations = 0
+
+    public init(pass: String, accepted: Int = 0, evaluations: Int = 0) {
+        self.pass = pass
+        self.accepted = accepted
+        self.evaluations = evaluations
     }
 }

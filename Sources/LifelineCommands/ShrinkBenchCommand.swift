@@ -2,6 +2,7 @@
 // table of CHALLENGES.md §5 (or JSON).
 import Benchmarks
 import Dispatch
+import Exploration
 import Foundation
 import ShrinkingChallenges
 import Simulation
@@ -9,13 +10,16 @@ import Simulation
 enum ShrinkBenchCommand {
     static let usage = """
         usage: lifeline bench shrink [--challenge NAME] [--seeds N] [--json] [--min-tier-a PERCENT]
-                                     [--corpus DIR]
+                                     [--corpus DIR] [--passes] [--runs]
 
         Runs each shrinking challenge of ../shared/bench/shrinking/CHALLENGES.md over its committed
         seeds (1337 onward; --seeds N takes the first N, default 100) and prints the table of §5:
         find rate, tier A and A+B shares, distinct results, evaluations while shrinking, time.
-        --json prints an array of objects with the keys challenge, runs, found, tierA, distinct and
-        meanEvaluations (and a few more). --min-tier-a fails (exit 1) when a challenge reaches tier A
+        --json prints an array of objects with the keys challenge, runs, found, tierA, distinct,
+        meanEvaluations, medianEvaluations, maxEvaluations and passes (each shrink pass's accepted
+        candidates and evaluations, summed over the runs). --passes prints those pass counters as a
+        second table. --runs prints one line per run (seed, evaluations, tier, first and final
+        counterexample), worst first. --min-tier-a fails (exit 1) when a challenge reaches tier A
         in fewer runs than PERCENT. --corpus saves each distinct final counterexample to DIR (one
         folder per challenge, the corpus format). Challenges: \(ShrinkingChallenge.all.map(\.name).joined(separator: ", ")).
         """
@@ -27,6 +31,8 @@ enum ShrinkBenchCommand {
         let json = reader.flag("--json")
         let tierAPercentMin = try reader.integer("--min-tier-a", in: 0...100, default: 0)
         let corpusRoot = try reader.text("--corpus")
+        let passes = reader.flag("--passes")
+        let runs = reader.flag("--runs")
         try reader.finish()
         var challenges = ShrinkingChallenge.all
         if let name {
@@ -40,6 +46,8 @@ enum ShrinkBenchCommand {
         let seeds = Array(ShrinkingChallenge.benchmarkSeeds.prefix(seedCount))
         let summaries = challenges.map { summarize($0, seeds: seeds) }
         output.standard(json ? jsonReport(summaries) : table(summaries))
+        if passes && !json { output.standard(passTable(summaries)) }
+        if runs && !json { output.standard(runLines(summaries)) }
         if let corpusRoot {
             for (challenge, summary) in zip(challenges, summaries) {
                 for run in summary.runs {
@@ -72,7 +80,7 @@ enum ShrinkBenchCommand {
 
     static func table(_ summaries: [ChallengeSummary]) -> String {
         var lines = [
-            "| Challenge | Engine version | N | Find rate | Tier A % | Tier A+B % | Distinct CEs | Evals median / mean (95 % CI) | Run time median | Top 3 CEs with shares |",
+            "| Challenge | Engine version | N | Find rate | Tier A % | Tier A+B % | Distinct CEs | Evals median / mean (95 % CI), max | Run time median | Top 3 CEs with shares |",
             "|---|---|---|---|---|---|---|---|---|---|",
         ]
         for summary in summaries {
@@ -82,7 +90,7 @@ enum ShrinkBenchCommand {
             }
             let evaluations =
                 "\(fixed(summary.medianEvaluations, digits: 1)) / \(fixed(summary.meanEvaluations, digits: 1)) "
-                + "(± \(fixed(summary.meanEvaluationsHalfWidth95, digits: 1)))"
+                + "(± \(fixed(summary.meanEvaluationsHalfWidth95, digits: 1))), max \(summary.maxEvaluations)"
             lines.append(
                 "| \(summary.challenge) | lifeline-exploration 1 | \(count) | \(percent(summary.found, of: count)) "
                     + "| \(percent(summary.tierA, of: count)) | \(percent(summary.tierAOrB, of: count)) | \(summary.distinct) "
@@ -104,9 +112,53 @@ enum ShrinkBenchCommand {
                     ("distinct", "\(summary.distinct)"),
                     ("meanEvaluations", fixed(summary.meanEvaluations, digits: 2)),
                     ("medianEvaluations", fixed(summary.medianEvaluations, digits: 1)),
+                    ("maxEvaluations", "\(summary.maxEvaluations)"),
                     ("shrinkBudgetExhausted", "\(summary.budgetExhausted)"),
+                    ("passes", passesJSON(summary.passStatistics)),
                 ]
             })
+    }
+
+    /// `{"deleteSpans": {"accepted": 3, "evaluations": 10}, …}`, in pass order.
+    static func passesJSON(_ passes: [ShrinkPassStatistics]) -> String {
+        "{"
+            + passes.map {
+                "\(jsonQuoted($0.pass)): {\"accepted\": \($0.accepted), \"evaluations\": \($0.evaluations)}"
+            }.joined(separator: ", ") + "}"
+    }
+
+    /// Each challenge's pass counters, summed over its runs: accepted / evaluations.
+    static func passTable(_ summaries: [ChallengeSummary]) -> String {
+        let names = summaries.first?.passStatistics.map(\.pass) ?? []
+        var lines = [
+            "| Challenge | " + names.joined(separator: " | ") + " |",
+            "|---|" + names.map { _ in "---|" }.joined(),
+        ]
+        for summary in summaries {
+            let cells = summary.passStatistics.map { "\($0.accepted) / \($0.evaluations)" }
+            lines.append("| \(summary.challenge) | " + cells.joined(separator: " | ") + " |")
+        }
+        return (["", "Shrink passes, accepted / evaluations summed over the runs:"] + lines)
+            .joined(separator: "\n")
+    }
+
+    /// One line per run, the runs of each challenge from most evaluations to fewest (then by
+    /// seed).
+    static func runLines(_ summaries: [ChallengeSummary]) -> String {
+        var lines = ["", "Runs, most evaluations first:"]
+        for summary in summaries {
+            let ordered = summary.runs.sorted {
+                ($1.evaluations, $0.seed) < ($0.evaluations, $1.seed)
+            }
+            for run in ordered {
+                lines.append(
+                    "\(summary.challenge) seed \(run.seed): \(run.evaluations) evaluations, "
+                        + "tier \(run.tier?.rawValue ?? "–"), \(run.original ?? "not found") -> "
+                        + "\(run.final ?? "–")\(run.shrinkBudgetExhausted ? " (budget reached)" : "")"
+                )
+            }
+        }
+        return lines.joined(separator: "\n")
     }
 
     static func percent(_ part: Int, of whole: Int) -> String {

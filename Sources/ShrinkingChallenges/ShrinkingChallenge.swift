@@ -24,6 +24,8 @@ public struct ChallengeRun: Sendable {
     public var replayToken: String?
     /// The final counterexample's choice sequence.
     public var choices: [UInt64]?
+    /// What each shrink pass did in this run, in pass order.
+    public var passStatistics: [ShrinkPassStatistics] = []
 }
 
 /// One challenge: a name, a seeded search, and the replay of a saved choice sequence.
@@ -64,7 +66,7 @@ public struct ShrinkingChallenge: Sendable {
                 tier: tier(failure.value), evaluations: failure.shrinkEvaluations,
                 shrinkBudgetExhausted: failure.shrinkBudgetExhausted,
                 replayToken: failure.replayToken.text,
-                choices: failure.shrunkChoices)
+                choices: failure.shrunkChoices, passStatistics: failure.shrinkPassStatistics)
         }
     }
 
