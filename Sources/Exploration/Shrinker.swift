@@ -20,7 +20,14 @@ import Simulation
 ///   integer, keeping their sum (values that must be shrunk jointly);
 /// - `sortSiblingSpans`: put a run of neighbouring spans of the same label (a list's
 ///   elements) in sorted order, in one candidate;
-/// - `swapAdjacentSpans`: swap neighbouring spans of the same label when that sorts them.
+/// - `swapAdjacentSpans`: swap neighbouring spans of the same label when that sorts them;
+/// - `shiftGroups`: move integers on one side of their simplest values by one common amount
+///   (values that must keep their differences);
+/// - `redistributeOntoZero`: `redistributePairs` onto a later integer at its simplest value;
+/// - `deleteElements`: delete a list's element and put back the stop a full list lacks, or
+///   lower the length drawn before the list;
+/// - `replaceWithDescendantResized`: `replaceWithDescendant` for a node whose node count was
+///   drawn just before it, lowering that count in the same candidate.
 public final class Shrinker {
     /// What running a candidate gave.
     public enum Verdict {
@@ -75,9 +82,13 @@ public final class Shrinker {
     public func shrink() {
         let passes: [(String, () -> Void)] = [
             ("deleteSpans", deleteSpans), ("deleteChunks", deleteChunks), ("zeroSpans", zeroSpans),
-            ("replaceWithDescendant", replaceWithDescendant), ("lowerChoices", lowerChoices),
+            ("replaceWithDescendant", replaceWithDescendant), ("shiftGroups", shiftGroups),
+            ("lowerChoices", lowerChoices),
             ("lowerDuplicates", lowerDuplicates), ("redistributePairs", redistributePairs),
             ("sortSiblingSpans", sortSiblingSpans), ("swapAdjacentSpans", swapAdjacentSpans),
+            ("redistributeOntoZero", redistributeOntoZero),
+            ("deleteElements", deleteElements),
+            ("replaceWithDescendantResized", replaceWithDescendantResized),
         ]
         passStatistics = passes.map { ShrinkPassStatistics(pass: $0.0) }
         var improved = true

@@ -101,10 +101,16 @@ public struct ShrinkingChallenge: Sendable {
         return search(settings)
     }
 
-    /// All seven challenges, in the order of CHALLENGES.md.
-    public static let all: [ShrinkingChallenge] = [
+    /// The seven challenges of CHALLENGES.md, in its order, then ours (issue 12).
+    public static let all: [ShrinkingChallenge] = published + structural
+
+    /// The seven challenges of CHALLENGES.md, in its order: each reaches tier A in every run.
+    public static let published: [ShrinkingChallenge] = [
         reverse, deletion, nestedLists, lengthList, bound5, calculator, snapshotStore,
     ]
+
+    /// Our challenges for the structures of issue 12: a difference, a full list, a heap.
+    public static let structural: [ShrinkingChallenge] = [difference, maxLength, heap]
 
     /// The challenge called `name`, if any.
     public static func named(_ name: String) -> ShrinkingChallenge? {
