@@ -35,8 +35,10 @@ struct ShrinkingChallengeProperties {
         let challenge = ShrinkingChallenge.named(challengeName)!
         let seeds = ShrinkingChallenge.benchmarkSeeds.prefix(challengeSeedCount)
         var misses: [String] = []
+        var evaluations: [(seed: UInt64, count: Int)] = []
         for seed in seeds {
             let run = challenge.run(seed: seed)
+            if run.found { evaluations.append((seed, run.evaluations)) }
             if run.tier != .a {
                 misses.append(
                     "seed \(seed): \(run.found ? "tier \(run.tier!.rawValue) \(run.final!)" : "no failure found")"
@@ -49,5 +51,15 @@ struct ShrinkingChallengeProperties {
             + misses.prefix(5).joined(separator: "\n")
             + "\nrerun: LIFELINE_CASES=<n> swift test --filter 'ShrinkingChallengeProperties'"
         #expect(share >= shareMin, Comment(rawValue: report))
+        // The worst case (issue 12): no run over `worstOverMedianMax` times the median.
+        let counts = evaluations.map(\.count).sorted()
+        guard let worst = evaluations.max(by: { $0.count < $1.count }), !counts.isEmpty else {
+            return
+        }
+        let median = Double(counts[(counts.count - 1) / 2] + counts[counts.count / 2]) / 2
+        #expect(
+            Double(worst.count) <= Double(ShrinkingChallenge.worstOverMedianMax) * median,
+            "\(challengeName): seed \(worst.seed) spent \(worst.count) evaluations, median \(median)"
+        )
     }
 }

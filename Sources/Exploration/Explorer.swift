@@ -11,7 +11,9 @@ public struct ExplorationSettings: Sendable {
     public var caseCount = 100
     /// Invalid cases (filters, assumptions, overruns) tolerated before giving up.
     public var invalidCaseMax = 1_000
-    /// Property evaluations the shrinker may spend.
+    /// Property evaluations the shrinker may spend: the bound on shrinking's worst case. A
+    /// shrink that reaches it stops and reports the simplest failing value found so far, with
+    /// `shrinkBudgetExhausted` set (the report says so).
     public var shrinkEvaluationMax = 10_000
     /// Choices one case may draw before it overruns.
     public var choiceCountMax = 10_000

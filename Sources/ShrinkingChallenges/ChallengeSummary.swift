@@ -31,6 +31,10 @@ public struct ChallengeSummary: Sendable {
     public var medianEvaluations: Double { median(evaluations.map(Double.init)) }
     /// The most evaluations one run spent (0 when none found a failure).
     public var maxEvaluations: Int { evaluations.max() ?? 0 }
+    /// The most evaluations one run spent over the median (0 when the median is 0).
+    public var maxOverMedian: Double {
+        medianEvaluations == 0 ? 0 : Double(maxEvaluations) / medianEvaluations
+    }
     /// Each pass's accepted candidates and evaluations summed over the runs, in pass order.
     public var passStatistics: [ShrinkPassStatistics] {
         var totals: [ShrinkPassStatistics] = []

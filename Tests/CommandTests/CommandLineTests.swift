@@ -66,3 +66,34 @@ struct CommandLineTests {
         #expect(lines.last?.contains(" events_per_s=") == true)
     }
 }
+
+@Suite("bench shrink")
+struct ShrinkBenchCommandTests {
+    @Test("--json rows carry the median and maximum evaluations and each pass's counters")
+    func json() {
+        let result = runTool([
+            "bench", "shrink", "--challenge", "difference", "--seeds", "5", "--json",
+        ])
+        #expect(result.code == 0)
+        for key in [
+            "\"medianEvaluations\": ", "\"maxEvaluations\": ", "\"maxOverMedian\": ",
+            "\"passes\": {\"deleteSpans\": {\"accepted\": ", "\"shiftGroups\": ",
+            "\"deleteElements\": ", "\"replaceWithDescendantResized\": ",
+        ] {
+            #expect(result.standard.contains(key), "\(key) in \(result.standard)")
+        }
+    }
+
+    @Test("--max-over-median fails a challenge whose worst run exceeds that multiple of its median")
+    func worstCase() {
+        let loose = runTool([
+            "bench", "shrink", "--challenge", "reverse", "--seeds", "20", "--max-over-median", "20",
+        ])
+        #expect(loose.code == 0, "\(loose.error)")
+        let tight = runTool([
+            "bench", "shrink", "--challenge", "reverse", "--seeds", "20", "--max-over-median", "1",
+        ])
+        #expect(tight.code == 1)
+        #expect(tight.error.contains("over --max-over-median 1 times its median"))
+    }
+}
