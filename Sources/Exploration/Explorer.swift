@@ -17,6 +17,9 @@ public struct ExplorationSettings: Sendable {
     public var shrinkEvaluationMax = 10_000
     /// Choices one case may draw before it overruns.
     public var choiceCountMax = 10_000
+    /// One generated integer in this many reuses or nudges an earlier integer of its range
+    /// (near misses, so that equal and nearly equal values come up often); 0 turns it off.
+    public var nearMissOneIn = TestCase.nearMissOneInDefault
     /// Wall-clock seconds for generation, if bounded (breaks machine independence; for fuzzing).
     public var generationSecondsMax: Double?
     /// Wall-clock seconds for shrinking, if bounded (the same caveat; the evaluation budget is
@@ -122,7 +125,7 @@ public enum Explorer {
             }
             let testCase = TestCase(
                 seed: Seed(settings.seed).derive(UInt64(caseIndex)).value,
-                choiceCountMax: settings.choiceCountMax)
+                choiceCountMax: settings.choiceCountMax, nearMissOneIn: settings.nearMissOneIn)
             let outcome = run.test(testCase)
             caseIndex += 1
             switch outcome {

@@ -183,3 +183,52 @@ struct GeneratorTests {
         #expect(Set(picks) == ["c"])
     }
 }
+
+@Suite("Near misses")
+struct NearMissTests {
+    /// Two integers of a wide range that must differ by 1 to 3, neither below 1,000.
+    static var pair: Gen<(Int, Int)> {
+        Gen.zip(Gen<Int>.int(in: 0...1_000_000_000), Gen<Int>.int(in: 0...1_000_000_000))
+    }
+    static func nearlyEqual(_ pair: (Int, Int)) -> Bool {
+        (1...3).contains(abs(pair.0 - pair.1)) && min(pair.0, pair.1) >= 1_000
+    }
+
+    /// Of 100 seeds of 100 cases each, how many find a failure, and their shrunk values.
+    static func search(nearMissOneIn: UInt64) -> (found: Int, shrunk: [(Int, Int)]) {
+        var shrunk: [(Int, Int)] = []
+        for seed: UInt64 in 1...100 {
+            var settings = ExplorationSettings(seed: seed, caseCount: 100)
+            settings.nearMissOneIn = nearMissOneIn
+            let result = Explorer.explore(pair, settings: settings) {
+                try check(!nearlyEqual($0))
+            }
+            if let failure = result.failure { shrunk.append(failure.value) }
+        }
+        return (shrunk.count, shrunk)
+    }
+
+    @Test("reusing and nudging earlier integers finds values that must nearly match")
+    func findsNearMisses() {
+        let with = Self.search(nearMissOneIn: TestCase.nearMissOneInDefault)
+        let without = Self.search(nearMissOneIn: 0)
+        #expect(with.found >= 80, "found in \(with.found) of 100 seeds")
+        #expect(without.found <= 10, "found in \(without.found) of 100 seeds without near misses")
+        // Shrinking still goes toward 0: the smaller at 1,000, the larger one above it.
+        #expect(with.shrunk.allSatisfy { $0 == (1_000, 1_001) || $0 == (1_001, 1_000) })
+    }
+
+    @Test("a near miss is recorded as drawn: its sequence replays the same value")
+    func nearMissesReplay() {
+        var replayed = 0
+        for seed: UInt64 in 0..<500 {
+            let generated = TestCase(seed: seed)
+            let value = Self.pair.generate(generated)
+            guard value.0 == value.1 || Self.nearlyEqual(value) else { continue }
+            replayed += 1
+            let replay = Self.pair.generate(TestCase(prefix: generated.values))
+            #expect(replay == value, "seed \(seed)")
+        }
+        #expect(replayed >= 10, "near misses come up (\(replayed) in 500)")
+    }
+}
