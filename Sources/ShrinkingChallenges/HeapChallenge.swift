@@ -40,24 +40,30 @@ indirect enum Heap: Equatable, Sendable {
     }
 }
 
-/// A heap of exactly `size` nodes with keys at least `floor`: the key is `floor` plus a delta
-/// in `0...100`, then the left child's size is drawn, then both children are drawn with the
-/// key as their floor. Every node's span has one label, so a node can take its ancestor's place.
-func heapNode(size: Int, floor: Int) -> Gen<Heap> {
+/// A heap of exactly `size` nodes with keys at least `floor`, written with the recursive
+/// generator that passes a context down (`Gen.recursive(from:depthMax:base:)`): a node's key is the floor
+/// plus a delta in `0...100`, then the left child's size is drawn, then both children are
+/// drawn with the key as their floor. Every node's span has one label, so a node can take
+/// its ancestor's place.
+func heaps(size: Int) -> Gen<Heap> {
     precondition(size >= 0, "a size is not negative")
-    return Gen("heap-node") { testCase in
-        guard size > 0 else { return .empty }
-        let key = floor + Gen<Int>.int(in: 0...100).generate(testCase)
-        let leftSize = size == 1 ? 0 : Gen<Int>.int(in: 0...size - 1).generate(testCase)
-        let left = heapNode(size: leftSize, floor: key).generate(testCase)
-        let right = heapNode(size: size - 1 - leftSize, floor: key).generate(testCase)
-        return .node(key, left, right)
+    return Gen<Heap>.recursive(
+        from: (size: size, floor: 0), depthMax: size + 1, base: { _ in .constant(.empty) }
+    ) { context, child in
+        Gen("heap-node") { testCase in
+            guard context.size > 0 else { return .empty }
+            let key = context.floor + Gen<Int>.int(in: 0...100).generate(testCase)
+            let leftSize =
+                context.size == 1 ? 0 : Gen<Int>.int(in: 0...context.size - 1).generate(testCase)
+            let left = child((leftSize, key)).generate(testCase)
+            let right = child((context.size - 1 - leftSize, key)).generate(testCase)
+            return .node(key, left, right)
+        }
     }
 }
 
 extension ShrinkingChallenge {
-    /// L03 `heap`: a size in `0...15` drawn first, then a heap of that many nodes
-    /// (`heapNode`). **Fails** iff the root-then-children concatenation of keys is not
+    /// L03 `heap`: a size in `0...15` drawn first, then a heap of that many nodes (`heaps`). **Fails** iff the root-then-children concatenation of keys is not
     /// sorted, i.e. some key in a left subtree exceeds one in the right subtree beside it.
     /// **Tier A** `(0, (1, None, None), (0, None, None))`, the only failing shape of 3 nodes
     /// (no heap of 2 nodes or fewer fails) with its simplest keys. **Tier B** any failing heap
@@ -66,7 +72,7 @@ extension ShrinkingChallenge {
     /// keys are relative to its new parent.
     static let heap = make(
         "heap",
-        generator: { Gen<Int>.int(in: 0...15).flatMap { heapNode(size: $0, floor: 0) } },
+        generator: { Gen<Int>.int(in: 0...15).flatMap { heaps(size: $0) } },
         render: { $0.rendered },
         tier: { heap in
             if heap == .node(0, .node(1, .empty, .empty), .node(0, .empty, .empty)) {

@@ -232,3 +232,56 @@ struct NearMissTests {
         #expect(replayed >= 10, "near misses come up (\(replayed) in 500)")
     }
 }
+
+@Suite("Recursive generator with a context")
+struct RecursiveContextTests {
+    /// Heaps written with `Gen.recursive(from:depthMax:base:)`: a size and a floor go down.
+    static func heaps(size: Int) -> Gen<TestHeap> {
+        Gen<TestHeap>.recursive(
+            from: (size: size, floor: 0), depthMax: size + 1, base: { _ in .constant(.empty) }
+        ) { context, child in
+            Gen("test-node") { testCase in
+                guard context.size > 0 else { return .empty }
+                let key = context.floor + Gen<Int>.int(in: 0...100).generate(testCase)
+                let left =
+                    context.size == 1
+                    ? 0 : Gen<Int>.int(in: 0...context.size - 1).generate(testCase)
+                return .node(
+                    key, child((left, key)).generate(testCase),
+                    child((context.size - 1 - left, key)).generate(testCase))
+            }
+        }
+    }
+
+    static var sized: Gen<TestHeap> { Gen<Int>.int(in: 0...12).flatMap { heaps(size: $0) } }
+
+    @Test("each node gets its parent's context: keys never fall, and the size is exact")
+    func contextGoesDown() {
+        func isHeap(_ heap: TestHeap, floor: Int) -> Bool {
+            guard case .node(let key, let left, let right) = heap else { return true }
+            return key >= floor && isHeap(left, floor: key) && isHeap(right, floor: key)
+        }
+        for seed: UInt64 in 0..<300 {
+            let size = Int(seed % 13)
+            let heap = Self.heaps(size: size).generate(TestCase(seed: seed))
+            #expect(heap.keys.count == size, "seed \(seed)")
+            #expect(isHeap(heap, floor: 0), "seed \(seed): \(heap)")
+        }
+        // The same heap with keys that do rise: the check above can fail.
+        #expect(!isHeap(.node(5, .node(3, .empty, .empty), .empty), floor: 0))
+    }
+
+    @Test("every level shares one label, so a subtree can replace its ancestor")
+    func oneLabel() {
+        let testCase = TestCase(prefix: [4, 0, 3, 0, 1, 1, 0])
+        let heap = Self.sized.generate(testCase)
+        #expect(heap.keys.count == 4)
+        let nodeLabel = Self.heaps(size: 4).label
+        #expect(testCase.spans.filter { $0.label == nodeLabel }.count == 4)
+        let subject = shrinker(Self.sized, from: testCase.values) { $0.unsorted }
+        subject.shrink()
+        #expect(
+            value(Self.sized, subject)
+                == .node(0, .node(1, .empty, .empty), .node(0, .empty, .empty)))
+    }
+}
