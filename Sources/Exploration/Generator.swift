@@ -133,7 +133,8 @@ extension Gen {
     /// `replaceWithDescendantResized` when node counts were drawn before it).
     ///
     ///     // A heap of `size` nodes: each key at least its parent's, the left size drawn first.
-    ///     Gen<Heap>.recursive(from: (size: 7, floor: 0), depthMax: 8, base: { _ in .constant(.empty) }) {
+    ///     let empty: (Any) -> Gen<Heap> = { _ in .constant(.empty) }
+    ///     Gen<Heap>.recursive(from: (size: 7, floor: 0), depthMax: 8, base: empty) {
     ///         context, child in
     ///         Gen("node") { testCase in
     ///             guard context.size > 0 else { return .empty }

@@ -16,14 +16,15 @@ enum ShrinkBenchCommand {
         seeds (1337 onward; --seeds N takes the first N, default 100) and prints the table of §5:
         find rate, tier A and A+B shares, distinct results, evaluations while shrinking, time.
         --json prints an array of objects with the keys challenge, runs, found, tierA, distinct,
-        meanEvaluations, medianEvaluations, maxEvaluations and passes (each shrink pass's accepted
-        candidates and evaluations, summed over the runs). --passes prints those pass counters as a
-        second table. --runs prints one line per run (seed, evaluations, tier, first and final
-        counterexample), worst first. --min-tier-a fails (exit 1) when a challenge reaches tier A
-        in fewer runs than PERCENT; --max-over-median fails (exit 1) when one run of a challenge spent
-        more than RATIO times its challenge's median evaluations (issue 12 asks for 20). Each run
-        stops shrinking after \(ShrinkingChallenge.shrinkEvaluationMax) evaluations and keeps what it has. --corpus saves each distinct final counterexample to DIR (one
-        folder per challenge, the corpus format). Challenges: \(ShrinkingChallenge.all.map(\.name).joined(separator: ", ")).
+        meanEvaluations, medianEvaluations, maxEvaluations, maxOverMedian and passes (each shrink
+        pass's accepted candidates and evaluations, summed over the runs). --passes prints those
+        pass counters as a second table. --runs prints one line per run (seed, evaluations, tier,
+        first and final counterexample), worst first. --min-tier-a fails (exit 1) when a challenge
+        reaches tier A in fewer runs than PERCENT; --max-over-median fails (exit 1) when one run of
+        a challenge spent more than RATIO times its challenge's median evaluations (issue 12 asks
+        for 20). Each run stops shrinking after \(ShrinkingChallenge.shrinkEvaluationMax) evaluations and reports what it has.
+        --corpus saves each distinct final counterexample to DIR (one folder per challenge, the
+        corpus format). Challenges: \(ShrinkingChallenge.all.map(\.name).joined(separator: ", ")).
         """
 
     static func run(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {
