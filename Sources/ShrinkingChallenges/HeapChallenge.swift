@@ -63,24 +63,32 @@ func heaps(size: Int) -> Gen<Heap> {
 }
 
 extension ShrinkingChallenge {
-    /// L03 `heap`: a size in `0...15` drawn first, then a heap of that many nodes (`heaps`). **Fails** iff the root-then-children concatenation of keys is not
-    /// sorted, i.e. some key in a left subtree exceeds one in the right subtree beside it.
-    /// **Tier A** `(0, (1, None, None), (0, None, None))`, the only failing shape of 3 nodes
-    /// (no heap of 2 nodes or fewer fails) with its simplest keys. **Tier B** any failing heap
-    /// of 3 nodes. **Why**: a failing subtree under extra ancestors is reached only by
-    /// lowering the drawn size and promoting the subtree together, and a promoted subtree's
-    /// keys are relative to its new parent.
+    /// L03 `heap`: a size in `0...15` drawn first, then a heap of that many nodes (`heaps`).
+    /// **Fails** iff the root-then-children concatenation of keys is not sorted (some key in a
+    /// left subtree exceeds one in the right subtree beside it) and some key is at least 50
+    /// (the bug shows only past the first page of a listing, say).
+    /// **Tier A** `(0, (50, None, None), (0, None, None))`: no heap of 2 nodes or fewer is
+    /// unsorted; of 3 nodes only root, left and right with left > right ≥ root are, so the
+    /// left key is the largest and must be 50, and the simplest choices put the root and the
+    /// right key at 0. **Tier B** any failing heap of 3 nodes. **Why**: a failing subtree under
+    /// extra ancestors is reached only by lowering the drawn size and promoting the subtree
+    /// together, and a promoted subtree's keys are relative to its new parent, so a promotion
+    /// can lose the key of 50 (before issue 12's passes, about a third of the runs stopped at
+    /// `(0, (50, (50), (50)), (0))`-like heaps of 5 nodes).
     static let heap = make(
         "heap",
         generator: { Gen<Int>.int(in: 0...15).flatMap { heaps(size: $0) } },
         render: { $0.rendered },
         tier: { heap in
-            if heap == .node(0, .node(1, .empty, .empty), .node(0, .empty, .empty)) {
+            if heap == .node(0, .node(50, .empty, .empty), .node(0, .empty, .empty)) {
                 return .a
             }
             return heap.nodeCount == 3 ? .b : .c
         },
         property: { heap in
-            try check(heap.wronglySortedKeys == heap.keys.sorted(), "the keys come out unsorted")
+            let keyMax = heap.keys.max() ?? 0
+            try check(
+                heap.wronglySortedKeys == heap.keys.sorted() || keyMax < 50,
+                "the keys come out unsorted, up to \(keyMax)")
         })
 }
