@@ -90,13 +90,14 @@ extension Shrinker {
             defer { index -= 1 }
             guard index < current.spans.count else { continue }
             let span = current.spans[index]
-            let counts = nodeCountPositions(around: span)
-            guard !counts.isEmpty else { continue }
             // Descendants close before their ancestor, so they come earlier in `spans`.
             let inside = current.spans[..<index].filter {
                 $0.label == span.label && $0.start >= span.start && $0.end <= span.end
                     && $0.count < span.count
             }
+            guard !inside.isEmpty else { continue }
+            let counts = nodeCountPositions(around: span)
+            guard !counts.isEmpty else { continue }
             for descendant in inside.sorted(by: { $0.count < $1.count }) {
                 // Nodes of the descendant's subtree, itself included (it is one of `inside`).
                 let kept = inside.filter {
@@ -137,8 +138,9 @@ extension Shrinker {
             previous = (position, above)
         }
         var groups: [[Int]] = []
+        var seen: Set<[Int]> = []  // membership only: the order comes from `groups`
         for group in byRange.flatMap({ [$0.above, $0.below] }) + pairs
-        where group.count >= 2 && !groups.contains(group) {
+        where group.count >= 2 && seen.insert(group).inserted {
             groups.append(group)
         }
         return groups
@@ -201,18 +203,16 @@ extension Shrinker {
     /// same label: the choice just before such a span, when it is a count equal to the number
     /// of spans of that label inside the span (itself included).
     func nodeCountPositions(around span: Span) -> [Int] {
-        let spans = current.spans
+        let nodes = current.spans.filter { $0.label == span.label }
         var positions: [Int] = []
-        for enclosing in spans
-        where enclosing.label == span.label && enclosing.start <= span.start
-            && enclosing.end >= span.end && enclosing.start > 0
-        {
+        for enclosing in nodes
+        where enclosing.start <= span.start && enclosing.end >= span.end && enclosing.start > 0 {
             let position = enclosing.start - 1
             guard isCount(at: position) else { continue }
-            let nodes = spans.filter {
-                $0.label == span.label && $0.start >= enclosing.start && $0.end <= enclosing.end
+            let inside = nodes.filter {
+                $0.start >= enclosing.start && $0.end <= enclosing.end
             }.count
-            if countValue(at: position) == UInt64(nodes) { positions.append(position) }
+            if countValue(at: position) == UInt64(inside) { positions.append(position) }
         }
         return positions.sorted()
     }
