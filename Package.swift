@@ -17,15 +17,19 @@ let package = Package(
         // Layer 2: the property-based exploration engine (choice sequences, generators,
         // shrinker, runner, corpus). Knows nothing of iOS.
         .target(name: "Exploration", dependencies: ["Simulation"]),
+        // The file formats the world reads (GPX routes, flat JSON objects for policy files).
+        // Imports Foundation only (and FoundationXML where it is separate).
+        .target(name: "Formats"),
         // Layer 3: iOS as actors on the kernel (device, operating system, location daemon).
-        .target(name: "World", dependencies: ["Simulation"]),
+        .target(name: "World", dependencies: ["Simulation", "Formats"]),
         // The Swift Testing entry point of the explorer (`propertyCheck` inside `@Test`).
         .target(name: "ExplorationTesting", dependencies: ["Exploration", "Simulation"]),
         // The shrinking challenges of ../shared/bench/shrinking, run by Properties/ and by
         // `lifeline bench shrink`.
         .target(name: "ShrinkingChallenges", dependencies: ["Exploration"]),
-        // Peer benchmark models written in the kernel's idiom (../shared/bench/des).
-        .target(name: "Benchmarks", dependencies: ["Simulation"]),
+        // Peer benchmark models written in the kernel's idiom (../shared/bench/des), and the
+        // commuter day, the world's workload for `lifeline bench day`.
+        .target(name: "Benchmarks", dependencies: ["Simulation", "World"]),
         // The command-line tool's parsing and commands, as a library so tests can drive it.
         .target(
             name: "LifelineCommands",
@@ -35,14 +39,17 @@ let package = Package(
         .executableTarget(name: "lifeline", dependencies: ["LifelineCommands"]),
 
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
-        .testTarget(name: "WorldTests", dependencies: ["World", "Simulation"]),
+        .testTarget(name: "FormatsTests", dependencies: ["Formats"]),
+        .testTarget(name: "WorldTests", dependencies: ["World", "Formats", "Simulation"]),
         .testTarget(name: "ExplorationTests", dependencies: ["Exploration", "ExplorationTesting"]),
-        .testTarget(name: "CommandTests", dependencies: ["LifelineCommands", "Benchmarks"]),
+        .testTarget(
+            name: "CommandTests",
+            dependencies: ["LifelineCommands", "Benchmarks", "World", "Simulation"]),
         // Property-based suites live in Properties/ as their own test target.
         .testTarget(
             name: "Properties",
             dependencies: [
-                "Simulation", "Exploration", "ExplorationTesting", "ShrinkingChallenges",
+                "Simulation", "Exploration", "ExplorationTesting", "ShrinkingChallenges", "World",
             ],
             path: "Properties"
         ),

@@ -128,14 +128,14 @@ public struct PropertyCorpus: Sendable {
         let manager = FileManager.default
         try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = (directory as NSString).appendingPathComponent(
-            hexadecimal16(hash.value) + ".json")
+            PlainText.hexadecimal16(hash.value) + ".json")
         if manager.fileExists(atPath: path) {
             if manager.contents(atPath: path) == data { return path }
             throw CorpusProblem(
                 path: path, reason: "a different file already has this name; it was left as it is")
         }
         let temporary = (directory as NSString).appendingPathComponent(
-            ".\(hexadecimal16(hash.value)).tmp")
+            ".\(PlainText.hexadecimal16(hash.value)).tmp")
         guard manager.createFile(atPath: temporary, contents: data) else {
             throw CorpusProblem(path: temporary, reason: "the file cannot be written")
         }

@@ -2,7 +2,6 @@
 // `events=N wall_s=S events_per_s=R` (or its own figures).
 import Benchmarks
 import Simulation
-import World
 
 enum BenchCommand {
     static let kernelUsage = """
@@ -101,9 +100,11 @@ enum BenchCommand {
         }
         if ordering != .fifo { info.append("ordering=\(ordering)") }
         if resolution.nanoseconds != 1 { info.append("resolution=\(resolution)") }
-        if let hash = result.traceHash { info.append("trace_hash=\(hexadecimal16(hash))") }
+        if let hash = result.traceHash {
+            info.append("trace_hash=\(PlainText.hexadecimal16(hash))")
+        }
         if let hash = result.kernelTraceHash {
-            info.append("kernel_trace_hash=\(hexadecimal16(hash))")
+            info.append("kernel_trace_hash=\(PlainText.hexadecimal16(hash))")
         }
         output.standard(info.joined(separator: " "))
         output.standard(eventsLine(events: result.events, wallSeconds: result.wallSeconds))
@@ -143,7 +144,7 @@ enum BenchCommand {
             "engine=lifeline-world workload=commuter-day days=\(days) deliveries_per_day=\(first!.deliveries) "
                 + "fixes_per_day=\(first!.fixesReceived) stationary_updates_per_day=\(first!.stationaryUpdates) "
                 + "launches_per_day=\(first!.launches)"
-                + (first!.traceHash.map { " trace_hash=\(hexadecimal16($0))" } ?? ""))
+                + (first!.traceHash.map { " trace_hash=\(PlainText.hexadecimal16($0))" } ?? ""))
         output.standard(
             "days=\(days) wall_s=\(format6(wall)) days_per_s=\(format2(Double(days) / wall)) "
                 + "events_per_s=\(format2(Double(deliveries) / wall))")
@@ -160,7 +161,7 @@ enum BenchCommand {
 func format2(_ value: Int, divisor: Int) -> String { format2(Double(value) / Double(divisor)) }
 
 /// `value` with two decimals.
-func format2(_ value: Double) -> String { fixed(value, digits: 2) }
+func format2(_ value: Double) -> String { PlainText.fixed(value, digits: 2) }
 
 /// `value` with six decimals.
-func format6(_ value: Double) -> String { fixed(value, digits: 6) }
+func format6(_ value: Double) -> String { PlainText.fixed(value, digits: 6) }

@@ -61,7 +61,7 @@ enum ExperimentCommand {
         guard let text = try reader.text(name) else { return value }
         guard let number = Double(text), range.contains(number) else {
             throw UsageError(
-                "\(name) takes a number from \(fixed(range.lowerBound, digits: 0)) to \(fixed(range.upperBound, digits: 0)), not '\(text)'"
+                "\(name) takes a number from \(PlainText.fixed(range.lowerBound, digits: 0)) to \(PlainText.fixed(range.upperBound, digits: 0)), not '\(text)'"
             )
         }
         return number
@@ -102,9 +102,9 @@ enum ExperimentCommand {
             experiment.run(), json: json, output: output,
             fields: { row in
                 [
-                    ("probe", jsonQuoted(row.probe.rawValue)), ("fixes", "\(row.fixes)"),
+                    ("probe", PlainText.jsonQuoted(row.probe.rawValue)), ("fixes", "\(row.fixes)"),
                     ("lastFixSeconds", jsonNumber(row.lastFixSeconds)),
-                    ("signal", row.signal.map(jsonQuoted) ?? "null"),
+                    ("signal", row.signal.map(PlainText.jsonQuoted) ?? "null"),
                     ("signalSeconds", jsonNumber(row.signalSeconds)),
                 ]
             }, table: backgroundTable)
@@ -116,9 +116,10 @@ enum ExperimentCommand {
             "------------  -----  ---------  ----------------",
         ]
         for row in rows {
-            let last = row.lastFixSeconds.map { fixed($0, digits: 2) + " s" } ?? "–"
+            let last = row.lastFixSeconds.map { PlainText.fixed($0, digits: 2) + " s" } ?? "–"
             let signal =
-                row.signal.map { "\($0) at \(fixed(row.signalSeconds!, digits: 2)) s" } ?? "none"
+                row.signal.map { "\($0) at \(PlainText.fixed(row.signalSeconds!, digits: 2)) s" }
+                ?? "none"
             lines.append(
                 pad(row.probe.rawValue, 12) + "  " + pad(String(row.fixes), 5, right: true) + "  "
                     + pad(last, 9, right: true) + "  " + signal)
@@ -145,7 +146,7 @@ enum ExperimentCommand {
             experiment.run(), json: json, output: output,
             fields: { row in
                 [
-                    ("monitoring", jsonQuoted(row.monitoring.rawValue)),
+                    ("monitoring", PlainText.jsonQuoted(row.monitoring.rawValue)),
                     (
                         "launches",
                         "[" + row.launches.map { jsonNumber($0) }.joined(separator: ", ") + "]"
@@ -154,7 +155,7 @@ enum ExperimentCommand {
                         "launchOptions",
                         "["
                             + row.launchOptions.map {
-                                "[" + $0.map(jsonQuoted).joined(separator: ", ") + "]"
+                                "[" + $0.map(PlainText.jsonQuoted).joined(separator: ", ") + "]"
                             }
                             .joined(separator: ", ") + "]"
                     ),
@@ -172,7 +173,8 @@ enum ExperimentCommand {
                 row.launches.isEmpty
                 ? "0"
                 : "\(row.launches.count), at "
-                    + row.launches.map { fixed($0, digits: 1) + " s" }.joined(separator: " and ")
+                    + row.launches.map { PlainText.fixed($0, digits: 1) + " s" }.joined(
+                        separator: " and ")
             let options =
                 row.launchOptions.allSatisfy(\.isEmpty) ? "" : " options \(row.launchOptions)"
             lines.append(pad(row.monitoring.rawValue, 28) + "  " + launches + options)
@@ -197,9 +199,9 @@ enum ExperimentCommand {
             experiment.run(), json: json, output: output,
             fields: { row in
                 [
-                    ("authorization", jsonQuoted(row.authorization.rawValue)),
+                    ("authorization", PlainText.jsonQuoted(row.authorization.rawValue)),
                     ("backgroundMode", "\(row.backgroundMode)"),
-                    ("crash", row.crash.map(jsonQuoted) ?? "null"),
+                    ("crash", row.crash.map(PlainText.jsonQuoted) ?? "null"),
                     ("endedAfterSeconds", jsonNumber(row.endedAfterSeconds)),
                 ]
             }, table: infoPlistTable)
@@ -211,7 +213,9 @@ enum ExperimentCommand {
         ]
         for row in rows {
             let outcome =
-                row.crash.map { "SIGABRT at \(fixed(row.endedAfterSeconds!, digits: 1)) s: \($0)" }
+                row.crash.map {
+                    "SIGABRT at \(PlainText.fixed(row.endedAfterSeconds!, digits: 1)) s: \($0)"
+                }
                 ?? "runs"
             lines.append(
                 pad(row.authorization.rawValue, 14) + "  "

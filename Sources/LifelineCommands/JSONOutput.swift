@@ -6,12 +6,14 @@ import Simulation
 func jsonObjects(_ rows: [[(key: String, value: String)]]) -> String {
     "[\n"
         + rows.map { fields in
-            "  {" + fields.map { "\(jsonQuoted($0.key)): \($0.value)" }.joined(separator: ", ")
+            "  {"
+                + fields.map { "\(PlainText.jsonQuoted($0.key)): \($0.value)" }.joined(
+                    separator: ", ")
                 + "}"
         }.joined(separator: ",\n") + "\n]"
 }
 
 /// A number with three decimals, or `null`.
 func jsonNumber(_ value: Double?) -> String {
-    value.map { fixed($0, digits: 3) } ?? "null"
+    value.map { PlainText.fixed($0, digits: 3) } ?? "null"
 }

@@ -74,7 +74,7 @@ enum ShrinkBenchCommand {
             output.error(
                 "lifeline: a \(summary.challenge) run spent \(summary.maxEvaluations) evaluations, "
                     + "over --max-over-median \(overMedianMax) times its median "
-                    + fixed(summary.medianEvaluations, digits: 1))
+                    + PlainText.fixed(summary.medianEvaluations, digits: 1))
         }
         return below.isEmpty && costly.isEmpty ? 0 : 1
     }
@@ -103,12 +103,12 @@ enum ShrinkBenchCommand {
                 "`\($0.text)` \(percent($0.runs, of: count))"
             }
             let evaluations =
-                "\(fixed(summary.medianEvaluations, digits: 1)) / \(fixed(summary.meanEvaluations, digits: 1)) "
-                + "(± \(fixed(summary.meanEvaluationsHalfWidth95, digits: 1))), max \(summary.maxEvaluations)"
+                "\(PlainText.fixed(summary.medianEvaluations, digits: 1)) / \(PlainText.fixed(summary.meanEvaluations, digits: 1)) "
+                + "(± \(PlainText.fixed(summary.meanEvaluationsHalfWidth95, digits: 1))), max \(summary.maxEvaluations)"
             lines.append(
                 "| \(summary.challenge) | lifeline-exploration 1 | \(count) | \(percent(summary.found, of: count)) "
                     + "| \(percent(summary.tierA, of: count)) | \(percent(summary.tierAOrB, of: count)) | \(summary.distinct) "
-                    + "| \(evaluations) | \(fixed(summary.medianSeconds * 1000, digits: 1)) ms | \(top.joined(separator: "; ")) |"
+                    + "| \(evaluations) | \(PlainText.fixed(summary.medianSeconds * 1000, digits: 1)) ms | \(top.joined(separator: "; ")) |"
             )
         }
         let exhausted = summaries.filter { $0.budgetExhausted > 0 }
@@ -120,14 +120,15 @@ enum ShrinkBenchCommand {
         jsonObjects(
             summaries.map { summary in
                 [
-                    ("challenge", jsonQuoted(summary.challenge)), ("runs", "\(summary.runs.count)"),
+                    ("challenge", PlainText.jsonQuoted(summary.challenge)),
+                    ("runs", "\(summary.runs.count)"),
                     ("found", "\(summary.found)"), ("tierA", "\(summary.tierA)"),
                     ("tierAB", "\(summary.tierAOrB)"),
                     ("distinct", "\(summary.distinct)"),
-                    ("meanEvaluations", fixed(summary.meanEvaluations, digits: 2)),
-                    ("medianEvaluations", fixed(summary.medianEvaluations, digits: 1)),
+                    ("meanEvaluations", PlainText.fixed(summary.meanEvaluations, digits: 2)),
+                    ("medianEvaluations", PlainText.fixed(summary.medianEvaluations, digits: 1)),
                     ("maxEvaluations", "\(summary.maxEvaluations)"),
-                    ("maxOverMedian", fixed(summary.maxOverMedian, digits: 2)),
+                    ("maxOverMedian", PlainText.fixed(summary.maxOverMedian, digits: 2)),
                     ("shrinkBudgetExhausted", "\(summary.budgetExhausted)"),
                     ("passes", passesJSON(summary.passStatistics)),
                 ]
@@ -138,7 +139,7 @@ enum ShrinkBenchCommand {
     static func passesJSON(_ passes: [ShrinkPassStatistics]) -> String {
         "{"
             + passes.map {
-                "\(jsonQuoted($0.pass)): {\"accepted\": \($0.accepted), \"evaluations\": \($0.evaluations)}"
+                "\(PlainText.jsonQuoted($0.pass)): {\"accepted\": \($0.accepted), \"evaluations\": \($0.evaluations)}"
             }.joined(separator: ", ") + "}"
     }
 
@@ -177,7 +178,7 @@ enum ShrinkBenchCommand {
     }
 
     static func percent(_ part: Int, of whole: Int) -> String {
-        whole == 0 ? "–" : fixed(100 * Double(part) / Double(whole), digits: 0) + " %"
+        whole == 0 ? "–" : PlainText.fixed(100 * Double(part) / Double(whole), digits: 0) + " %"
     }
 }
 

@@ -161,8 +161,8 @@ struct EventQueue<Message> {
     /// the run's first delivery is always the first of them.
     /// - Complexity: O(n) for a ready run of n deliveries.
     @inlinable
-    func channelHeads() -> [(offset: Int, target: ActorID)] {
-        var heads: [(offset: Int, target: ActorID)] = []
+    func channelHeads() -> [(offset: Int, channel: UInt64)] {
+        var heads: [(offset: Int, channel: UInt64)] = []
         // Membership only: the heads come out in run order whatever the set's order.
         var channels = Set<UInt64>()
         var offset = 0
@@ -170,9 +170,8 @@ struct EventQueue<Message> {
         while index != 0 {
             let target = nodes[Int(index)].target
             let sender = nodes[Int(index)].sender
-            if channels.insert(Self.channelKey(from: sender, to: target)).inserted {
-                heads.append((offset, target))
-            }
+            let channel = Self.channelKey(from: sender, to: target)
+            if channels.insert(channel).inserted { heads.append((offset, channel)) }
             offset += 1
             index = nodes[Int(index)].next
         }

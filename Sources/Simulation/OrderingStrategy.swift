@@ -16,12 +16,13 @@
 /// - `random`: each contested pick draws an index uniformly from the channel heads; index 0 is
 ///   the first-scheduled delivery.
 /// - `pct`: probabilistic concurrency testing (Burckhardt, Kothari, Musuvathi and Nagarakatte,
-///   ASPLOS 2010) with actors in place of threads: each receiving actor gets a random priority
-///   when it first takes part in a contested pick, the channel head whose receiver has the
+///   ASPLOS 2010) with channels in place of threads: each (sender, receiver) channel gets a
+///   random priority when it first takes part in a contested pick, the channel head with the
 ///   highest priority goes first (the earliest scheduled of them on a tie), and at `depth − 1`
-///   change points (contested steps drawn up front) the actor that would have gone first is
-///   demoted below every other. A bug of depth d is found with probability at least
-///   1 / (n · k^(d−1)).
+///   change points (contested steps drawn up front) the channel that would have gone first is
+///   demoted below every other. Priorities per channel, not per receiver, let PCT reorder two
+///   senders' messages to one receiver, the race of a request against a state change. A bug
+///   of depth d is found with probability at least 1 / (n · k^(d−1)), n channels.
 ///
 /// Every decision is drawn from one `ChoiceSource`, so it can be recorded and replayed exactly,
 /// and 0 is always the quiet answer: all-zero choices give FIFO order, which is what shrinking
@@ -41,9 +42,9 @@ public struct OrderingStrategy {
     /// Where decisions are drawn from (nil for FIFO).
     public let choices: (any ChoiceSource)?
 
-    // PCT state. invariant: priorities[i] is nil until actor i first takes part in a contested
-    // pick; changePoints is sorted by step.
-    private var priorities: [Int64?] = []
+    // PCT state. invariant: a channel has a priority once it has taken part in a contested
+    // pick (looked up by key, never iterated); changePoints is sorted by step.
+    private var priorities: [UInt64: Int64] = [:]
     private var changePoints: [(step: Int, level: Int64)] = []
     private var nextChangePoint = 0
     /// Contested picks made so far.
@@ -96,51 +97,47 @@ public struct OrderingStrategy {
         self.choices = choices
     }
 
-    /// The index, within `targets`, of the delivery to make next. `targets` lists the
-    /// receiving actor of each channel head of the ready run, in scheduling order (at least
-    /// two of them); the caller maps the index back to the delivery.
+    /// The index, within `channels`, of the delivery to make next. `channels` lists the channel
+    /// key (sender and receiver) of each channel head of the ready run, in scheduling order (at
+    /// least two of them); the caller maps the index back to the delivery.
     @usableFromInline
-    mutating func pick(among targets: [ActorID]) -> Int {
-        precondition(targets.count >= 2, "only contested picks reach the strategy")
+    mutating func pick(among channels: [UInt64]) -> Int {
+        precondition(channels.count >= 2, "only contested picks reach the strategy")
         defer { contestedCount += 1 }
         switch kind {
         case .fifo:
             return 0
         case .random:
-            return Int(choices!.choose(atMost: UInt64(targets.count - 1)))
+            return Int(choices!.choose(atMost: UInt64(channels.count - 1)))
         case .pct:
-            let index = pickHighestPriority(targets)
+            let index = pickHighestPriority(channels)
             guard nextChangePoint < changePoints.count,
                 changePoints[nextChangePoint].step == contestedCount
             else { return index }
             while nextChangePoint < changePoints.count,
                 changePoints[nextChangePoint].step == contestedCount
             {
-                priorities[Int(targets[index].index)] = changePoints[nextChangePoint].level
+                priorities[channels[index]] = changePoints[nextChangePoint].level
                 nextChangePoint += 1
             }
-            return pickHighestPriority(targets)
+            return pickHighestPriority(channels)
         }
     }
 
-    private mutating func pickHighestPriority(_ targets: [ActorID]) -> Int {
+    private mutating func pickHighestPriority(_ channels: [UInt64]) -> Int {
         var best = 0
         var bestPriority = Int64.min
-        for (offset, target) in targets.enumerated() {
-            let priority = priority(of: target)
+        for (offset, channel) in channels.enumerated() {
+            let priority = priority(of: channel)
             if priority > bestPriority { best = offset; bestPriority = priority }
         }
         return best
     }
 
-    private mutating func priority(of actor: ActorID) -> Int64 {
-        let index = Int(actor.index)
-        if index >= priorities.count {
-            priorities.append(contentsOf: repeatElement(nil, count: index + 1 - priorities.count))
-        }
-        if let known = priorities[index] { return known }
+    private mutating func priority(of channel: UInt64) -> Int64 {
+        if let known = priorities[channel] { return known }
         let drawn = Int64(choices!.choose(atMost: Self.priorityMax))
-        priorities[index] = drawn
+        priorities[channel] = drawn
         return drawn
     }
 }

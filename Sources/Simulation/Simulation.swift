@@ -112,7 +112,7 @@ public struct Simulation<Message> {
     mutating func takeContested() -> (instant: Int64, target: ActorID, message: Message) {
         let heads = scheduler.queue.channelHeads()
         if heads.count == 1 { return scheduler.queue.popReady() }
-        let pick = orderingStorage.pick(among: heads.map(\.target))
+        let pick = orderingStorage.pick(among: heads.map(\.channel))
         precondition(
             pick >= 0 && pick < heads.count, "an ordering pick is one of the channel heads")
         return scheduler.queue.removeReady(at: heads[pick].offset)

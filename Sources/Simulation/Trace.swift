@@ -25,7 +25,7 @@ public struct TraceHash: Sendable {
     public var value: UInt64 { hasher.value }
 
     /// The hash as 16 lowercase hexadecimal digits.
-    public var hexadecimal: String { hexadecimal16(value) }
+    public var hexadecimal: String { PlainText.hexadecimal16(value) }
 
     /// Folds in one line (its UTF-8 bytes and a newline).
     public mutating func fold(line: String) {
@@ -37,31 +37,6 @@ public struct TraceHash: Sendable {
     /// The JSON line for one delivery.
     public static func line(instant: Instant, actor: ActorID, message: String) -> String {
         "{\"instant\":\"\(instant)\",\"ns\":\(instant.nanosecondsSinceStart),\"actor\":\(actor.index),"
-            + "\"message\":\(jsonQuoted(message))}"
+            + "\"message\":\(PlainText.jsonQuoted(message))}"
     }
-}
-
-/// `value` as 16 lowercase hexadecimal digits.
-public func hexadecimal16(_ value: UInt64) -> String {
-    let digits = String(value, radix: 16)
-    return String(repeating: "0", count: 16 - digits.count) + digits
-}
-
-/// `text` as a JSON string literal, with quotes, backslashes and control characters escaped.
-public func jsonQuoted(_ text: String) -> String {
-    var quoted = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": quoted += "\\\""
-        case "\\": quoted += "\\\\"
-        case "\n": quoted += "\\n"
-        case "\r": quoted += "\\r"
-        case "\t": quoted += "\\t"
-        case _ where scalar.value < 0x20:
-            let hex = String(scalar.value, radix: 16)
-            quoted += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        default: quoted.unicodeScalars.append(scalar)
-        }
-    }
-    return quoted + "\""
 }

@@ -56,6 +56,9 @@ public enum DropReason: Sendable, Equatable, CustomStringConvertible {
     /// The device rebooted: events not yet delivered do not survive it, registrations do
     /// (R-B7).
     case reboot
+    /// The operating system does not relaunch the app for this event: not Always (R-F5), or
+    /// after a force-quit the preset does not allow it (R-B4, R-B5, R-B6); `rule` names which.
+    case notRelaunched(rule: String)
 
     /// The rule that loses the item.
     public var rule: String {
@@ -67,6 +70,7 @@ public enum DropReason: Sendable, Equatable, CustomStringConvertible {
         case .queueFull: "R-A2"
         case .noListener: "R-A12"
         case .reboot: "R-B7"
+        case .notRelaunched(let rule): rule
         }
     }
 
@@ -79,6 +83,7 @@ public enum DropReason: Sendable, Equatable, CustomStringConvertible {
             case .queueFull: "suspended queue full"
             case .noListener: "no listener recreated in time"
             case .reboot: "device rebooted"
+            case .notRelaunched: "the app is not relaunched for it"
             }
         return "\(why), \(rule)"
     }

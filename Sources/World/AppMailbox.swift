@@ -7,12 +7,16 @@ import Simulation
 ///
 /// - A running process gets an item at once, unless it is a monitoring event that no service
 ///   of this process listens for: then it is held until the process recreates the service
-///   (R-A12), for at most `backgroundWakeRuntime` while the process runs.
-/// - A suspended process runs no code: its items are held, in order, and delivered when it
-///   runs again (R-A2); at most `queuedUpdateCountMax`, the oldest dropped beyond.
+///   (R-A12), for at most `relaunchRecreateWindow` while the process runs.
+/// - A suspended process runs no code: its items are held and delivered, in arrival order,
+///   when it runs again (R-A2).
+/// - An item for a process whose launch message has not arrived yet is held for it.
 /// - An item for a process that has ended is dropped (R-A1); a monitoring event is held for the
-///   next process, which the location daemon asks the operating system to launch (R-A10).
+///   next process, and the operating system is asked to wake or relaunch the app for it
+///   (R-A10, R-F2). If the operating system refuses (R-F5, R-B4–R-B6), the event is dropped.
 /// - A reboot drops held events; the registrations that produce them survive (R-B7).
+/// - At most `queuedUpdateCountMax` items are held (R-A2's bound, shared by every item kept for
+///   a process that runs no code); beyond it the oldest is dropped.
 ///
 /// Which process listens for what it learns from the requests the engine makes: significant
 /// change must be started again by each process (F), a monitor opened again with the same
@@ -29,11 +33,16 @@ struct AppMailbox {
     private var endings: [TerminationCause] = []
     /// The current process's listeners.
     private var listeners = Listeners()
-    // invariant: every held item is for the current process, in arrival order
-    private var held: [AppItem] = []
-    // invariant: events in arrival order; none has a listener while the process runs
-    private var heldEvents: [MonitoringEvent] = []
+    // invariant: in arrival order; process-bound items are for the current process, or for
+    // a later one whose launch is on its way (`early`)
+    private var held: [Held] = []
     private let heldCountMax: Int
+
+    /// A held item and the process it is for (nil: whichever listens).
+    private struct Held {
+        var item: AppItem
+        var generation: Int?
+    }
 
     init(heldCountMax: Int) { self.heldCountMax = heldCountMax }
 
@@ -43,25 +52,35 @@ struct AppMailbox {
             guard case .event(let event) = item else { return .hold }
             return state.isRunning && listeners.listens(to: event) ? .deliver : .hold
         }
-        if generation != self.generation || !state.exists {
-            let ending = generation - 1 < endings.count ? endings[generation - 1] : .exit
-            return .drop(.processEnded(ending))
+        if generation > self.generation { return .hold }  // its launch is on its way
+        if generation < self.generation || !state.exists {
+            return .drop(.processEnded(ending(of: generation)))
         }
         return state == .suspended ? .hold : .deliver
     }
 
-    /// Holds `item`; returns what the bound pushes out, oldest first.
-    mutating func hold(_ item: AppItem) -> [AppItem] {
-        if case .event(let event) = item, !state.isRunning || !listeners.listens(to: event) {
-            heldEvents.append(event)
-            return Self.trim(&heldEvents, to: heldCountMax).map(AppItem.event)
-        }
-        held.append(item)
-        return Self.trim(&held, to: heldCountMax)
+    /// Holds `item` for process `generation`; returns what the bound pushes out, oldest first.
+    mutating func hold(_ item: AppItem, for generation: Int?) -> [AppItem] {
+        held.append(Held(item: item, generation: generation))
+        guard held.count > heldCountMax else { return [] }
+        let overflow = held.prefix(held.count - heldCountMax).map(\.item)
+        held.removeFirst(overflow.count)
+        return overflow
     }
 
-    /// True when events wait for a listener that has not come back.
-    var hasHeldEvents: Bool { !heldEvents.isEmpty }
+    /// True when events wait for a listener.
+    var hasHeldEvents: Bool { held.contains { $0.generation == nil } }
+
+    /// The mechanisms of the held events, in the order held (with repeats).
+    var heldEventMechanisms: [RelaunchMechanism] {
+        held.compactMap { held in
+            guard held.generation == nil, case .event(let event) = held.item else { return nil }
+            return event.mechanism
+        }
+    }
+
+    /// The number of items held (for checks of the mailbox's bookkeeping).
+    var heldCount: Int { held.count }
 
     // MARK: - The process's life
 
@@ -72,23 +91,21 @@ struct AppMailbox {
         listeners = Listeners()
     }
 
-    /// The process moved to `newState` (not an ending). Returns what it may now run: the
-    /// items held while it was suspended, in order, when it runs again.
-    mutating func moved(to newState: ProcessState) -> [AppItem] {
-        state = newState
-        guard newState.isRunning else { return [] }
-        defer { held.removeAll() }
-        return held
-    }
+    /// The process moved to `newState` (not an ending).
+    mutating func moved(to newState: ProcessState) { state = newState }
 
-    /// The process ended: returns its held items, which die with it.
+    /// The process ended: returns the items held for it, which die with it. Events stay held
+    /// for the next process.
     mutating func ended(_ cause: TerminationCause) -> [AppItem] {
-        endings.append(contentsOf: repeatElement(.exit, count: max(0, generation - endings.count)))
+        if generation > endings.count {
+            endings.append(contentsOf: repeatElement(.exit, count: generation - endings.count))
+        }
         if generation > 0 { endings[generation - 1] = cause }
         state = .terminated
         listeners = Listeners()
-        defer { held.removeAll() }
-        return held
+        let dying = held.filter { $0.generation == generation }.map(\.item)
+        held.removeAll { $0.generation == generation }
+        return dying
     }
 
     /// The engine asked for `requests`: note which services now listen.
@@ -96,25 +113,37 @@ struct AppMailbox {
         for request in requests { listeners.note(request) }
     }
 
-    /// Takes the first held event that the running process now listens for.
-    mutating func takeListenedEvent() -> MonitoringEvent? {
-        guard state.isRunning, let index = heldEvents.firstIndex(where: listeners.listens(to:))
-        else { return nil }
-        return heldEvents.remove(at: index)
+    /// Takes the first held item that the running process may have now, in arrival order:
+    /// any item for this process, and events it listens for.
+    mutating func takeDeliverable() -> AppItem? {
+        guard state.isRunning else { return nil }
+        let index = held.firstIndex { held in
+            if let generation = held.generation { return generation == self.generation }
+            guard case .event(let event) = held.item else { return false }
+            return listeners.listens(to: event)
+        }
+        return index.map { held.remove(at: $0).item }
     }
 
-    /// Takes every held event (expired, or lost to a reboot).
-    mutating func takeHeldEvents() -> [MonitoringEvent] {
-        defer { heldEvents.removeAll() }
-        return heldEvents
+    /// Takes every held event (expired, lost to a reboot, or to an idle ending), or only those
+    /// that `mechanism` would have relaunched the app for.
+    mutating func takeHeldEvents(for mechanism: RelaunchMechanism? = nil) -> [MonitoringEvent] {
+        var taken: [MonitoringEvent] = []
+        held.removeAll { held in
+            guard held.generation == nil, case .event(let event) = held.item,
+                mechanism == nil || event.mechanism == mechanism
+            else { return false }
+            taken.append(event)
+            return true
+        }
+        return taken
     }
 
-    /// Drops the oldest elements of `items` beyond `countMax`, returning them.
-    private static func trim<Element>(_ items: inout [Element], to countMax: Int) -> [Element] {
-        guard items.count > countMax else { return [] }
-        let overflow = Array(items.prefix(items.count - countMax))
-        items.removeFirst(overflow.count)
-        return overflow
+    /// How process `generation` ended.
+    private func ending(of generation: Int) -> TerminationCause {
+        // Every process before the current one was killed, and its kill recorded, before the
+        // next launch (one channel from the operating system).
+        generation - 1 < endings.count ? endings[generation - 1] : .exit
     }
 }
 

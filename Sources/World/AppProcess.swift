@@ -27,6 +27,8 @@ public struct AppLogEntry: Sendable, CustomStringConvertible {
     public var generation: Int
     /// The app's state as UIKit would report it (foreground or background while running).
     public var appState: ProcessState
+    /// The process's true state then: suspended where `appState` reads background.
+    public var processState: ProcessState
     public var kind: Kind
 
     public var description: String {
@@ -96,6 +98,9 @@ final class AppProcess: SimulationActor {
 
     private var generation: Int { mailbox.generation }
 
+    /// Items the mailbox holds now.
+    var heldCount: Int { mailbox.heldCount }
+
     func receive(_ message: WorldMessage, context: inout Scheduler<WorldMessage>) {
         switch message {
         case .launch(let launch, let generation):
@@ -105,26 +110,37 @@ final class AppProcess: SimulationActor {
             engine = makeEngine()
             record(.launch(launch), context.now)
             call(&context) { $0.didLaunch(launch, services: $1) }
-            runAgain(released: [], &context)
+            runAgain(&context)
         case .lifecycle(let state, let generation) where generation == self.generation:
-            let released = mailbox.moved(to: state)
+            mailbox.moved(to: state)
             record(.lifecycle(state), context.now)
             call(&context) { $0.lifecycleChanged(to: state, services: $1) }
-            runAgain(released: released, &context)
+            runAgain(&context)
         case .suspended(let generation) where generation == self.generation:
-            _ = mailbox.moved(to: .suspended)
+            mailbox.moved(to: .suspended)
             cancelExpiry(&context)
         case .resumed(let generation) where generation == self.generation:
-            runAgain(released: mailbox.moved(to: .background), &context)
+            mailbox.moved(to: .background)
+            runAgain(&context)
         case .kill(let cause, let generation)
         where generation == self.generation && mailbox.state.exists:
             record(.killed(cause), context.now)
             engine = nil
             cancelExpiry(&context)
             for item in mailbox.ended(cause) { drop(item, .processEnded(cause), &context) }
+            if cause == .idle {
+                // Launched for these events, the process never listened for them (R-A12).
+                dropHeldEvents(.noListener, &context)
+            } else {
+                askToWakeForHeldEvents(&context)
+            }
         case .deviceRebooted:
             cancelExpiry(&context)
-            for event in mailbox.takeHeldEvents() { drop(.event(event), .reboot, &context) }
+            dropHeldEvents(.reboot, &context)
+        case .wakeRefused(let mechanism, let reason) where !mailbox.state.isRunning:
+            for event in mailbox.takeHeldEvents(for: mechanism) {
+                drop(.event(event), reason, &context)
+            }
         case .deliver(let item, let generation, let withheld):
             if let withheld { return drop(item, withheld, &context) }
             route(item, for: generation, &context)
@@ -133,13 +149,7 @@ final class AppProcess: SimulationActor {
         case .appTimer(.heldEventsExpired(let generation)):
             heldEventsExpiry = nil
             guard generation == self.generation, mailbox.state.isRunning else { return }
-            for event in mailbox.takeHeldEvents() {
-                drop(.event(event), .noListener, &context)
-                if case .conditionExit(let monitor, let name) = event {
-                    context.send(
-                        .conditionAbandoned(.condition(monitor: monitor, name: name)), to: daemon)
-                }
-            }
+            dropHeldEvents(.noListener, &context)
         default: break
         }
     }
@@ -151,25 +161,52 @@ final class AppProcess: SimulationActor {
     ) {
         switch mailbox.route(item, for: generation) {
         case .deliver where engine == nil:
-            // Crashed in a callback; the operating system has not ended the process yet.
-            if case .event = item {
-                hold(item, &context)
-            } else {
-                drop(item, .processEnded(.crash), &context)
-            }
+            // Crashed in a callback; the operating system's kill, on its way, drops what was
+            // meant for this process with its cause, and keeps the events.
+            hold(item, for: generation, &context)
         case .deliver:
             hand(item, &context)
-            runAgain(released: [], &context)
+            runAgain(&context)
         case .hold:
-            hold(item, &context)
+            hold(item, for: generation, &context)
         case .drop(let reason):
             drop(item, reason, &context)
         }
     }
 
-    private func hold(_ item: AppItem, _ context: inout Scheduler<WorldMessage>) {
-        for pushedOut in mailbox.hold(item) { drop(pushedOut, .queueFull, &context) }
+    /// Holds `item`; an event for an app that is not running asks the operating system to
+    /// wake or relaunch it (R-A10, R-F2).
+    private func hold(
+        _ item: AppItem, for generation: Int?, _ context: inout Scheduler<WorldMessage>
+    ) {
+        for pushedOut in mailbox.hold(item, for: generation) {
+            drop(pushedOut, .queueFull, &context)
+        }
+        if case .event(let event) = item, !mailbox.state.isRunning {
+            context.send(.wake(event.mechanism), to: os)
+        }
         armExpiryIfNeeded(&context)
+    }
+
+    /// Asks for a wake for each kind of event still held (in the order first held).
+    private func askToWakeForHeldEvents(_ context: inout Scheduler<WorldMessage>) {
+        var asked: [RelaunchMechanism] = []
+        for mechanism in mailbox.heldEventMechanisms where !asked.contains(mechanism) {
+            asked.append(mechanism)
+            context.send(.wake(mechanism), to: os)
+        }
+    }
+
+    /// Drops every held event with `reason`; a monitor condition whose event found no
+    /// listener stops being monitored (R-A12, F).
+    private func dropHeldEvents(_ reason: DropReason, _ context: inout Scheduler<WorldMessage>) {
+        for event in mailbox.takeHeldEvents() {
+            drop(.event(event), reason, &context)
+            if reason == .noListener, case .conditionExit(let monitor, let name) = event {
+                context.send(
+                    .conditionAbandoned(.condition(monitor: monitor, name: name)), to: daemon)
+            }
+        }
     }
 
     /// Records the loss in the trace (a message to itself) and, on its delivery, in the log.
@@ -179,30 +216,21 @@ final class AppProcess: SimulationActor {
         context.send(.dropped(item, reason), to: context.currentActor)
     }
 
-    /// The process runs again, or its listeners changed: hands it what was held for it, then
-    /// every held event it now listens for.
-    private func runAgain(released: [AppItem], _ context: inout Scheduler<WorldMessage>) {
-        for (offset, item) in released.enumerated() {
-            guard engine != nil else {
-                for lost in released[offset...] { drop(lost, .processEnded(.crash), &context) }
-                return
-            }
-            hand(item, &context)
-        }
-        while engine != nil, let event = mailbox.takeListenedEvent() {
-            hand(.event(event), &context)
-        }
+    /// The process runs again, or its listeners changed: hands it, in arrival order, what was
+    /// held for it and every held event it now listens for.
+    private func runAgain(_ context: inout Scheduler<WorldMessage>) {
+        while engine != nil, let item = mailbox.takeDeliverable() { hand(item, &context) }
         armExpiryIfNeeded(&context)
     }
 
-    /// Held events wait at most `backgroundWakeRuntime` for a running process to listen
-    /// (R-A12, R-F2).
+    /// Held events wait at most `relaunchRecreateWindow` for a running process to listen
+    /// (R-A12).
     private func armExpiryIfNeeded(_ context: inout Scheduler<WorldMessage>) {
         guard heldEventsExpiry == nil, mailbox.hasHeldEvents, mailbox.state.isRunning,
             engine != nil
         else { return }
         heldEventsExpiry = context.setTimer(
-            after: policy.backgroundWakeRuntime,
+            after: policy.relaunchRecreateWindow,
             .appTimer(.heldEventsExpired(generation: generation)))
     }
 
@@ -271,7 +299,8 @@ final class AppProcess: SimulationActor {
     private func record(_ kind: AppLogEntry.Kind, _ instant: Instant) {
         log.append(
             AppLogEntry(
-                instant: instant, generation: generation, appState: appState, kind: kind))
+                instant: instant, generation: generation, appState: appState,
+                processState: mailbox.state, kind: kind))
     }
 
     /// The state as UIKit reports it: a suspended app reads as in the background.

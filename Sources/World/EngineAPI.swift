@@ -79,9 +79,9 @@ public enum AppRequest: Sendable, Equatable, CustomStringConvertible {
         case .setPausesLocationUpdatesAutomatically(let id, let pauses):
             "manager \(id) pauses automatically \(pauses)"
         case .setDesiredAccuracy(let id, let meters):
-            "manager \(id) desired accuracy \(fixed(meters, digits: 1))m"
+            "manager \(id) desired accuracy \(PlainText.fixed(meters, digits: 1))m"
         case .setDistanceFilter(let id, let meters):
-            "manager \(id) distance filter \(fixed(meters, digits: 1))m"
+            "manager \(id) distance filter \(PlainText.fixed(meters, digits: 1))m"
         case .setActivityType(let id, let type): "manager \(id) activity type \(type.rawValue)"
         case .startUpdatingLocation(let id): "manager \(id) start updating"
         case .stopUpdatingLocation(let id): "manager \(id) stop updating"
@@ -98,11 +98,11 @@ public enum AppRequest: Sendable, Equatable, CustomStringConvertible {
         case .stopSignificantChanges: "significant changes stop"
         case .openMonitor(let name): "monitor \(name) open"
         case .addCondition(let monitor, let condition, let center, let radius):
-            "monitor \(monitor) add \(condition) at \(center) radius \(fixed(radius, digits: 1))m"
+            "monitor \(monitor) add \(condition) at \(center) radius \(PlainText.fixed(radius, digits: 1))m"
         case .removeCondition(let monitor, let condition): "monitor \(monitor) remove \(condition)"
         case .startMonitoringRegion(let id, let region):
             "manager \(id) monitor region \(region.identifier) at \(region.center) radius "
-                + "\(fixed(region.radiusMeters, digits: 1))m"
+                + "\(PlainText.fixed(region.radiusMeters, digits: 1))m"
         case .stopMonitoringRegion(let id, let identifier):
             "manager \(id) stop monitoring region \(identifier)"
         case .startVisits: "visits start"

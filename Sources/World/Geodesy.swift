@@ -65,6 +65,6 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         // Six decimals: about 0.1 m.
-        "\(fixed(latitude, digits: 6)),\(fixed(longitude, digits: 6))"
+        "\(PlainText.fixed(latitude, digits: 6)),\(PlainText.fixed(longitude, digits: 6))"
     }
 }

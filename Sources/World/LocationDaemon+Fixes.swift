@@ -1,7 +1,6 @@
 // The location daemon's fixes (layer 3): one fix per interval while any consumer is active,
 // made from the route with accuracy by source and seeded noise; the When In Use grace;
 // stationary auto-pause and resume; automatic pause of managers.
-import Foundation
 import Simulation
 
 extension LocationDaemon {
@@ -104,7 +103,8 @@ extension LocationDaemon {
                 * noise.nextUnitDouble()
         case (.full, .cell): accuracyMeters = policy.cellAccuracyMeters
         }
-        // A point uniform in the disc of radius accuracy / 2 (rejection sampling: no trig).
+        // A point uniform in the disc of radius accuracy × fixNoiseRadiusFraction (rejection
+        // sampling: no trigonometry).
         var north = 0.0, east = 0.0
         repeat {
             north = 2 * noise.nextUnitDouble() - 1
@@ -112,7 +112,8 @@ extension LocationDaemon {
         } while north * north + east * east > 1
         let state = route.state(at: instant)
         let position = state.coordinate.offset(
-            northMeters: north * accuracyMeters / 2, eastMeters: east * accuracyMeters / 2)
+            northMeters: north * accuracyMeters * policy.fixNoiseRadiusFraction,
+            eastMeters: east * accuracyMeters * policy.fixNoiseRadiusFraction)
         return Fix(
             instant: instant, coordinate: position, horizontalAccuracyMeters: accuracyMeters,
             source: source, speedMetersPerSecond: state.speedMetersPerSecond)

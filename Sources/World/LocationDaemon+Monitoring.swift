@@ -14,7 +14,8 @@ extension LocationDaemon {
         let fix = makeFix(source: .cell, at: context.now)
         significantChangeLast = (route.position(at: context.now), nil)
         context.send(
-            .deliver(.event(.significantChange(fix)), generation: nil, withheld: nil), to: app)
+            .deliver(.event(.significantChange(fix)), generation: nil, withheld: eventWithheld()),
+            to: app)
         scheduleSignificantChange(&context)
     }
 
@@ -47,14 +48,16 @@ extension LocationDaemon {
 
     /// Adds (or replaces) a circular condition or legacy region. Returns false when it cannot
     /// be monitored: reduced accuracy allows no region monitoring (R-F10), and an app holds at
-    /// most `regionCountMax` (R-F8).
+    /// most `regionCountMax` conditions and as many legacy regions (R-F8, F).
     func addCondition(
         _ key: RegionKey, center: Coordinate, radiusMeters: Double,
         _ context: inout Scheduler<WorldMessage>
     ) -> Bool {
         guard accuracy == .full else { return false }
         removeCondition(key, &context)
-        guard conditions.count < policy.regionCountMax else { return false }
+        // Monitor conditions and legacy regions each have their own limit (F).
+        let sameKind = conditions.filter { $0.key.isLegacyRegion == key.isLegacyRegion }.count
+        guard sameKind < policy.regionCountMax else { return false }
         let inside = route.position(at: context.now).distance(to: center) <= radiusMeters
         conditions.append(
             Condition(key: key, center: center, radiusMeters: radiusMeters, inside: inside))
@@ -144,11 +147,9 @@ extension LocationDaemon {
 
     // MARK: - Events that wake or relaunch the app (R-A10, R-A12, R-F2)
 
-    /// Sends an event to the app's mailbox, for whichever process listens for it; an app that
-    /// is not running is also woken or relaunched for it (the operating system decides whether
-    /// the rules allow it).
+    /// Sends an event to the app's mailbox, for whichever process listens for it. The mailbox,
+    /// which knows whether the app runs, asks the operating system to wake or relaunch it.
     func dispatch(_ event: MonitoringEvent, _ context: inout Scheduler<WorldMessage>) {
-        context.send(.deliver(.event(event), generation: nil, withheld: nil), to: app)
-        if !processState.isRunning { context.send(.wake(event.mechanism), to: os) }
+        context.send(.deliver(.event(event), generation: nil, withheld: eventWithheld()), to: app)
     }
 }

@@ -92,6 +92,8 @@ final class LocationDaemon: SimulationActor {
     var fixTimer: EventHandle?
     var motionTimer: EventHandle?
     var keepAliveSent = false
+    /// Requests of a process whose launch has not reached the daemon yet, in arrival order.
+    var earlyRequests: [(generation: Int, requests: [AppRequest])] = []
 
     init(
         policy: IOSPolicy, capabilities: AppCapabilities, route: Route, fixPhase: VirtualDuration,
@@ -116,8 +118,8 @@ final class LocationDaemon: SimulationActor {
         case .authorizationChanged(let authorization, let accuracy):
             self.authorization = authorization
             self.accuracy = accuracy
-        case .requests(let requests, let generation) where generation == self.generation:
-            apply(requests, &context)
+        case .requests(let requests, let generation):
+            receiveRequests(requests, from: generation, &context)
         case .conditionAbandoned(let key): removeCondition(key, &context)
         case .deviceBooted: deviceBooted(&context)
         case .firstUnlock:
@@ -141,7 +143,8 @@ final class LocationDaemon: SimulationActor {
             processState = .terminated
             return
         }
-        if generation != self.generation {
+        let launched = generation != self.generation
+        if launched {
             self.generation = generation
             relaunchInstant = state == .background ? context.now : nil
             // Launched into the background, a When In Use app was never in use: no grace.
@@ -158,6 +161,25 @@ final class LocationDaemon: SimulationActor {
         case .background where previous == .foreground:
             startGraceIfNeeded(&context)
         default: break
+        }
+        if launched {
+            // Requests the new process sent before its launch reached the daemon.
+            let early = earlyRequests.filter { $0.generation == generation }
+            earlyRequests.removeAll { $0.generation <= generation }
+            for batch in early { apply(batch.requests, &context) }
+        }
+    }
+
+    /// Applies the current process's requests; holds those of a process whose launch has not
+    /// reached the daemon yet (the two come on different channels); ignores those of a process
+    /// that has ended, as its messages die with it.
+    private func receiveRequests(
+        _ requests: [AppRequest], from generation: Int, _ context: inout Scheduler<WorldMessage>
+    ) {
+        if generation > self.generation {
+            earlyRequests.append((generation, requests))
+        } else if generation == self.generation && processState.exists {
+            apply(requests, &context)
         }
     }
 
@@ -319,6 +341,11 @@ final class LocationDaemon: SimulationActor {
             return inUse ? nil : .whenInUseGraceOver
         case .foreground, .notRunning, .terminated: return nil
         }
+    }
+
+    /// Why iOS keeps a monitoring event from the app, if it does: no authorization (R-A3).
+    func eventWithheld() -> DropReason? {
+        authorization == .whenInUse || authorization == .always ? nil : .notAuthorized
     }
 
     /// Sends `item` to the current process's mailbox, withheld for `reason` if given.

@@ -58,9 +58,11 @@ final class OperatingSystem: SimulationActor {
     func receive(_ message: WorldMessage, context: inout Scheduler<WorldMessage>) {
         switch message {
         case .user(let action): handle(action, &context)
-        case .requests(let requests, let generation) where generation == self.generation:
+        // Requests and crashes of a process that has ended are lost with it.
+        case .requests(let requests, let generation)
+        where generation == self.generation && state.exists:
             handleTaskRequests(requests, &context)
-        case .processCrashed(_, let generation) where generation == self.generation:
+        case .processCrashed(_, let generation) where generation == self.generation && state.exists:
             terminate(.crash, &context)
         case .keepAlive(let keeps):
             daemonKeepsAlive = keeps
@@ -158,7 +160,7 @@ final class OperatingSystem: SimulationActor {
         case .relaunch:
             // The mechanism stays in the trace; the app is not told it (R-A11).
             pendingRelaunch = nil
-            guard state == .notRunning || state == .terminated else { return }
+            guard !state.exists else { return }
             launch(into: .background, &context)
         case .backgroundTaskExpired(let task, let generation):
             guard generation == self.generation,
@@ -182,6 +184,7 @@ final class OperatingSystem: SimulationActor {
         generation += 1
         lastTermination = nil
         registeredThisProcess = false
+        backgroundTasks.removeAll()  // a task of the ended process (the kill cancelled its timers)
         launchedInBackground = launchState == .background
         state = launchState
         context.send(.processChanged(launchState, generation: generation, cause: nil), to: daemon)
@@ -212,23 +215,31 @@ final class OperatingSystem: SimulationActor {
                 after: policy.backgroundWakeRuntime,
                 .osTimer(.wakeRuntimeEnded(generation: generation)))
         case .notRunning, .terminated:
-            guard pendingRelaunch == nil, mayRelaunch(for: mechanism) else { return }
+            if let refusal = relaunchRefusal(for: mechanism) {
+                context.send(.wakeRefused(mechanism, refusal), to: app)
+                return
+            }
+            guard pendingRelaunch == nil else { return }
             pendingRelaunch = context.setTimer(
                 after: policy.relaunchLatency(for: mechanism), .osTimer(.relaunch(mechanism)))
         }
     }
 
-    /// Whether `mechanism` may relaunch the ended app now (R-F5, R-B4–B6).
-    func mayRelaunch(for mechanism: RelaunchMechanism) -> Bool {
+    /// Why `mechanism` may not relaunch the ended app now, if it may not: only Always
+    /// authorization relaunches an app (R-F5; a session also with When In Use, R-B9), and
+    /// after a force-quit only the mechanisms the preset allows (R-B4–R-B6).
+    func relaunchRefusal(for mechanism: RelaunchMechanism) -> DropReason? {
         guard authorization == .always || (mechanism == .session && authorization == .whenInUse)
-        else { return false }
-        guard lastTermination == .forceQuit else { return true }
-        switch mechanism {
-        case .significantChange: return policy.forceQuitRelaunchBySignificantChange
-        case .region: return policy.forceQuitRelaunchByRegion
-        case .session: return policy.forceQuitRelaunchBySession
-        case .visit, .boot: return false
-        }
+        else { return .notRelaunched(rule: "R-F5") }
+        guard lastTermination == .forceQuit else { return nil }
+        let (allowed, rule) =
+            switch mechanism {
+            case .significantChange: (policy.forceQuitRelaunchBySignificantChange, "R-B5")
+            case .region: (policy.forceQuitRelaunchByRegion, "R-B6")
+            case .session: (policy.forceQuitRelaunchBySession, "R-B4")
+            case .visit, .boot: (false, "R-B5")
+            }
+        return allowed ? nil : .notRelaunched(rule: rule)
     }
 
     private func resume(_ context: inout Scheduler<WorldMessage>) {

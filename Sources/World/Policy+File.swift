@@ -1,6 +1,7 @@
 // Policy files (layer 3): a flat JSON object naming a preset and overriding any property of
 // `IOSPolicy` by name, for "what if iOS changed this?" research.
 import Foundation
+import Formats
 import Simulation
 
 /// Why a policy file cannot be used: the file, the line, the key and what was expected.
@@ -35,6 +36,7 @@ extension IOSPolicy {
                 .count(\.backgroundTaskEarlyExpiryPercent, 0...100)
             ),
             ("backgroundWakeRuntime", .duration(\.backgroundWakeRuntime)),
+            ("relaunchRecreateWindow", .duration(\.relaunchRecreateWindow)),
             ("endsIdleBackgroundLaunch", .flag(\.endsIdleBackgroundLaunch)),
             ("relaunchLatencySession", .duration(\.relaunchLatencySession)),
             ("relaunchLatencySignificantChange", .duration(\.relaunchLatencySignificantChange)),
@@ -66,6 +68,7 @@ extension IOSPolicy {
             ("fixInterval", .duration(\.fixInterval)),
             ("gnssDesiredAccuracyMetersMax", .meters(\.gnssDesiredAccuracyMetersMax)),
             ("wifiDesiredAccuracyMetersMax", .meters(\.wifiDesiredAccuracyMetersMax)),
+            ("fixNoiseRadiusFraction", .meters(\.fixNoiseRadiusFraction)),
             ("gnssAccuracyMeters", .meters(\.gnssAccuracyMeters)),
             ("wifiAccuracyMetersMin", .meters(\.wifiAccuracyMetersMin)),
             ("wifiAccuracyMetersMax", .meters(\.wifiAccuracyMetersMax)),

@@ -40,6 +40,10 @@ public struct IOSPolicy: Sendable, Equatable {
     /// Time an app woken or relaunched in the background for a location event runs before it
     /// is suspended, unless something keeps it running (R-F2: about 10 s, F).
     public var backgroundWakeRuntime = VirtualDuration.seconds(10)
+    /// How long events wait for a process to recreate the service that listens for them
+    /// before they are lost, and a monitor condition whose event found no listener stops
+    /// being monitored (R-A12: "within a few seconds of launch", F; the wake runtime, R-F2).
+    public var relaunchRecreateWindow = VirtualDuration.seconds(10)
     /// An app relaunched in the background that recreates no location service ends when its
     /// wake runtime is over, instead of staying suspended. Inferred from source A's relaunch
     /// table (two launches of a host that creates no manager, R-A10, R-A12).
@@ -152,6 +156,10 @@ public struct IOSPolicy: Sendable, Equatable {
     /// between fixes lets the GPS rest, D).
     public var gnssDesiredAccuracyMetersMax = 100.0
     public var wifiDesiredAccuracyMetersMax = 1_000.0
+    /// How far a fix lies from the true position, as a fraction of its horizontal accuracy:
+    /// uniform in a disc of this radius (R-F10: the accuracy bounds the error; the share of it
+    /// is a parameter, no source states it).
+    public var fixNoiseRadiusFraction = 0.5
     /// Horizontal accuracy of a GNSS fix (R-F10: about 5 m, F).
     public var gnssAccuracyMeters = 5.0
     /// Horizontal accuracy of a Wi-Fi fix (R-F10: 30–65 m, F); the model draws within it.

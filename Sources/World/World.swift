@@ -56,8 +56,19 @@ public struct World {
         _ configuration: WorldConfiguration, trace: (any TraceSink<WorldMessage>)? = nil,
         engine: @escaping () -> any AppEngine
     ) {
+        self.init(
+            configuration, ordering: configuration.ordering.makeStrategy(), trace: trace,
+            engine: engine)
+    }
+
+    /// A world whose same-instant orderings come from `ordering` instead of the
+    /// configuration's (an explorer's test case, say, so that a failing ordering shrinks).
+    public init(
+        _ configuration: WorldConfiguration, ordering: OrderingStrategy,
+        trace: (any TraceSink<WorldMessage>)? = nil, engine: @escaping () -> any AppEngine
+    ) {
         let root = Seed(configuration.seed)
-        simulation = Simulation(ordering: configuration.ordering.makeStrategy(), trace: trace)
+        simulation = Simulation(ordering: ordering, trace: trace)
         let os = OperatingSystem(
             policy: configuration.policy, capabilities: configuration.capabilities,
             authorization: configuration.authorization, accuracy: configuration.accuracy,
@@ -89,4 +100,8 @@ public struct World {
 
     /// Everything the app saw, in order.
     public var log: [AppLogEntry] { appProcess.log }
+
+    /// Items the app's mailbox holds now (for a suspended process, a launch on its way, or a
+    /// listener not yet recreated).
+    public var heldCount: Int { appProcess.heldCount }
 }

@@ -114,7 +114,7 @@ public enum WorldMessage: Sendable, CustomStringConvertible {
     case authorizationChanged(Authorization, AccuracyAuthorization)
     case deviceBooted
     case firstUnlock
-    // The location daemon to the operating system.
+    // The location daemon (or the app's mailbox, for an event it holds) to the operating system.
     case keepAlive(Bool)
     case wake(RelaunchMechanism)
     case registered(generation: Int)
@@ -127,6 +127,9 @@ public enum WorldMessage: Sendable, CustomStringConvertible {
     case resumed(generation: Int)
     case kill(TerminationCause, generation: Int)
     case deviceRebooted
+    /// The operating system will not relaunch the app for `mechanism` (R-F5, R-B4–R-B6): the
+    /// events held for it are lost.
+    case wakeRefused(RelaunchMechanism, DropReason)
     /// Something for the app's code, through its mailbox: for one process (`generation`), or
     /// for whichever listens (`nil`, monitoring events). `withheld` is set when the sender's
     /// rules keep it from the app; the mailbox drops it with that reason.
@@ -162,6 +165,8 @@ public enum WorldMessage: Sendable, CustomStringConvertible {
         case .resumed(let generation): "resumed (process \(generation))"
         case .kill(let cause, let generation): "kill process \(generation) (\(cause.rawValue))"
         case .deviceRebooted: "device rebooted"
+        case .wakeRefused(let mechanism, let reason):
+            "no relaunch for \(mechanism.rawValue): \(reason)"
         case .deliver(let item, let generation, let withheld):
             "\(item) (\(generation.map { "process \($0)" } ?? "any process"))"
                 + (withheld.map { ", withheld: \($0)" } ?? "")

@@ -199,6 +199,9 @@ public enum RegionKey: Hashable, Sendable, CustomStringConvertible {
     case condition(monitor: String, name: String)
     case region(String)
 
+    /// True for a legacy `CLCircularRegion`.
+    public var isLegacyRegion: Bool { if case .region = self { true } else { false } }
+
     public var description: String {
         switch self {
         case .condition(let monitor, let name): "\(monitor)/\(name)"

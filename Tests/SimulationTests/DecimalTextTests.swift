@@ -12,6 +12,6 @@ struct NumberFormattingTests {
             (7.05, 3, "7.050"), (1234567.0, 6, "1234567.000000"),
         ] as [(Double, Int, String)])
     func fixedNotation(value: Double, digits: Int, text: String) {
-        #expect(fixed(value, digits: digits) == text)
+        #expect(PlainText.fixed(value, digits: digits) == text)
     }
 }

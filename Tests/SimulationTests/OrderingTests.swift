@@ -77,7 +77,7 @@ struct OrderingTests {
         return receiver.numbers
     }
 
-    @Test("random puts a second sender's message first, but never swaps one sender's two")
+    @Test("random and pct put a second sender's message first, but never swap one sender's two")
     func perChannelFIFO() {
         #expect(Self.twoSendersOneReceiver(.fifo) == [10, 11, 20, 21])
         let seeds = UInt64(0)..<100
@@ -87,6 +87,8 @@ struct OrderingTests {
         let pctOrders = seeds.map {
             Self.twoSendersOneReceiver(.pct(seed: $0, depth: 3, contestedStepsBound: 4))
         }
+        // Priorities are per channel: PCT too lets B's message to the receiver overtake A's.
+        #expect(pctOrders.contains { $0.first == 20 }, "B's message can overtake A's under pct")
         for order in randomOrders + pctOrders {
             #expect(order.sorted() == [10, 11, 20, 21])
             #expect(order.firstIndex(of: 10)! < order.firstIndex(of: 11)!, "\(order)")

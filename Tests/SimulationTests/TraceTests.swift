@@ -88,7 +88,7 @@ struct TraceTests {
 
     @Test("JSON quoting escapes quotes, backslashes and control characters")
     func quoting() {
-        #expect(jsonQuoted("a\"b\\c\nd\u{1}") == "\"a\\\"b\\\\c\\nd\\u0001\"")
+        #expect(PlainText.jsonQuoted("a\"b\\c\nd\u{1}") == "\"a\\\"b\\\\c\\nd\\u0001\"")
         #expect(
             TraceHash.line(
                 instant: .start + .milliseconds(1500), actor: ActorID(index: 3), message: "x")

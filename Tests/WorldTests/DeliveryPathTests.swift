@@ -79,12 +79,13 @@ struct DeliveryPathTests {
 
     @Test("R-B7: events held for an app do not survive a reboot; the registration does")
     func rebootDropsHeldEvents() {
-        // Force-quit at 10 s: significant change does not relaunch it (measured preset), so
-        // the 84 s event is held. The reboot at 100 s drops it; the user opens the app at
-        // 200 s and it starts significant change again.
+        var policy = IOSPolicy.measured
+        policy.relaunchLatencySignificantChange = .seconds(30)
+        // The 84 s event waits for the relaunch due at 114 s; the reboot at 100 s drops it,
+        // and the app the boot relaunches at 160 s starts significant change again.
         let world = runWorld(
-            authorization: .always, route: drive(50, parkedFor: .seconds(60)), until: 260,
-            actions: [(0, .open), (10, .forceQuit), (100, .reboot), (200, .open)],
+            policy: policy, authorization: .always, route: drive(50, parkedFor: .seconds(60)),
+            until: 260, actions: [(0, .open), (10, .exit), (100, .reboot)],
             engine: significantChangeEngine(rejoins: true))
         let afterReboot = world.log.filter { $0.instant > .start + .seconds(100) }
         let stale = afterReboot.contains {
@@ -96,6 +97,39 @@ struct DeliveryPathTests {
         }
         #expect(!stale, "an event from before the reboot reached the app after it")
         #expect(drops(of: world).contains { $0.reason == .reboot && $0.seconds == 100 })
+    }
+
+    @Test("R-F5: an event for a When In Use app that has ended is dropped, not kept for later")
+    func refusedRelaunchDropsEvent() {
+        // The 84 s event cannot relaunch a When In Use app; the user opens it at 300 s.
+        let world = runWorld(
+            authorization: .whenInUse, route: drive(50, parkedFor: .seconds(60)), until: 310,
+            actions: [(0, .open), (10, .exit), (300, .open)],
+            engine: significantChangeEngine(rejoins: true))
+        #expect(world.launches.map(\.seconds) == [0, 300])
+        #expect(events(of: world, generation: 2).isEmpty, "no event from before the launch")
+        let dropped = drops(of: world).filter { $0.reason == .notRelaunched(rule: "R-F5") }
+        #expect(dropped.count == 1 && abs(dropped[0].seconds - 84) < 0.01)
+    }
+
+    @Test("R-B5: after a force-quit, the event significant change may not relaunch for is dropped")
+    func forceQuitDropsEvent() {
+        let world = runWorld(
+            authorization: .always, route: drive(50, parkedFor: .seconds(60)), until: 310,
+            actions: [(0, .open), (10, .forceQuit), (300, .open)],
+            engine: significantChangeEngine(rejoins: true))
+        #expect(events(of: world, generation: 2).isEmpty)
+        #expect(drops(of: world).contains { $0.reason == .notRelaunched(rule: "R-B5") })
+    }
+
+    @Test("R-A3: monitoring events are withheld from an app whose authorization was revoked")
+    func revokedAuthorizationWithholdsEvents() {
+        let world = runWorld(
+            authorization: .always, route: drive(50), until: 400,
+            actions: [(0, .open), (5, .setAuthorization(.denied))],
+            engine: significantChangeEngine(rejoins: true))
+        #expect(world.eventSeconds == [0], "only the cached location, before the revocation")
+        #expect(drops(of: world).contains { $0.reason == .notAuthorized })
     }
 
     @Test("R-B7: a relaunch on its way when the device reboots does not happen after the boot")
@@ -186,5 +220,59 @@ struct DeliveryPathTests {
         let traced = trace.records.filter { $0.message.description.hasPrefix("dropped ") }
         #expect(traced.count == drops(of: world).count)
         #expect(traced.allSatisfy { $0.message.description.hasSuffix("R-A4") })
+    }
+}
+
+/// Races between the app's requests and the operating system's state changes, under `random`
+/// same-instant ordering over many seeds (messages on different channels may swap).
+@Suite("Request races")
+struct RequestRaceTests {
+    /// Runs `actions` under `random` ordering seeded `seed`, with a trace.
+    func run(
+        seed: UInt64, authorization: Authorization = .always, until end: Double,
+        actions: [(Double, UserAction)], engine: @escaping () -> any AppEngine
+    ) -> (world: World, trace: MemoryTrace<WorldMessage>) {
+        let trace = MemoryTrace<WorldMessage>()
+        var world = World(
+            WorldConfiguration(
+                authorization: authorization, route: drive(20), ordering: .random(seed: seed)),
+            trace: trace, engine: engine)
+        for (seconds, action) in actions {
+            world.schedule(action, at: .start + VirtualDuration(seconds: seconds))
+        }
+        world.run(until: .start + VirtualDuration(seconds: end))
+        return (world, trace)
+    }
+
+    @Test("the first process's requests count even when they reach the daemon before its launch")
+    func requestsBeforeLaunchNotice() {
+        for seed: UInt64 in 0..<100 {
+            let (world, _) = run(seed: seed, until: 5, actions: [(0, .open)]) {
+                ScriptedEngine { _, services in
+                    services.startUpdatingLocation(services.makeManager())
+                }
+            }
+            #expect(world.fixSeconds.count >= 4, "seed \(seed)")
+        }
+    }
+
+    @Test("a background task begun by a process that is ending does not keep the next one running")
+    func endedProcessTaskIsGone() {
+        for seed: UInt64 in 0..<100 {
+            let (_, trace) = run(
+                seed: seed, until: 120,
+                actions: [(0, .open), (0, .leave), (1.5, .crash), (5, .open), (10, .leave)]
+            ) {
+                let engine = ScriptedEngine { _, _ in }
+                engine.onLifecycle = { state, services in
+                    if state == .background { _ = services.beginBackgroundTask() }
+                }
+                return engine
+            }
+            // Process 2's own task ends at 41.5 s; it is suspended 5 s later.
+            #expect(
+                trace.records.contains { $0.message.description == "suspended (process 2)" },
+                "seed \(seed)")
+        }
     }
 }

@@ -139,6 +139,7 @@ struct PolicyEffect: Sendable {
         .init("backgroundTaskBudget", #""10s""#, .backgroundTask(endsIt: true)),
         .init("backgroundTaskWatchdogDelay", #""5s""#, .backgroundTask(endsIt: false)),
         .init("backgroundTaskEarlyExpiryPercent", "100", .backgroundTask(endsIt: true)),
+        .init("relaunchRecreateWindow", #""30s""#, .userOpenedAppIgnoresEvent),
         .init("backgroundWakeRuntime", #""30s""#, .significantChangeRelaunch()),
         .init("endsIdleBackgroundLaunch", "false", .significantChangeRelaunch()),
         .init("relaunchLatencySession", #""3s""#, .sessionAppForceQuit),
@@ -175,6 +176,7 @@ struct PolicyEffect: Sendable {
         .init("fixInterval", #""2s""#, .fixes(desiredAccuracyMeters: nil)),
         .init("gnssDesiredAccuracyMetersMax", "200", .fixes(desiredAccuracyMeters: 150)),
         .init("wifiDesiredAccuracyMetersMax", "5000", .fixes(desiredAccuracyMeters: 3_000)),
+        .init("fixNoiseRadiusFraction", "0", .fixPositions),
         .init("gnssAccuracyMeters", "10", .fixes(desiredAccuracyMeters: nil)),
         .init("wifiAccuracyMetersMin", "60", .fixes(desiredAccuracyMeters: 500)),
         .init("wifiAccuracyMetersMax", "100", .fixes(desiredAccuracyMeters: 500)),
@@ -457,6 +459,46 @@ extension PolicyScenario {
         }
     }
 
+    /// An Always app starts significant change at its first launch only and exits at 10 s;
+    /// the user opens it again at 50 s; the 84 s event finds no listener: when it is dropped.
+    static let userOpenedAppIgnoresEvent = PolicyScenario(name: "event with no listener") {
+        policy in
+        let launches = Counter()
+        return runWorld(
+            policy: policy, authorization: .always, route: drive(50, parkedFor: .seconds(60)),
+            until: 150, actions: [(0, .open), (10, .exit), (50, .open)]
+        ) {
+            launches.value += 1
+            let first = launches.value == 1
+            return ScriptedEngine { _, services in
+                if first { services.startMonitoringSignificantLocationChanges() }
+            }
+        }.timeline { kind in
+            if case .dropped(let item, let reason) = kind {
+                "dropped \(item): \(reason)"
+            } else {
+                nil
+            }
+        }
+    }
+
+    /// An Always app in the foreground updates a manager for 5 s while driving: where each fix
+    /// lies.
+    static let fixPositions = PolicyScenario(name: "fix positions") { policy in
+        runWorld(
+            policy: policy, authorization: .always, route: drive(10), until: 5,
+            actions: [(0, .open)]
+        ) {
+            ScriptedEngine { _, services in services.startUpdatingLocation(services.makeManager()) }
+        }.timeline { kind in
+            if case .location(let update) = kind, let fix = update.fix {
+                "\(fix.coordinate)"
+            } else {
+                nil
+            }
+        }
+    }
+
     /// An Always app in the foreground updates a manager with `desiredAccuracyMeters` (the
     /// default, best, if nil) for 10 s while driving: each fix's source and accuracy.
     static func fixes(
@@ -547,4 +589,9 @@ extension World {
     var fixSummary: String {
         "\(fixSeconds.count) fixes, the last at \(fixSeconds.last.map { "\($0)" } ?? "none")"
     }
+}
+
+/// A count shared by the engines of one run (made anew at every launch).
+final class Counter: @unchecked Sendable {
+    var value = 0
 }

@@ -1,6 +1,7 @@
-// One commuter's day (layer 3): the workload of `lifeline bench day`, and a realistic day for
-// tests: parked at night, a drive and a walk to work, parked all day, and back.
+// One commuter's day on the world model: the workload of `lifeline bench day`, and a realistic
+// day for tests: parked at night, a drive and a walk to work, parked all day, and back.
 import Simulation
+import World
 
 /// 07:00 drive 45 min at 15 m/s, walk 10 min, parked until 17:30, walk 10 min, drive 45 min,
 /// parked until midnight; the app tracks with live updates and a background activity session,

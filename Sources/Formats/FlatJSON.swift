@@ -1,4 +1,4 @@
-// A reader for flat JSON objects (layer 3) that keeps each key's line and each value's exact
+// A reader for flat JSON objects (file formats) that keeps each key's line and each value's exact
 // type, for policy files: errors name the line, and `true` is never confused with `1`.
 
 /// One value of a flat JSON object.
@@ -9,7 +9,7 @@ public enum FlatJSONValue: Equatable, Sendable {
     case null
 
     /// The value's kind in words, for error messages.
-    var kind: String {
+    public var kind: String {
         switch self {
         case .string: "a string"
         case .number: "a number"

@@ -1,9 +1,9 @@
-// Routes from GPX 1.1 files as Xcode uses them (layer 3): `wpt` or `trkpt` points with `time`.
+// GPX 1.1 files as Xcode uses them (file formats): `wpt` or `trkpt` points with an optional
+// `time`, read into plain points; every problem is an error naming the file and the line.
 import Foundation
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
-import Simulation
 
 /// Why a GPX file cannot be a route: the file, the line, and what was expected there.
 public struct GPXError: Error, Equatable, CustomStringConvertible {
@@ -13,24 +13,60 @@ public struct GPXError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         line > 0 ? "\(path):\(line): \(message)" : "\(path): \(message)"
     }
+
+    public init(path: String, line: Int, message: String) {
+        self.path = path
+        self.line = line
+        self.message = message
+    }
 }
 
-extension Route {
-    /// Reads a GPX 1.1 file: every `wpt` (Xcode's template) or `trk/trkseg/trkpt`, each with
-    /// `lat` in [−90, 90] and `lon` in [−180, 180) and an ISO-8601 UTC `time`, in time order.
-    /// The first point's time is the route's start (`Instant.start`), unless points have no
-    /// times at all, in which case the device moves between them at `speedMetersPerSecond`
-    /// (Xcode's rule; 20 m/s is simctl's default).
-    /// - Throws: `GPXError` naming the file, line and problem; nothing is run.
-    public init(gpxFile path: String, speedMetersPerSecond: Double = 20) throws {
+/// One `wpt` or `trkpt` of a GPX file.
+public struct GPXPoint: Sendable, Equatable {
+    /// Degrees, in [−90, 90].
+    public var latitude: Double
+    /// Degrees, in [−180, 180).
+    public var longitude: Double
+    /// The point's `time` in seconds since 1970-01-01T00:00:00Z, if it has one.
+    public var seconds: Double?
+    /// The point's `time` as the file writes it (trimmed), for messages.
+    public var timeText: String?
+    /// The line of the point's opening tag.
+    public var line: Int
+
+    public init(
+        latitude: Double, longitude: Double, seconds: Double? = nil, timeText: String? = nil,
+        line: Int
+    ) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.seconds = seconds
+        self.timeText = timeText
+        self.line = line
+    }
+}
+
+/// The points of a GPX 1.1 file, checked: every `wpt` (Xcode's template) or `trk/trkseg/trkpt`,
+/// in file order, each with `lat` in [−90, 90] and `lon` in [−180, 180) and an ISO-8601 UTC
+/// `time`, in time order; or, if no point has a time, none with one.
+public struct GPXDocument: Sendable, Equatable {
+    /// The file's name in errors.
+    public var path: String
+    /// At least one point; all timed, in time order, or all untimed.
+    public var points: [GPXPoint]
+
+    /// Reads the GPX file at `path`.
+    /// - Throws: `GPXError` naming the file, line and problem.
+    public init(contentsOfFile path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw GPXError(path: path, line: 0, message: "the file cannot be read")
         }
-        try self.init(gpx: data, path: path, speedMetersPerSecond: speedMetersPerSecond)
+        try self.init(data: data, path: path)
     }
 
     /// Reads GPX from `data`; `path` names it in errors.
-    public init(gpx data: Data, path: String, speedMetersPerSecond: Double = 20) throws {
+    /// - Throws: `GPXError` naming the file, line and problem.
+    public init(data: Data, path: String) throws {
         let reader = GPXReader(path: path)
         let parser = XMLParser(data: data)
         parser.delegate = reader
@@ -60,8 +96,7 @@ extension Route {
                 path: path, line: untimed.line,
                 message: "expected a <time>: the other points have one")
         }
-        var waypoints: [Waypoint] = []
-        if let start = first.seconds {
+        if first.seconds != nil {
             for (previous, point) in zip([first] + points, points)
             where point.seconds! < previous.seconds! {
                 throw GPXError(
@@ -70,43 +105,19 @@ extension Route {
                         "time \(point.timeText!) is before the previous point's \(previous.timeText!)"
                 )
             }
-            waypoints = points.map {
-                Waypoint(
-                    instant: .start
-                        + .init(nanoseconds: Int64((($0.seconds! - start) * 1e9).rounded())),
-                    coordinate: $0.coordinate)
-            }
-        } else {
-            precondition(speedMetersPerSecond > 0, "a positive speed")
-            var instant = Instant.start
-            var previous = first.coordinate
-            for point in points {
-                instant =
-                    instant
-                    + VirtualDuration(
-                        seconds: previous.distance(to: point.coordinate) / speedMetersPerSecond)
-                waypoints.append(Waypoint(instant: instant, coordinate: point.coordinate))
-                previous = point.coordinate
-            }
         }
-        self.init(waypoints: waypoints)
+        self.path = path
+        self.points = points
     }
 }
 
 /// Collects points as the XML parser reports elements; records the first error with its line.
 private final class GPXReader: NSObject, XMLParserDelegate {
-    struct Point {
-        var coordinate: Coordinate
-        var line: Int
-        var seconds: Double?
-        var timeText: String?
-    }
-
     let path: String
-    var points: [Point] = []
+    var points: [GPXPoint] = []
     var error: GPXError?
     var sawRoot = false
-    private var open: Point?
+    private var open: GPXPoint?
     private var inTime = false
     private var timeText = ""
 
@@ -133,8 +144,7 @@ private final class GPXReader: NSObject, XMLParserDelegate {
                 fail(parser, line, "lon '\(longitudeText)' is not a longitude in [-180, 180)")
                 return
             }
-            open = Point(
-                coordinate: Coordinate(latitude: latitude, longitude: longitude), line: line)
+            open = GPXPoint(latitude: latitude, longitude: longitude, line: line)
         case "time" where open != nil:
             inTime = true
             timeText = ""

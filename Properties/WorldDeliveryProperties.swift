@@ -1,0 +1,168 @@
+// The world model's delivery path under every same-instant ordering: lifecycle scenarios with
+// user and system actions at whole seconds (so they tie with fixes, events and each other),
+// their orderings drawn from the test case, checked for the losses and leaks that the model
+// must never cause on its own.
+import Exploration
+import ExplorationTesting
+import Simulation
+import Testing
+@testable import World
+
+/// One timed action of a scenario.
+struct TimedAction: CustomStringConvertible {
+    var second: Int
+    var action: UserAction
+    var description: String { "\(second)s \(action)" }
+}
+
+/// What each launch of the scenario's engine does, by launch number (bit k: launch k + 1).
+struct EnginePlan: CustomStringConvertible {
+    var managerLaunches: UInt8
+    var allowsBackground: Bool
+    var significantChange: Bool
+    var backgroundTask: Bool
+    var description: String {
+        "managers at launches \(managerLaunches), background \(allowsBackground), "
+            + "significant change \(significantChange), task \(backgroundTask)"
+    }
+}
+
+/// A lifecycle scenario and what its run did.
+struct DeliveryRun: CustomStringConvertible {
+    var always: Bool
+    var plan: EnginePlan
+    var actions: [TimedAction]
+    /// Every way the run broke the delivery path's rules, in plain words.
+    var violations: [String]
+    var description: String {
+        "\(always ? "Always" : "When In Use"), \(plan), actions \(actions)"
+    }
+}
+
+/// Records, per process, the managers its engine created.
+final class ManagerLedger {
+    var created: [Int: [ObjectID]] = [:]
+}
+
+/// An engine that follows `plan` at each launch and notes its managers in `ledger`.
+final class PlannedEngine: AppEngine {
+    let plan: EnginePlan
+    let launch: Int
+    let ledger: ManagerLedger
+    init(plan: EnginePlan, launch: Int, ledger: ManagerLedger) {
+        self.plan = plan
+        self.launch = launch
+        self.ledger = ledger
+    }
+
+    func didLaunch(_ context: LaunchContext, services: LocationServices) {
+        if plan.managerLaunches & (1 << UInt8(min(launch - 1, 7))) != 0 {
+            let manager = services.makeManager()
+            ledger.created[launch, default: []].append(manager)
+            if plan.allowsBackground { services.setAllowsBackgroundLocationUpdates(manager, true) }
+            services.startUpdatingLocation(manager)
+        }
+        if plan.significantChange { services.startMonitoringSignificantLocationChanges() }
+        if plan.backgroundTask { _ = services.beginBackgroundTask() }
+    }
+}
+
+/// The actions a scenario draws from.
+let scenarioActions: [UserAction] = [
+    .open, .leave, .lock, .unlock, .forceQuit, .memoryPressure, .crash, .exit, .reboot,
+    .setAuthorization(.always), .setAuthorization(.whenInUse), .setAuthorization(.denied),
+]
+
+/// A lifecycle scenario run with every same-instant ordering drawn from the test case.
+var deliveryRuns: Gen<DeliveryRun> {
+    Gen("delivery-run") { testCase in
+        let always = Gen<Bool>.bool.generate(testCase)
+        let plan = EnginePlan(
+            managerLaunches: UInt8(Gen<Int>.int(in: 0...255).generate(testCase)),
+            allowsBackground: Gen<Bool>.bool.generate(testCase),
+            significantChange: Gen<Bool>.bool.generate(testCase),
+            backgroundTask: Gen<Bool>.bool.generate(testCase))
+        let action = Gen.zip(Gen<Int>.int(in: 0...90), Gen<UserAction>.element(of: scenarioActions))
+            .map { TimedAction(second: $0.0, action: $0.1) }
+        let actions = Gen.array(of: action, length: 0...10).generate(testCase)
+        let ledger = ManagerLedger()
+        var launches = 0
+        let trace = MemoryTrace<WorldMessage>()
+        var world = World(
+            WorldConfiguration(
+                authorization: always ? .always : .whenInUse,
+                route: Route(
+                    start: Coordinate(latitude: 51.5007, longitude: -0.1246), headingDegrees: 90,
+                    segments: [
+                        .init(.park, .seconds(20)),
+                        .init(.drive, .minutes(10), speedMetersPerSecond: 40),
+                    ])),
+            ordering: .random(choices: testCase), trace: trace
+        ) {
+            launches += 1
+            return PlannedEngine(plan: plan, launch: launches, ledger: ledger)
+        }
+        world.schedule(.open, at: .start)
+        for timed in actions {
+            world.schedule(timed.action, at: .start + .seconds(Int64(timed.second)))
+        }
+        world.run(until: .start + .seconds(200))
+        let received = trace.records.filter {
+            if case .deliver = $0.message { $0.actor == world.app } else { false }
+        }.count
+        return DeliveryRun(
+            always: always, plan: plan, actions: actions,
+            violations: deliveryViolations(world, deliverCount: received, ledger: ledger))
+    }
+}
+
+/// The rules of the delivery path, checked over the app's log.
+func deliveryViolations(_ world: World, deliverCount: Int, ledger: ManagerLedger) -> [String] {
+    var violations: [String] = []
+    var handed = 0
+    var dropped = 0
+    var lastFixInstant: [Int: Instant] = [:]
+    for entry in world.log {
+        let at = "at \(entry.instant) (process \(entry.generation))"
+        switch entry.kind {
+        case .dropped: dropped += 1
+        case .location, .failure, .monitoringFailure, .event, .authorization,
+            .protectedDataAvailable, .backgroundTaskExpiring:
+            handed += 1
+            if !entry.processState.isRunning {
+                violations.append(
+                    "\(entry.kind) handed to a \(entry.processState.rawValue) process \(at)")
+            }
+        default: break
+        }
+        guard case .location(let update) = entry.kind, let fix = update.fix else { continue }
+        if case .manager(let id) = update.channel,
+            !(ledger.created[entry.generation] ?? []).contains(id)
+        {
+            violations.append("a fix of manager \(id), which this process never made, \(at)")
+        }
+        if let last = lastFixInstant[entry.generation], fix.instant < last {
+            violations.append("a fix taken at \(fix.instant) after one taken at \(last) \(at)")
+        }
+        lastFixInstant[entry.generation] = fix.instant
+    }
+    let accounted = handed + dropped + world.heldCount
+    if accounted != deliverCount {
+        violations.append(
+            "\(deliverCount) items sent to the app, but \(handed) handed + \(dropped) dropped + "
+                + "\(world.heldCount) held = \(accounted)")
+    }
+    return violations
+}
+
+@Suite("World delivery")
+struct WorldDeliveryProperties {
+    @Test(
+        "under any same-instant ordering every item is handed, dropped with its rule, or held; never to a suspended or ended process, nor to a process that did not ask for it"
+    )
+    func deliveryPath() {
+        propertyCheck(in: Self.self, deliveryRuns, cases: 200, describe: { "\($0)" }) { run in
+            try check(run.violations.isEmpty, run.violations.prefix(3).joined(separator: "; "))
+        }
+    }
+}
