@@ -9,12 +9,15 @@ import Simulation
 
 enum ShrinkBenchCommand {
     static let usage = """
-        usage: lifeline bench shrink [--challenge NAME] [--seeds N] [--json] [--min-tier-a PERCENT]
+        usage: lifeline bench shrink [--challenge NAME | --set published|structural] [--seeds N]
+                                     [--json] [--min-tier-a PERCENT]
                                      [--max-over-median RATIO] [--corpus DIR] [--passes] [--runs]
 
         Runs each shrinking challenge of ../shared/bench/shrinking/CHALLENGES.md over its committed
         seeds (1337 onward; --seeds N takes the first N, default 100) and prints the table of §5:
         find rate, tier A and A+B shares, distinct results, evaluations while shrinking, time.
+        --set published runs the seven challenges of CHALLENGES.md only, --set structural our
+        three of issue 12 only (difference, maxlength, heap).
         --json prints an array of objects with the keys challenge, runs, found, tierA, distinct,
         meanEvaluations, medianEvaluations, maxEvaluations, maxOverMedian and passes (each shrink
         pass's accepted candidates and evaluations, summed over the runs). --passes prints those
@@ -29,6 +32,7 @@ enum ShrinkBenchCommand {
 
     static func run(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {
         let name = try reader.text("--challenge")
+        let set = try reader.text("--set")
         let seedCount = try reader.integer(
             "--seeds", in: 1...ShrinkingChallenge.benchmarkSeeds.count, default: 100)
         let json = reader.flag("--json")
@@ -40,7 +44,15 @@ enum ShrinkBenchCommand {
         let runs = reader.flag("--runs")
         try reader.finish()
         var challenges = ShrinkingChallenge.all
+        switch set {
+        case nil: break
+        case "published": challenges = ShrinkingChallenge.published
+        case "structural": challenges = ShrinkingChallenge.structural
+        case let other?:
+            throw UsageError("--set takes published or structural, not '\(other)'")
+        }
         if let name {
+            guard set == nil else { throw UsageError("--challenge and --set exclude each other") }
             guard let challenge = ShrinkingChallenge.named(name) else {
                 throw UsageError(
                     "no challenge '\(name)'; there are \(ShrinkingChallenge.all.map(\.name).joined(separator: ", "))"

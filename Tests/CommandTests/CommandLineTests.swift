@@ -84,6 +84,20 @@ struct ShrinkBenchCommandTests {
         }
     }
 
+    @Test("--set runs the published seven or our structural three")
+    func sets() {
+        let published = runTool(["bench", "shrink", "--set", "published", "--seeds", "2", "--json"])
+        #expect(published.code == 0)
+        #expect(published.standard.contains("\"snapshot_store\""))
+        #expect(!published.standard.contains("\"heap\""))
+        let structural = runTool([
+            "bench", "shrink", "--set", "structural", "--seeds", "2", "--json",
+        ])
+        #expect(structural.standard.contains("\"heap\"") && !structural.standard.contains("bound5"))
+        let wrong = runTool(["bench", "shrink", "--set", "mine"])
+        #expect(wrong.code == 2 && wrong.error.contains("--set takes published or structural"))
+    }
+
     @Test("--max-over-median fails a challenge whose worst run exceeds that multiple of its median")
     func worstCase() {
         let loose = runTool([
