@@ -7,6 +7,9 @@ extension Shrinker {
     /// How many later integers at their simplest value `redistributeOntoZero` tries as a
     /// partner for each integer: the nearest ones, which are most often the same structure's.
     static let zeroPartnerMax = 4
+    /// How far after an integer `redistributeOntoZero` looks for those partners, in choices, so
+    /// that a pass over a long case stays linear in its length.
+    static let zeroPartnerDistanceMax = 64
 
     /// Moves groups of integers on the same side of their simplest values toward them by one
     /// common amount, so that their differences stay as they are (two event times that must
@@ -32,8 +35,8 @@ extension Shrinker {
             else { continue }
             var partners = 0
             var second = first + 1
-            while second < current.values.count && partners < Self.zeroPartnerMax
-                && !exhaustedBudget
+            while second < min(current.values.count, first + 1 + Self.zeroPartnerDistanceMax)
+                && partners < Self.zeroPartnerMax && !exhaustedBudget
             {
                 defer { second += 1 }
                 guard current.kinds[second] == .integer(range), current.values[second] == 0
