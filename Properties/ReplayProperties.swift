@@ -1,6 +1,7 @@
 // Replay tokens: for 1,000 seeds of a failing property, the token of the shrunk case rebuilds
 // the same value, which still fails.
 import Exploration
+import ShrinkingChallenges
 import Testing
 
 @Suite("Replay")
@@ -27,5 +28,46 @@ struct ReplayProperties {
             #expect(replay.failure == failure.message, "seed \(seed): \(text)")
         }
         #expect(failures >= 900, "the property fails for most seeds, so the check means something")
+    }
+}
+
+/// Tokens printed before issue 12's shrink passes, with the values they built then: the
+/// challenges' minima (also in Corpus/) and one unshrunk list.
+let tokensBeforeIssue12: [(challenge: String, token: String, value: String)] = [
+    ("reverse", "lifeline1:AQABAQA", "[0, 1]"),
+    ("reverse", "lifeline1:AQkBBgENAA", "[5, -3, 7]"),
+    ("deletion", "lifeline1:AQABAAAA", "([0, 0], 0)"),
+    ("nestedlists", "lifeline1:AQEBAQEBAQEBAQEBAAA", "[[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]]"),
+    ("lengthlist", "lifeline1:AIQH", "[900]"),
+    ("bound5", "lifeline1:AAAAAQIAAf__AwA", "([], [], [], [-1], [-32768])"),
+    ("calculator", "lifeline1:AgAAAQAAAAA", "('/', 0, ('+', 0, 0))"),
+    (
+        "snapshot_store", "lifeline1:AQAAAAECAQAAAAECAQUBAwAAAA",
+        "[put(0,0), s0 = snapshot(), put(0,0), s1 = snapshot(), compact(), read(s0, 0)]"
+    ),
+]
+
+@Suite("Replay tokens across versions")
+struct ReplayTokenVersionProperties {
+    @Test("a token printed before issue 12 still replays to the same value", arguments: 0..<8)
+    func olderTokensReplay(index: Int) throws {
+        let (name, text, expected) = tokensBeforeIssue12[index]
+        let challenge = try #require(ShrinkingChallenge.named(name))
+        let replay = challenge.replay(try ReplayToken(parsing: text).choices)
+        #expect(replay.rendered == expected, "\(text) for \(name)")
+        #expect(replay.failure != nil, "every pinned value fails its challenge")
+    }
+
+    @Test("a token of another format version is reported as such, never replayed")
+    func otherVersions() {
+        for text in ["lifeline2:AQABAQA", "lifeline0:AQABAQA", "  lifeline12:AAE"] {
+            #expect {
+                try ReplayToken(parsing: text)
+            } throws: { error in
+                "\(error)".contains("is a format") && "\(error)".contains("not replayed")
+            }
+        }
+        #expect(throws: ReplayToken.ParseError.self) { try ReplayToken(parsing: "lifelineX:AAE") }
+        #expect((try? ReplayToken(parsing: "lifeline1:AQABAQA"))?.choices == [1, 0, 1, 1, 0])
     }
 }

@@ -11,10 +11,15 @@ public struct ExplorationSettings: Sendable {
     public var caseCount = 100
     /// Invalid cases (filters, assumptions, overruns) tolerated before giving up.
     public var invalidCaseMax = 1_000
-    /// Property evaluations the shrinker may spend.
+    /// Property evaluations the shrinker may spend: the bound on shrinking's worst case. A
+    /// shrink that reaches it stops and reports the simplest failing value found so far, with
+    /// `shrinkBudgetExhausted` set (the report says so).
     public var shrinkEvaluationMax = 10_000
     /// Choices one case may draw before it overruns.
     public var choiceCountMax = 10_000
+    /// One generated integer in this many reuses or nudges an earlier integer of its range
+    /// (near misses, so that equal and nearly equal values come up often); 0 turns it off.
+    public var nearMissOneIn = TestCase.nearMissOneInDefault
     /// Wall-clock seconds for generation, if bounded (breaks machine independence; for fuzzing).
     public var generationSecondsMax: Double?
     /// Wall-clock seconds for shrinking, if bounded (the same caveat; the evaluation budget is
@@ -54,6 +59,8 @@ public struct ExplorationFailure<Value> {
     public var shrinkEvaluations: Int
     /// True when the shrink budget ran out before a fixed point.
     public var shrinkBudgetExhausted: Bool
+    /// What each shrink pass did, in pass order.
+    public var shrinkPassStatistics: [ShrinkPassStatistics] = []
 
     /// The line that replays the shrunk value.
     public var replayToken: ReplayToken { ReplayToken(choices: shrunkChoices) }
@@ -118,7 +125,7 @@ public enum Explorer {
             }
             let testCase = TestCase(
                 seed: Seed(settings.seed).derive(UInt64(caseIndex)).value,
-                choiceCountMax: settings.choiceCountMax)
+                choiceCountMax: settings.choiceCountMax, nearMissOneIn: settings.nearMissOneIn)
             let outcome = run.test(testCase)
             caseIndex += 1
             switch outcome {
@@ -233,6 +240,7 @@ struct PropertyRun<Value> {
             origin: origin, originalChoices: failing.values, shrunkChoices: shrinker.current.values,
             value: value, valueDescription: describe(value), message: message,
             shrinkSteps: shrinker.acceptedCount, shrinkEvaluations: shrinker.evaluationCount,
-            shrinkBudgetExhausted: shrinker.exhaustedBudget)
+            shrinkBudgetExhausted: shrinker.exhaustedBudget,
+            shrinkPassStatistics: shrinker.passStatistics)
     }
 }

@@ -124,6 +124,44 @@ extension Gen {
 }
 
 extension Gen {
+    /// Values built by `build` from a context passed down from each node to its children (a
+    /// heap's size and floor, a plan step's deadline), so that dependent recursive values need
+    /// no hand-made recursion. `build(context, child)` returns a node's generator, which draws
+    /// each child with `child(childContext).generate(testCase)`; below `depthMax` levels,
+    /// `base(context)` is used instead. Every level shares one label, so the shrinker can put
+    /// a subtree in its ancestor's place (`replaceWithDescendant`, and
+    /// `replaceWithDescendantResized` when node counts were drawn before it).
+    ///
+    ///     // A heap of `size` nodes: each key at least its parent's, the left size drawn first.
+    ///     let empty: (Any) -> Gen<Heap> = { _ in .constant(.empty) }
+    ///     Gen<Heap>.recursive(from: (size: 7, floor: 0), depthMax: 8, base: empty) {
+    ///         context, child in
+    ///         Gen("node") { testCase in
+    ///             guard context.size > 0 else { return .empty }
+    ///             let key = context.floor + Gen<Int>.int(in: 0...100).generate(testCase)
+    ///             let left = Gen<Int>.int(in: 0...context.size - 1).generate(testCase)
+    ///             return .node(key, child((left, key)).generate(testCase),
+    ///                          child((context.size - 1 - left, key)).generate(testCase))
+    ///         }
+    ///     }
+    public static func recursive<Context>(
+        from root: Context, depthMax: Int, base: @escaping (Context) -> Gen<Value>,
+        _ build:
+            @escaping (_ context: Context, _ child: @escaping (Context) -> Gen<Value>) ->
+            Gen<Value>
+    ) -> Gen<Value> {
+        precondition(depthMax >= 0, "a depth bound is not negative")
+        let label = spanLabel("recursive-context", parts: [base(root).label, UInt64(depthMax)])
+        func level(_ depth: Int, _ context: Context) -> Gen<Value> {
+            precondition(depth >= 0, "levels stop at depth 0")
+            if depth == 0 { return base(context).labelled(label) }
+            return build(context) { level(depth - 1, $0) }.labelled(label)
+        }
+        return level(depthMax, root)
+    }
+}
+
+extension Gen {
     /// A pair of values from two generators.
     public static func zip<First, Second>(_ first: Gen<First>, _ second: Gen<Second>) -> Gen<
         (First, Second)

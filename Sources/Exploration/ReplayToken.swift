@@ -10,7 +10,22 @@ public struct ReplayToken: Hashable, Sendable, CustomStringConvertible {
     /// The choices to replay.
     public var choices: [UInt64]
 
-    static let prefix = "lifeline1:"
+    /// The token format: how choices are written, and how generators draw them. A change to
+    /// either (a generator drawing its value from different choices) takes a new version, so
+    /// that an older token is reported as such instead of building a different value.
+    static let version = 1
+    static let prefix = "lifeline\(version):"
+
+    /// The version of a `lifeline<digits>:` token other than this build's, if `text` is one.
+    static func otherVersion(_ text: String) -> Int? {
+        guard text.hasPrefix("lifeline"), let colon = text.firstIndex(of: ":") else { return nil }
+        let digits = text[text.index(text.startIndex, offsetBy: 8)..<colon]
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isWholeNumber }),
+            digits.count <= 9,
+            let version = Int(digits), version != Self.version
+        else { return nil }
+        return version
+    }
 
     public init(choices: [UInt64]) { self.choices = choices }
 
@@ -24,6 +39,13 @@ public struct ReplayToken: Hashable, Sendable, CustomStringConvertible {
     /// Reads a token printed by `text`.
     public init(parsing text: String) throws {
         let trimmed = text.trimmingWhitespace()
+        if let version = Self.otherVersion(trimmed) {
+            throw ParseError(
+                text: text,
+                reason: "it is a format \(version) token ('lifeline\(version):'); this build reads "
+                    + "format \(Self.version) only, so it is not replayed rather than replayed wrongly"
+            )
+        }
         guard trimmed.hasPrefix(Self.prefix) else {
             throw ParseError(text: text, reason: "expected it to start with '\(Self.prefix)'")
         }

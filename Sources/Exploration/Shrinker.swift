@@ -20,7 +20,14 @@ import Simulation
 ///   integer, keeping their sum (values that must be shrunk jointly);
 /// - `sortSiblingSpans`: put a run of neighbouring spans of the same label (a list's
 ///   elements) in sorted order, in one candidate;
-/// - `swapAdjacentSpans`: swap neighbouring spans of the same label when that sorts them.
+/// - `swapAdjacentSpans`: swap neighbouring spans of the same label when that sorts them;
+/// - `shiftGroups`: move integers on one side of their simplest values by one common amount
+///   (values that must keep their differences);
+/// - `redistributeOntoZero`: `redistributePairs` onto a later integer at its simplest value;
+/// - `deleteElements`: delete a list's element and put back the stop a full list lacks, or
+///   lower the length drawn before the list;
+/// - `replaceWithDescendantResized`: `replaceWithDescendant` for a node whose node count was
+///   drawn just before it, lowering that count in the same candidate.
 public final class Shrinker {
     /// What running a candidate gave.
     public enum Verdict {
@@ -44,7 +51,7 @@ public final class Shrinker {
     /// Candidates accepted.
     public private(set) var acceptedCount = 0
     /// Candidates accepted and property evaluations spent per pass, in pass order.
-    public private(set) var passStatistics: [(pass: String, accepted: Int, evaluations: Int)] = []
+    public private(set) var passStatistics: [ShrinkPassStatistics] = []
     /// True when the evaluation budget ran out before a fixed point.
     public private(set) var exhaustedBudget = false
 
@@ -75,11 +82,15 @@ public final class Shrinker {
     public func shrink() {
         let passes: [(String, () -> Void)] = [
             ("deleteSpans", deleteSpans), ("deleteChunks", deleteChunks), ("zeroSpans", zeroSpans),
-            ("replaceWithDescendant", replaceWithDescendant), ("lowerChoices", lowerChoices),
+            ("replaceWithDescendant", replaceWithDescendant), ("shiftGroups", shiftGroups),
+            ("lowerChoices", lowerChoices),
             ("lowerDuplicates", lowerDuplicates), ("redistributePairs", redistributePairs),
             ("sortSiblingSpans", sortSiblingSpans), ("swapAdjacentSpans", swapAdjacentSpans),
+            ("redistributeOntoZero", redistributeOntoZero),
+            ("deleteElements", deleteElements),
+            ("replaceWithDescendantResized", replaceWithDescendantResized),
         ]
-        passStatistics = passes.map { ($0.0, 0, 0) }
+        passStatistics = passes.map { ShrinkPassStatistics(pass: $0.0) }
         var improved = true
         while improved && !exhaustedBudget {
             improved = false
@@ -413,5 +424,20 @@ public final class Shrinker {
             guard right.lexicographicallyPrecedes(left) else { continue }
             consider(replacing(span.start..<next.end, with: Array(right) + Array(left)))
         }
+    }
+}
+
+/// What one shrink pass did over a whole shrink: candidates it got accepted and the property
+/// evaluations it spent.
+public struct ShrinkPassStatistics: Hashable, Sendable {
+    /// The pass's name (its method's name).
+    public var pass: String
+    public var accepted = 0
+    public var evaluations = 0
+
+    public init(pass: String, accepted: Int = 0, evaluations: Int = 0) {
+        self.pass = pass
+        self.accepted = accepted
+        self.evaluations = evaluations
     }
 }

@@ -38,15 +38,31 @@ public final class TestCase: ChoiceSource {
     private let prefix: [UInt64]
     private var random: Xoshiro256StarStar?
     private let choiceCountMax: Int
+    /// One generated integer in this many reuses or nudges an earlier one (0: never).
+    private let nearMissOneIn: UInt64
+    /// The integers generated so far in each range, as indices, in draw order. Only looked up
+    /// by range, never iterated, so hashing order never reaches a value.
+    private var integersByRange: [ClosedRange<Int64>: [UInt64]] = [:]
     private var openSpans: [(label: UInt64, start: Int)] = []
 
+    /// One generated integer in this many is a near miss by default (Hypothesis and Exhaust
+    /// also reuse earlier values): an earlier integer of the same range, half the time moved by
+    /// 1 to 4 either way.
+    public static let nearMissOneInDefault: UInt64 = 8
+
     /// A case that replays `prefix`, then draws from a stream seeded `seed` (generation), or
-    /// gives 0 when `seed` is nil (replay and shrinking).
-    public init(prefix: [UInt64] = [], seed: UInt64? = nil, choiceCountMax: Int = 10_000) {
+    /// gives 0 when `seed` is nil (replay and shrinking). While generating, one integer in
+    /// `nearMissOneIn` (0: none) is a near miss of an earlier one of the same range; it is
+    /// recorded as the value it is, so replay stays exact and shrinking still lowers it.
+    public init(
+        prefix: [UInt64] = [], seed: UInt64? = nil, choiceCountMax: Int = 10_000,
+        nearMissOneIn: UInt64 = TestCase.nearMissOneInDefault
+    ) {
         precondition(choiceCountMax >= 1, "a case may draw at least one choice")
         self.prefix = prefix
         self.random = seed.map { Xoshiro256StarStar(seed: $0) }
         self.choiceCountMax = choiceCountMax
+        self.nearMissOneIn = nearMissOneIn
     }
 
     /// True while draws past the prefix come from the random stream.
@@ -74,7 +90,7 @@ public final class TestCase: ChoiceSource {
         if position < prefix.count {
             value = prefix[position] <= max ? prefix[position] : 0
         } else if random != nil {
-            value = generate(&random!)
+            value = nearMiss(kind, &random!) ?? generate(&random!)
             precondition(value <= max, "a generated choice lies within its bound")
         } else {
             value = 0
@@ -82,7 +98,30 @@ public final class TestCase: ChoiceSource {
         values.append(value)
         bounds.append(max)
         kinds.append(kind)
+        if random != nil, nearMissOneIn > 0, case .integer(let range) = kind {
+            integersByRange[range, default: []].append(value)
+        }
         return value
+    }
+
+    /// With chance 1 / `nearMissOneIn`, when an integer of `kind`'s range was generated
+    /// before: one of those, or it moved by 1 to 4 either way (kept in the range); else nil.
+    /// Draws from the stream only when there is an earlier integer to reuse.
+    private func nearMiss(_ kind: ChoiceKind, _ random: inout Xoshiro256StarStar) -> UInt64? {
+        guard nearMissOneIn > 0, case .integer(let range) = kind,
+            let earlier = integersByRange[range], !earlier.isEmpty,
+            random.nextBounded(below: nearMissOneIn) == 0
+        else { return nil }
+        let reused = earlier[Int(random.nextBounded(below: UInt64(earlier.count)))]
+        let roll = random.nextBounded(below: 16)
+        guard roll >= 8 else { return reused }
+        let encoding = IntegerEncoding(range)
+        let step = Int64(roll % 4) + 1
+        let value = encoding.value(at: reused)
+        let (moved, overflow) =
+            roll < 12
+            ? value.addingReportingOverflow(step) : value.subtractingReportingOverflow(step)
+        return !overflow && range.contains(moved) ? encoding.index(of: moved) : reused
     }
 
     /// Marks the case invalid (a filter or an assumption rejected it).

@@ -65,17 +65,23 @@ public func propertyCheck<Value>(
     return result
 }
 
-/// The report of a failure: message, shrunk value, seed, counts and replay command.
+/// The report of a failure: message, shrunk value, seed, counts and replay command, and
+/// whether shrinking stopped at its budget rather than at a fixed point.
 public func failureReport<Value>(_ failure: ExplorationFailure<Value>, seed: UInt64, testID: String)
     -> String
 {
-    """
-    property failed: \(failure.message)
-    shrunk value: \(failure.valueDescription)
-    seed: \(seed) (\(failure.originalChoices.count) choices shrunk to \(failure.shrunkChoices.count) \
-    in \(failure.shrinkSteps) steps, \(failure.shrinkEvaluations) evaluations)
-    replay: LIFELINE_REPLAY=\(failure.replayToken) swift test --filter '\(testID)'
-    """
+    let budgetNote =
+        failure.shrinkBudgetExhausted
+        ? "\nshrinking stopped at its budget (ExplorationSettings.shrinkEvaluationMax): the value "
+            + "is the simplest failing one found, perhaps not a minimum"
+        : ""
+    return """
+        property failed: \(failure.message)
+        shrunk value: \(failure.valueDescription)
+        seed: \(seed) (\(failure.originalChoices.count) choices shrunk to \(failure.shrunkChoices.count) \
+        in \(failure.shrinkSteps) steps, \(failure.shrinkEvaluations) evaluations)\(budgetNote)
+        replay: LIFELINE_REPLAY=\(failure.replayToken) swift test --filter '\(testID)'
+        """
 }
 
 /// The seed a test uses when none is given: FNV-1a of its identifier, the same everywhere.

@@ -2,34 +2,57 @@
 // table of CHALLENGES.md §5 (or JSON).
 import Benchmarks
 import Dispatch
+import Exploration
 import Foundation
 import ShrinkingChallenges
 import Simulation
 
 enum ShrinkBenchCommand {
     static let usage = """
-        usage: lifeline bench shrink [--challenge NAME] [--seeds N] [--json] [--min-tier-a PERCENT]
-                                     [--corpus DIR]
+        usage: lifeline bench shrink [--challenge NAME | --set published|structural] [--seeds N]
+                                     [--json] [--min-tier-a PERCENT]
+                                     [--max-over-median RATIO] [--corpus DIR] [--passes] [--runs]
 
         Runs each shrinking challenge of ../shared/bench/shrinking/CHALLENGES.md over its committed
         seeds (1337 onward; --seeds N takes the first N, default 100) and prints the table of §5:
         find rate, tier A and A+B shares, distinct results, evaluations while shrinking, time.
-        --json prints an array of objects with the keys challenge, runs, found, tierA, distinct and
-        meanEvaluations (and a few more). --min-tier-a fails (exit 1) when a challenge reaches tier A
-        in fewer runs than PERCENT. --corpus saves each distinct final counterexample to DIR (one
-        folder per challenge, the corpus format). Challenges: \(ShrinkingChallenge.all.map(\.name).joined(separator: ", ")).
+        --set published runs the seven challenges of CHALLENGES.md only, --set structural our
+        three of issue 12 only (difference, maxlength, heap).
+        --json prints an array of objects with the keys challenge, runs, found, tierA, distinct,
+        meanEvaluations, medianEvaluations, maxEvaluations, maxOverMedian and passes (each shrink
+        pass's accepted candidates and evaluations, summed over the runs). --passes prints those
+        pass counters as a second table. --runs prints one line per run (seed, evaluations, tier,
+        first and final counterexample), worst first. --min-tier-a fails (exit 1) when a challenge
+        reaches tier A in fewer runs than PERCENT; --max-over-median fails (exit 1) when one run of
+        a challenge spent more than RATIO times its challenge's median evaluations (issue 12 asks
+        for 20). Each run stops shrinking after \(ShrinkingChallenge.shrinkEvaluationMax) evaluations and reports what it has.
+        --corpus saves each distinct final counterexample to DIR (one folder per challenge, the
+        corpus format). Challenges: \(ShrinkingChallenge.all.map(\.name).joined(separator: ", ")).
         """
 
     static func run(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {
         let name = try reader.text("--challenge")
+        let set = try reader.text("--set")
         let seedCount = try reader.integer(
             "--seeds", in: 1...ShrinkingChallenge.benchmarkSeeds.count, default: 100)
         let json = reader.flag("--json")
         let tierAPercentMin = try reader.integer("--min-tier-a", in: 0...100, default: 0)
+        // 0: no check.
+        let overMedianMax = try reader.integer("--max-over-median", in: 0...1_000_000, default: 0)
         let corpusRoot = try reader.text("--corpus")
+        let passes = reader.flag("--passes")
+        let runs = reader.flag("--runs")
         try reader.finish()
         var challenges = ShrinkingChallenge.all
+        switch set {
+        case nil: break
+        case "published": challenges = ShrinkingChallenge.published
+        case "structural": challenges = ShrinkingChallenge.structural
+        case let other?:
+            throw UsageError("--set takes published or structural, not '\(other)'")
+        }
         if let name {
+            guard set == nil else { throw UsageError("--challenge and --set exclude each other") }
             guard let challenge = ShrinkingChallenge.named(name) else {
                 throw UsageError(
                     "no challenge '\(name)'; there are \(ShrinkingChallenge.all.map(\.name).joined(separator: ", "))"
@@ -40,6 +63,8 @@ enum ShrinkBenchCommand {
         let seeds = Array(ShrinkingChallenge.benchmarkSeeds.prefix(seedCount))
         let summaries = challenges.map { summarize($0, seeds: seeds) }
         output.standard(json ? jsonReport(summaries) : table(summaries))
+        if passes && !json { output.standard(passTable(summaries)) }
+        if runs && !json { output.standard(runLines(summaries)) }
         if let corpusRoot {
             for (challenge, summary) in zip(challenges, summaries) {
                 for run in summary.runs {
@@ -54,7 +79,16 @@ enum ShrinkBenchCommand {
                 "lifeline: \(summary.challenge) reached tier A in \(summary.tierA) of \(summary.runs.count) runs, "
                     + "below --min-tier-a \(tierAPercentMin)")
         }
-        return below.isEmpty ? 0 : 1
+        let costly = summaries.filter {
+            overMedianMax > 0 && $0.maxOverMedian > Double(overMedianMax)
+        }
+        for summary in costly {
+            output.error(
+                "lifeline: a \(summary.challenge) run spent \(summary.maxEvaluations) evaluations, "
+                    + "over --max-over-median \(overMedianMax) times its median "
+                    + PlainText.fixed(summary.medianEvaluations, digits: 1))
+        }
+        return below.isEmpty && costly.isEmpty ? 0 : 1
     }
 
     /// Runs every seed of one challenge, in parallel; results are kept in seed order.
@@ -72,7 +106,7 @@ enum ShrinkBenchCommand {
 
     static func table(_ summaries: [ChallengeSummary]) -> String {
         var lines = [
-            "| Challenge | Engine version | N | Find rate | Tier A % | Tier A+B % | Distinct CEs | Evals median / mean (95 % CI) | Run time median | Top 3 CEs with shares |",
+            "| Challenge | Engine version | N | Find rate | Tier A % | Tier A+B % | Distinct CEs | Evals median / mean (95 % CI), max | Run time median | Top 3 CEs with shares |",
             "|---|---|---|---|---|---|---|---|---|---|",
         ]
         for summary in summaries {
@@ -82,7 +116,7 @@ enum ShrinkBenchCommand {
             }
             let evaluations =
                 "\(PlainText.fixed(summary.medianEvaluations, digits: 1)) / \(PlainText.fixed(summary.meanEvaluations, digits: 1)) "
-                + "(± \(PlainText.fixed(summary.meanEvaluationsHalfWidth95, digits: 1)))"
+                + "(± \(PlainText.fixed(summary.meanEvaluationsHalfWidth95, digits: 1))), max \(summary.maxEvaluations)"
             lines.append(
                 "| \(summary.challenge) | lifeline-exploration 1 | \(count) | \(percent(summary.found, of: count)) "
                     + "| \(percent(summary.tierA, of: count)) | \(percent(summary.tierAOrB, of: count)) | \(summary.distinct) "
@@ -105,9 +139,54 @@ enum ShrinkBenchCommand {
                     ("distinct", "\(summary.distinct)"),
                     ("meanEvaluations", PlainText.fixed(summary.meanEvaluations, digits: 2)),
                     ("medianEvaluations", PlainText.fixed(summary.medianEvaluations, digits: 1)),
+                    ("maxEvaluations", "\(summary.maxEvaluations)"),
+                    ("maxOverMedian", PlainText.fixed(summary.maxOverMedian, digits: 2)),
                     ("shrinkBudgetExhausted", "\(summary.budgetExhausted)"),
+                    ("passes", passesJSON(summary.passStatistics)),
                 ]
             })
+    }
+
+    /// `{"deleteSpans": {"accepted": 3, "evaluations": 10}, …}`, in pass order.
+    static func passesJSON(_ passes: [ShrinkPassStatistics]) -> String {
+        "{"
+            + passes.map {
+                "\(PlainText.jsonQuoted($0.pass)): {\"accepted\": \($0.accepted), \"evaluations\": \($0.evaluations)}"
+            }.joined(separator: ", ") + "}"
+    }
+
+    /// Each challenge's pass counters, summed over its runs: accepted / evaluations.
+    static func passTable(_ summaries: [ChallengeSummary]) -> String {
+        let names = summaries.first?.passStatistics.map(\.pass) ?? []
+        var lines = [
+            "| Challenge | " + names.joined(separator: " | ") + " |",
+            "|---|" + names.map { _ in "---|" }.joined(),
+        ]
+        for summary in summaries {
+            let cells = summary.passStatistics.map { "\($0.accepted) / \($0.evaluations)" }
+            lines.append("| \(summary.challenge) | " + cells.joined(separator: " | ") + " |")
+        }
+        return (["", "Shrink passes, accepted / evaluations summed over the runs:"] + lines)
+            .joined(separator: "\n")
+    }
+
+    /// One line per run, the runs of each challenge from most evaluations to fewest (then by
+    /// seed).
+    static func runLines(_ summaries: [ChallengeSummary]) -> String {
+        var lines = ["", "Runs, most evaluations first:"]
+        for summary in summaries {
+            let ordered = summary.runs.sorted {
+                ($1.evaluations, $0.seed) < ($0.evaluations, $1.seed)
+            }
+            for run in ordered {
+                lines.append(
+                    "\(summary.challenge) seed \(run.seed): \(run.evaluations) evaluations, "
+                        + "tier \(run.tier?.rawValue ?? "–"), \(run.original ?? "not found") -> "
+                        + "\(run.final ?? "–")\(run.shrinkBudgetExhausted ? " (budget reached)" : "")"
+                )
+            }
+        }
+        return lines.joined(separator: "\n")
     }
 
     static func percent(_ part: Int, of whole: Int) -> String {

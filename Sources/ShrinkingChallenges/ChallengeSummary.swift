@@ -1,5 +1,7 @@
 // Summaries of many seeded runs of one challenge, as CHALLENGES.md §5 reports them.
 
+import Exploration
+
 /// One challenge's results over its seeds.
 public struct ChallengeSummary: Sendable {
     public var challenge: String
@@ -27,6 +29,25 @@ public struct ChallengeSummary: Sendable {
         evaluations.isEmpty ? 0 : Double(evaluations.reduce(0, +)) / Double(evaluations.count)
     }
     public var medianEvaluations: Double { median(evaluations.map(Double.init)) }
+    /// The most evaluations one run spent (0 when none found a failure).
+    public var maxEvaluations: Int { evaluations.max() ?? 0 }
+    /// The most evaluations one run spent over the median (0 when the median is 0).
+    public var maxOverMedian: Double {
+        medianEvaluations == 0 ? 0 : Double(maxEvaluations) / medianEvaluations
+    }
+    /// Each pass's accepted candidates and evaluations summed over the runs, in pass order.
+    public var passStatistics: [ShrinkPassStatistics] {
+        var totals: [ShrinkPassStatistics] = []
+        for run in runs {
+            for (offset, pass) in run.passStatistics.enumerated() {
+                if offset == totals.count { totals.append(ShrinkPassStatistics(pass: pass.pass)) }
+                precondition(totals[offset].pass == pass.pass, "every run has the same passes")
+                totals[offset].accepted += pass.accepted
+                totals[offset].evaluations += pass.evaluations
+            }
+        }
+        return totals
+    }
     /// Half-width of the 95% confidence interval of the mean (normal approximation).
     public var meanEvaluationsHalfWidth95: Double {
         let values = evaluations.map(Double.init)

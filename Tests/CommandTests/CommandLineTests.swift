@@ -66,3 +66,48 @@ struct CommandLineTests {
         #expect(lines.last?.contains(" events_per_s=") == true)
     }
 }
+
+@Suite("bench shrink")
+struct ShrinkBenchCommandTests {
+    @Test("--json rows carry the median and maximum evaluations and each pass's counters")
+    func json() {
+        let result = runTool([
+            "bench", "shrink", "--challenge", "difference", "--seeds", "5", "--json",
+        ])
+        #expect(result.code == 0)
+        for key in [
+            "\"medianEvaluations\": ", "\"maxEvaluations\": ", "\"maxOverMedian\": ",
+            "\"passes\": {\"deleteSpans\": {\"accepted\": ", "\"shiftGroups\": ",
+            "\"deleteElements\": ", "\"replaceWithDescendantResized\": ",
+        ] {
+            #expect(result.standard.contains(key), "\(key) in \(result.standard)")
+        }
+    }
+
+    @Test("--set runs the published seven or our structural three")
+    func sets() {
+        let published = runTool(["bench", "shrink", "--set", "published", "--seeds", "2", "--json"])
+        #expect(published.code == 0)
+        #expect(published.standard.contains("\"snapshot_store\""))
+        #expect(!published.standard.contains("\"heap\""))
+        let structural = runTool([
+            "bench", "shrink", "--set", "structural", "--seeds", "2", "--json",
+        ])
+        #expect(structural.standard.contains("\"heap\"") && !structural.standard.contains("bound5"))
+        let wrong = runTool(["bench", "shrink", "--set", "mine"])
+        #expect(wrong.code == 2 && wrong.error.contains("--set takes published or structural"))
+    }
+
+    @Test("--max-over-median fails a challenge whose worst run exceeds that multiple of its median")
+    func worstCase() {
+        let loose = runTool([
+            "bench", "shrink", "--challenge", "reverse", "--seeds", "20", "--max-over-median", "20",
+        ])
+        #expect(loose.code == 0, "\(loose.error)")
+        let tight = runTool([
+            "bench", "shrink", "--challenge", "reverse", "--seeds", "20", "--max-over-median", "1",
+        ])
+        #expect(tight.code == 1)
+        #expect(tight.error.contains("over --max-over-median 1 times its median"))
+    }
+}

@@ -142,4 +142,28 @@ struct BudgetTests {
         #expect(failure.shrinkBudgetExhausted && failure.shrinkEvaluations == 0)
         #expect(failure.shrunkChoices == failure.originalChoices)
     }
+
+    @Test("an evaluation budget bounds shrinking's worst case and the report says where it stopped")
+    func shrinkEvaluationBudget() throws {
+        // Two times whose gap must stay in 1...60: before shiftGroups, tens of thousands of
+        // evaluations from a far start. Here a budget of 3 stops it with a failing value.
+        let times = Gen.zip(Gen<Int>.int(in: 0...86_400), Gen<Int>.int(in: 0...86_400))
+        let gapInWindow: ((Int, Int)) -> Bool = { (1...60).contains($0.1 - $0.0) }
+        var settings = ExplorationSettings(seed: 11, caseCount: 1_000)
+        settings.shrinkEvaluationMax = 3
+        let result = Explorer.explore(times, settings: settings) { pair in
+            try check(!gapInWindow(pair))
+        }
+        let failure = try #require(result.failure)
+        #expect(failure.shrinkBudgetExhausted)
+        #expect(failure.shrinkEvaluations == 3)
+        #expect(gapInWindow(failure.value), "what it reports still fails")
+        let report = failureReport(failure, seed: 11, testID: "budget")
+        #expect(report.contains("shrinking stopped at its budget"))
+        settings.shrinkEvaluationMax = 10_000
+        let unbounded = Explorer.explore(times, settings: settings) { try check(!gapInWindow($0)) }
+        let fixedPoint = try #require(unbounded.failure)
+        #expect(!fixedPoint.shrinkBudgetExhausted && fixedPoint.value == (0, 1))
+        #expect(!failureReport(fixedPoint, seed: 11, testID: "budget").contains("stopped"))
+    }
 }

@@ -183,3 +183,105 @@ struct GeneratorTests {
         #expect(Set(picks) == ["c"])
     }
 }
+
+@Suite("Near misses")
+struct NearMissTests {
+    /// Two integers of a wide range that must differ by 1 to 3, neither below 1,000.
+    static var pair: Gen<(Int, Int)> {
+        Gen.zip(Gen<Int>.int(in: 0...1_000_000_000), Gen<Int>.int(in: 0...1_000_000_000))
+    }
+    static func nearlyEqual(_ pair: (Int, Int)) -> Bool {
+        (1...3).contains(abs(pair.0 - pair.1)) && min(pair.0, pair.1) >= 1_000
+    }
+
+    /// Of 100 seeds of 100 cases each, how many find a failure, and their shrunk values.
+    static func search(nearMissOneIn: UInt64) -> (found: Int, shrunk: [(Int, Int)]) {
+        var shrunk: [(Int, Int)] = []
+        for seed: UInt64 in 1...100 {
+            var settings = ExplorationSettings(seed: seed, caseCount: 100)
+            settings.nearMissOneIn = nearMissOneIn
+            let result = Explorer.explore(pair, settings: settings) {
+                try check(!nearlyEqual($0))
+            }
+            if let failure = result.failure { shrunk.append(failure.value) }
+        }
+        return (shrunk.count, shrunk)
+    }
+
+    @Test("reusing and nudging earlier integers finds values that must nearly match")
+    func findsNearMisses() {
+        let with = Self.search(nearMissOneIn: TestCase.nearMissOneInDefault)
+        let without = Self.search(nearMissOneIn: 0)
+        #expect(with.found >= 80, "found in \(with.found) of 100 seeds")
+        #expect(without.found <= 10, "found in \(without.found) of 100 seeds without near misses")
+        // Shrinking still goes toward 0: the smaller at 1,000, the larger one above it.
+        #expect(with.shrunk.allSatisfy { $0 == (1_000, 1_001) || $0 == (1_001, 1_000) })
+    }
+
+    @Test("a near miss is recorded as drawn: its sequence replays the same value")
+    func nearMissesReplay() {
+        var replayed = 0
+        for seed: UInt64 in 0..<500 {
+            let generated = TestCase(seed: seed)
+            let value = Self.pair.generate(generated)
+            guard value.0 == value.1 || Self.nearlyEqual(value) else { continue }
+            replayed += 1
+            let replay = Self.pair.generate(TestCase(prefix: generated.values))
+            #expect(replay == value, "seed \(seed)")
+        }
+        #expect(replayed >= 10, "near misses come up (\(replayed) in 500)")
+    }
+}
+
+@Suite("Recursive generator with a context")
+struct RecursiveContextTests {
+    /// Heaps written with `Gen.recursive(from:depthMax:base:)`: a size and a floor go down.
+    static func heaps(size: Int) -> Gen<TestHeap> {
+        Gen<TestHeap>.recursive(
+            from: (size: size, floor: 0), depthMax: size + 1, base: { _ in .constant(.empty) }
+        ) { context, child in
+            Gen("test-node") { testCase in
+                guard context.size > 0 else { return .empty }
+                let key = context.floor + Gen<Int>.int(in: 0...100).generate(testCase)
+                let left =
+                    context.size == 1
+                    ? 0 : Gen<Int>.int(in: 0...context.size - 1).generate(testCase)
+                return .node(
+                    key, child((left, key)).generate(testCase),
+                    child((context.size - 1 - left, key)).generate(testCase))
+            }
+        }
+    }
+
+    static var sized: Gen<TestHeap> { Gen<Int>.int(in: 0...12).flatMap { heaps(size: $0) } }
+
+    @Test("each node gets its parent's context: keys never fall, and the size is exact")
+    func contextGoesDown() {
+        func isHeap(_ heap: TestHeap, floor: Int) -> Bool {
+            guard case .node(let key, let left, let right) = heap else { return true }
+            return key >= floor && isHeap(left, floor: key) && isHeap(right, floor: key)
+        }
+        for seed: UInt64 in 0..<300 {
+            let size = Int(seed % 13)
+            let heap = Self.heaps(size: size).generate(TestCase(seed: seed))
+            #expect(heap.keys.count == size, "seed \(seed)")
+            #expect(isHeap(heap, floor: 0), "seed \(seed): \(heap)")
+        }
+        // The same heap with keys that do rise: the check above can fail.
+        #expect(!isHeap(.node(5, .node(3, .empty, .empty), .empty), floor: 0))
+    }
+
+    @Test("every level shares one label, so a subtree can replace its ancestor")
+    func oneLabel() {
+        let testCase = TestCase(prefix: [4, 0, 3, 0, 1, 1, 0])
+        let heap = Self.sized.generate(testCase)
+        #expect(heap.keys.count == 4)
+        let nodeLabel = Self.heaps(size: 4).label
+        #expect(testCase.spans.filter { $0.label == nodeLabel }.count == 4)
+        let subject = shrinker(Self.sized, from: testCase.values) { $0.unsorted }
+        subject.shrink()
+        #expect(
+            value(Self.sized, subject)
+                == .node(0, .node(1, .empty, .empty), .node(0, .empty, .empty)))
+    }
+}
