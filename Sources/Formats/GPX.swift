@@ -137,12 +137,8 @@ public enum GPXReader {
         } catch let error as XMLSyntaxError {
             throw GPXError(
                 path: path, line: error.line,
-                message: error.isBinary ? error.message : "not well-formed XML: \(error.message)")
-        } catch let error as GPXError {
-            throw error
-        } catch let error as CocoaError {
-            throw GPXError(
-                path: path, line: 0, message: "the file cannot be read (\(error.code.rawValue))")
+                message: error.kind == .malformed
+                    ? "not well-formed XML: \(error.message)" : error.message)
         }
     }
 }

@@ -7,11 +7,19 @@ import Foundation
 
 /// Why bytes are not the XML a GPX reader can read: the line and the problem in words.
 struct XMLSyntaxError: Error, Equatable {
-    /// The line where the problem was found, from 1.
+    enum Kind: Equatable {
+        /// Text that is not well-formed XML.
+        case malformed
+        /// Bytes that are not UTF-8 text at all (a NUL or control byte, or invalid UTF-8).
+        case notText
+        /// The file could not be read (line 0).
+        case unreadable
+    }
+
+    /// The line where the problem was found, from 1 (0 when the file cannot be read).
     var line: Int
     var message: String
-    /// The bytes are not UTF-8 text at all (a NUL or control byte, or invalid UTF-8).
-    var isBinary = false
+    var kind = Kind.malformed
 }
 
 /// Where the tokenizer's bytes come from: a file read through a `FileHandle` in chunks, or data
@@ -45,7 +53,15 @@ struct XMLByteSource {
         chunk.removeAll(keepingCapacity: true)
         switch origin {
         case .file(let handle):
-            guard let data = try handle.read(upToCount: chunkSize), !data.isEmpty else {
+            let read: Data?
+            do {
+                read = try handle.read(upToCount: chunkSize)
+            } catch {
+                throw XMLSyntaxError(
+                    line: 0, message: "the file cannot be read (\(error.localizedDescription))",
+                    kind: .unreadable)
+            }
+            guard let data = read, !data.isEmpty else {
                 try? handle.close()
                 return false
             }
@@ -247,7 +263,7 @@ struct XMLTokenizer {
             guard textCheck.isBetweenCharacters else {
                 throw XMLSyntaxError(
                     line: line,
-                    message: "not a text file: it ends inside a UTF-8 character", isBinary: true)
+                    message: "not a text file: it ends inside a UTF-8 character", kind: .notText)
             }
             return nil
         }
@@ -255,7 +271,7 @@ struct XMLTokenizer {
             let lineOfProblem = line + chunk[..<problem.index].lazy.filter { $0 == 0x0A }.count
             throw XMLSyntaxError(
                 line: lineOfProblem, message: "not a text file: \(problem.reason)",
-                isBinary: true)
+                kind: .notText)
         }
         return chunk[0]
     }
@@ -437,6 +453,7 @@ struct XMLTokenizer {
                         + "only white space may be there")
             }
             if !outside && byte != UInt8(ascii: "&") {
+                // (NUL, the third stop, never reaches here: the text check rejects it.)
                 let start = consume(until: (UInt8(ascii: "<"), UInt8(ascii: "&"), 0))
                 if collectsText { try appendText(chunk[start..<index]) }
                 continue

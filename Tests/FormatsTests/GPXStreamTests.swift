@@ -290,6 +290,16 @@ struct GPXStreamTests {
         ) { try GPXDocument(contentsOfFile: path) }
     }
 
+    @Test("a directory is a file that cannot be read")
+    func directory() {
+        #expect {
+            try GPXDocument(contentsOfFile: FileManager.default.temporaryDirectory.path)
+        } throws: { error in
+            guard let error = error as? GPXError else { return false }
+            return error.line == 0 && error.message.hasPrefix("the file cannot be read")
+        }
+    }
+
     @Test("two points at the same time in different places are an error naming both lines")
     func sameTimeElsewhere() throws {
         let error = gpxError(
