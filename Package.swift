@@ -18,7 +18,7 @@ let package = Package(
         // shrinker, runner, corpus). Knows nothing of iOS.
         .target(name: "Exploration", dependencies: ["Simulation"]),
         // The file formats the world reads (GPX routes, flat JSON objects for policy files).
-        // Imports Foundation only (and FoundationXML where it is separate).
+        // Imports Foundation only; GPX is read by its own streaming tokenizer, not XMLParser.
         .target(name: "Formats"),
         // Layer 3: iOS as actors on the kernel (device, operating system, location daemon).
         .target(name: "World", dependencies: ["Simulation", "Formats"]),

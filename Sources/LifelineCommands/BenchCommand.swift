@@ -35,35 +35,43 @@ enum BenchCommand {
         hash of the first day (trace_hash=...), to compare runs and processes.
         """
 
-    static func usage(for arguments: [String]) -> String {
-        switch arguments.first {
-        case "kernel": return kernelUsage
-        case "memory": return memoryUsage
-        case "shrink": return ShrinkBenchCommand.usage
-        case "day": return dayUsage
-        default:
-            return "usage: lifeline bench kernel|memory|shrink [options]\n\n" + kernelUsage + "\n\n"
-                + memoryUsage
-                + "\n\n" + ShrinkBenchCommand.usage
-        }
-    }
+    static let gpxUsage = """
+        usage: lifeline bench gpx [--points N]
 
-    static func run(_ arguments: [String], output: CommandOutput) throws -> Int32 {
-        guard let which = arguments.first else {
-            throw UsageError("bench needs a benchmark: kernel, memory or shrink")
+        Writes a synthetic timed track of N points (default 1000000; a drive round a ring road at
+        1 Hz, the same file every time) to a temporary file, reads it into a route, and prints
+        'points=N file_mb=… wall_s=… points_per_s=… peak_rss_mb=… route_mb=…': the time to read
+        it, the process's peak resident memory (Linux VmHWM; "unavailable" elsewhere) and the
+        route's own size (its waypoints and leg speeds).
+        """
+
+    /// The benchmarks, as `lifeline help` lists them and the dispatcher runs them.
+    static let subcommands = [
+        Subcommand(
+            name: "kernel", summary: "the DES peer benchmark on the kernel (../shared/bench/des)",
+            usage: kernelUsage, run: { try kernel(&$0, output: $1) }),
+        Subcommand(
+            name: "memory", summary: "peak resident memory with many pending timers",
+            usage: memoryUsage, run: { try memory(&$0, output: $1) }),
+        Subcommand(
+            name: "shrink",
+            summary: "the shrinking challenges (../shared/bench/shrinking) on the explorer",
+            usage: ShrinkBenchCommand.usage, run: { try ShrinkBenchCommand.run(&$0, output: $1) }),
+        Subcommand(
+            name: "day", summary: "simulated commuter days per second on the world model",
+            usage: dayUsage, run: { try day(&$0, output: $1) }),
+        Subcommand(
+            name: "gpx", summary: "reading a long GPX track into a route: time and peak memory",
+            usage: gpxUsage, run: { try gpx(&$0, output: $1) }),
+    ]
+
+    static func usage(for arguments: [String]) -> String {
+        if let subcommand = subcommands.first(where: { $0.name == arguments.first }) {
+            return subcommand.usage
         }
-        var reader = ArgumentReader(Array(arguments.dropFirst()))
-        if reader.wantsHelp() {
-            output.standard(usage(for: [which]))
-            return 0
-        }
-        switch which {
-        case "kernel": return try kernel(&reader, output: output)
-        case "memory": return try memory(&reader, output: output)
-        case "shrink": return try ShrinkBenchCommand.run(&reader, output: output)
-        case "day": return try day(&reader, output: output)
-        default: throw UsageError("unknown benchmark '\(which)'")
-        }
+        return
+            "usage: lifeline bench \(subcommands.map(\.name).joined(separator: "|")) [options]\n\n"
+            + subcommands.map(\.usage).joined(separator: "\n\n")
     }
 
     static func kernel(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {
@@ -148,6 +156,20 @@ enum BenchCommand {
         output.standard(
             "days=\(days) wall_s=\(format6(wall)) days_per_s=\(format2(Double(days) / wall)) "
                 + "events_per_s=\(format2(Double(deliveries) / wall))")
+        return 0
+    }
+
+    static func gpx(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {
+        let points = try reader.integer("--points", in: 1...100_000_000, default: 1_000_000)
+        try reader.finish()
+        let result = try GPXLoadBenchmark(pointCount: points).run()
+        let peak =
+            result.peakResidentBytes.map { format2($0, divisor: 1_048_576) } ?? "unavailable"
+        output.standard(
+            "points=\(result.points) file_mb=\(format2(result.fileBytes, divisor: 1_048_576)) "
+                + "wall_s=\(format6(result.wallSeconds)) "
+                + "points_per_s=\(format2(Double(result.points) / result.wallSeconds)) "
+                + "peak_rss_mb=\(peak) route_mb=\(format2(result.routeBytes, divisor: 1_048_576))")
         return 0
     }
 

@@ -24,22 +24,19 @@ enum ExperimentCommand {
         and any IOSPolicy property).
         """
 
-    static func run(_ arguments: [String], output: CommandOutput) throws -> Int32 {
-        guard let which = arguments.first else {
-            throw UsageError("experiment needs a name: background, relaunch or info-plist")
-        }
-        var reader = ArgumentReader(Array(arguments.dropFirst()))
-        if reader.wantsHelp() {
-            output.standard(usage)
-            return 0
-        }
-        switch which {
-        case "background": return try background(&reader, output: output)
-        case "relaunch": return try relaunch(&reader, output: output)
-        case "info-plist": return try infoPlist(&reader, output: output)
-        default: throw UsageError("unknown experiment '\(which)'")
-        }
-    }
+    /// The experiments, as `lifeline help` lists them and the dispatcher runs them.
+    static let subcommands = [
+        Subcommand(
+            name: "background",
+            summary: "source A's background table: four probes, fixes after leaving",
+            usage: usage, run: { try background(&$0, output: $1) }),
+        Subcommand(
+            name: "relaunch", summary: "source A's relaunch table: launches during a drive",
+            usage: usage, run: { try relaunch(&$0, output: $1) }),
+        Subcommand(
+            name: "info-plist", summary: "the assertion without the location background mode",
+            usage: usage, run: { try infoPlist(&$0, output: $1) }),
+    ]
 
     /// `--gpx FILE`, if given, as a route driven at `speed` where the file has no times. A bad
     /// file is an operating error (exit 1) naming its line; nothing runs.

@@ -25,22 +25,34 @@ public struct CommandOutput {
 /// code: 0 on success, 1 when the run found a failure or could not read its input, 2 on bad
 /// usage (with the usage printed).
 public enum LifelineCommand {
-    public static let usage = """
-        lifeline: a deterministic simulation of iOS's lifecycle for location-tracking apps
+    /// The subcommands by group (`lifeline experiment …`, `lifeline bench …`): the one list the
+    /// dispatcher, the help text and the usage errors are all made from.
+    static let groups = [
+        CommandGroup(
+            name: "experiment", noun: "experiment", missing: "experiment needs a name",
+            subcommands: ExperimentCommand.subcommands),
+        CommandGroup(
+            name: "bench", noun: "benchmark", missing: "bench needs a benchmark",
+            subcommands: BenchCommand.subcommands),
+    ]
 
-        usage: lifeline <command> [options]
-
-        commands:
-          experiment background   source A's background table: four probes, fixes after leaving
-          experiment relaunch     source A's relaunch table: launches during a drive
-          experiment info-plist   the assertion without the location background mode
-          bench kernel   the DES peer benchmark on the kernel (../shared/bench/des)
-          bench memory   peak resident memory with many pending timers
-          bench shrink   the shrinking challenges (../shared/bench/shrinking) on the explorer
-          help           this text
-
-        Run 'lifeline <command> --help' for a command's options.
-        """
+    /// `lifeline help`: every subcommand of every group, one line each, then `help`.
+    public static let usage: String = {
+        let rows =
+            groups.flatMap { group in
+                group.subcommands.map { ("\(group.name) \($0.name)", $0.summary) }
+            } + [("help", "this text")]
+        let width = rows.map(\.0.count).max()! + 3
+        let lines = rows.map { words, summary in
+            "  " + words + String(repeating: " ", count: width - words.count) + summary
+        }
+        return
+            ([
+                "lifeline: a deterministic simulation of iOS's lifecycle for location-tracking apps",
+                "", "usage: lifeline <command> [options]", "", "commands:",
+            ] + lines + ["", "Run 'lifeline <command> --help' for a command's options."]).joined(
+                separator: "\n")
+    }()
 
     /// Runs the tool on `arguments` (without the program name), writing to the process streams.
     public static func main(arguments: [String]) -> Int32 {
@@ -67,12 +79,11 @@ public enum LifelineCommand {
         case "help", "--help", "-h":
             output.standard(usage)
             return 0
-        case "bench":
-            return try BenchCommand.run(rest, output: output)
-        case "experiment":
-            return try ExperimentCommand.run(rest, output: output)
         default:
-            throw UsageError("unknown command '\(command)'")
+            guard let group = groups.first(where: { $0.name == command }) else {
+                throw UsageError("unknown command '\(command)'")
+            }
+            return try group.run(rest, output: output)
         }
     }
 
@@ -84,4 +95,41 @@ public enum LifelineCommand {
         if arguments.first == "experiment" { return ExperimentCommand.usage }
         return usage
     }
+}
+
+/// A word of the tool that takes a subcommand (`experiment`, `bench`): how its errors name a
+/// subcommand, and its subcommands.
+struct CommandGroup: Sendable {
+    var name: String
+    /// What a subcommand is called in errors ("unknown benchmark 'x'").
+    var noun: String
+    /// The error when no subcommand is given; the names follow it.
+    var missing: String
+    var subcommands: [Subcommand]
+
+    /// Runs the subcommand that `arguments` names (its options follow its name), or prints its
+    /// usage for `--help`.
+    func run(_ arguments: [String], output: CommandOutput) throws -> Int32 {
+        guard let which = arguments.first else {
+            throw UsageError("\(missing): \(subcommands.map(\.name).joined(separator: ", "))")
+        }
+        guard let subcommand = subcommands.first(where: { $0.name == which }) else {
+            throw UsageError("unknown \(noun) '\(which)'")
+        }
+        var reader = ArgumentReader(Array(arguments.dropFirst()))
+        if reader.wantsHelp() {
+            output.standard(subcommand.usage)
+            return 0
+        }
+        return try subcommand.run(&reader, output)
+    }
+}
+
+/// One subcommand of a group: its name, its line in `lifeline help`, its usage text, and the
+/// function that parses its options and runs it.
+struct Subcommand: Sendable {
+    var name: String
+    var summary: String
+    var usage: String
+    var run: @Sendable (inout ArgumentReader, CommandOutput) throws -> Int32
 }

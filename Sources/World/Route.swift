@@ -53,9 +53,25 @@ public struct Route: Sendable {
             "waypoints in time order")
         self.waypoints = waypoints
         legSpeeds = zip(waypoints, waypoints.dropFirst()).map { start, end in
-            let span = (end.instant - start.instant).seconds
-            return span > 0 ? start.coordinate.distance(to: end.coordinate) / span : 0
+            Self.legSpeed(
+                distanceMeters: start.coordinate.distance(to: end.coordinate),
+                span: end.instant - start.instant)
         }
+    }
+
+    /// A route through `waypoints` (sorted by instant, at least one) whose leg speeds are
+    /// already known, each `legSpeed(distanceMeters:span:)` of its leg.
+    init(waypoints: [Waypoint], legSpeeds: [Double]) {
+        precondition(!waypoints.isEmpty, "a route has at least one waypoint")
+        precondition(legSpeeds.count == waypoints.count - 1, "one speed per leg")
+        self.waypoints = waypoints
+        self.legSpeeds = legSpeeds
+    }
+
+    /// The ground speed of a leg of `distanceMeters` lasting `span` (0 for an empty span).
+    static func legSpeed(distanceMeters: Double, span: VirtualDuration) -> Double {
+        let seconds = span.seconds
+        return seconds > 0 ? distanceMeters / seconds : 0
     }
 
     /// A route of `segments` from `start`, heading `headingDegrees`, beginning at `startInstant`.

@@ -23,6 +23,30 @@ struct CommandLineTests {
         #expect(bench.code == 0 && bench.standard.contains("--processes"))
     }
 
+    @Test("help lists every subcommand the dispatcher accepts, and each one's --help works")
+    func helpListsEverySubcommand() {
+        let help = runTool(["help"])
+        #expect(help.code == 0)
+        let listed = help.standard.split(separator: "\n").map {
+            $0.split(separator: " ").prefix(2).joined(separator: " ")
+        }
+        var count = 0
+        for group in LifelineCommand.groups {
+            for subcommand in group.subcommands {
+                let words = "\(group.name) \(subcommand.name)"
+                #expect(listed.contains(words), "'\(words)' is missing from lifeline help")
+                let usage = runTool([group.name, subcommand.name, "--help"])
+                #expect(usage.code == 0 && usage.standard.contains("lifeline \(words)"))
+                count += 1
+            }
+        }
+        // The five benchmarks (day and gpx included) and the three experiments.
+        #expect(count == 8)
+        #expect(listed.contains("bench day") && listed.contains("bench gpx"))
+        #expect(runTool(["bench", "nonesuch"]).error.contains("unknown benchmark 'nonesuch'"))
+        #expect(runTool(["experiment", "nonesuch"]).code == 2)
+    }
+
     @Test(
         "bad usage exits with 2 and says what was wrong",
         arguments: [

@@ -74,6 +74,48 @@ struct GPXTests {
         }
     }
 
+    @Test("a leg faster than the plausible maximum is an error naming both its points' lines")
+    func tooFast() throws {
+        // 0.01° of latitude is about 1,112 m: in 2 s, 556 m/s, over the 400 m/s limit.
+        let data = gpx(
+            """
+            <trk><trkseg>
+            <trkpt lat="10" lon="20"><time>2026-11-29T07:00:00Z</time></trkpt>
+            <trkpt lat="10.01" lon="20"><time>2026-11-29T07:00:02Z</time></trkpt>
+            </trkseg></trk>
+            """)
+        #expect {
+            try Route(gpx: data, path: "jump.gpx")
+        } throws: { error in
+            guard let error = error as? GPXError else { return false }
+            return error.line == 5
+                && error.message.hasPrefix(
+                    "the leg from line 4 to line 5 covers 1112.0 m in 2.000 s (556.0 m/s), "
+                        + "faster than 400 m/s")
+        }
+        // An airliner's 250 m/s is plausible, and so is the same place twice at one time.
+        let flight = try Route(
+            gpx: gpx(
+                """
+                <wpt lat="10" lon="20"><time>2026-11-29T07:00:00Z</time></wpt>
+                <wpt lat="10" lon="20"><time>2026-11-29T07:00:00Z</time></wpt>
+                <wpt lat="10.0225" lon="20"><time>2026-11-29T07:00:10Z</time></wpt>
+                """), path: "flight.gpx")
+        #expect(abs(flight.speed(at: .start + .seconds(5)) - 250.2) < 0.1)
+        #expect(Route.maximumGPXSpeedMetersPerSecond == 400)
+    }
+
+    @Test("untimed points are driven at the given speed, however fast, without the limit")
+    func untimedFastSpeed() throws {
+        let route = try Route(
+            gpx: gpx(
+                """
+                <wpt lat="0" lon="0"/>
+                <wpt lat="0" lon="1"/>
+                """), path: "fixed.gpx", speedMetersPerSecond: 1000)
+        #expect(abs(route.speed(at: .start + .seconds(1)) - 1000) < 1e-6)
+    }
+
     @Test("a missing file is an error naming it")
     func missingFile() {
         #expect(throws: GPXError(path: "/no/such.gpx", line: 0, message: "the file cannot be read"))
