@@ -8,7 +8,13 @@ let package = Package(
     name: "Lifeline",
     products: [
         .executable(name: "lifeline", targets: ["lifeline"]),
+        // What a team needs to test its own engine in its own package (see CONTRIBUTING.md,
+        // "Testing your own engine"; .ci/run builds such a package against this one).
         .library(name: "Simulation", targets: ["Simulation"]),
+        .library(name: "Exploration", targets: ["Exploration"]),
+        .library(name: "ExplorationTesting", targets: ["ExplorationTesting"]),
+        .library(name: "Formats", targets: ["Formats"]),
+        .library(name: "World", targets: ["World"]),
     ],
     targets: [
         // Layer 1: the discrete-event kernel (virtual time, scheduler, actors, ordering, trace,

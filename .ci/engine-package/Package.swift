@@ -1,0 +1,19 @@
+// swift-tools-version: 6.0
+// A team's own package that tests its own engine against Lifeline, through its public API
+// only. `.ci/run` copies this folder outside the repository, points the dependency at the
+// checkout, builds it and runs it: if anything `internal` were needed, it would not compile.
+import PackageDescription
+
+let package = Package(
+    name: "MyTracker",
+    dependencies: [.package(name: "Lifeline", path: "LIFELINE_PATH")],
+    targets: [
+        .executableTarget(
+            name: "MyTrackerCheck",
+            dependencies: [
+                .product(name: "World", package: "Lifeline"),
+                .product(name: "Simulation", package: "Lifeline"),
+            ]),
+    ],
+    swiftLanguageModes: [.v6]
+)
