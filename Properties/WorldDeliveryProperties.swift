@@ -15,15 +15,22 @@ struct TimedAction: CustomStringConvertible {
     var description: String { "\(second)s \(action)" }
 }
 
-/// What each launch of the scenario's engine does, by launch number (bit k: launch k + 1).
+/// What each launch of the scenario's engine does: a manager at the launches whose bit is set
+/// (bit k: launch k + 1), and the services it recreates at every launch.
 struct EnginePlan: CustomStringConvertible {
     var managerLaunches: UInt8
     var allowsBackground: Bool
     var significantChange: Bool
     var backgroundTask: Bool
+    var liveSession: Bool
+    var visits: Bool
+    var monitor: Bool
+    var legacyRegion: Bool
     var description: String {
         "managers at launches \(managerLaunches), background \(allowsBackground), "
-            + "significant change \(significantChange), task \(backgroundTask)"
+            + "significant change \(significantChange), task \(backgroundTask), "
+            + "live session \(liveSession), visits \(visits), monitor \(monitor), "
+            + "region \(legacyRegion)"
     }
 }
 
@@ -64,6 +71,23 @@ final class PlannedEngine: AppEngine {
         }
         if plan.significantChange { services.startMonitoringSignificantLocationChanges() }
         if plan.backgroundTask { _ = services.beginBackgroundTask() }
+        if plan.liveSession {
+            _ = services.beginBackgroundActivitySession()
+            _ = services.startLiveUpdates()
+        }
+        if plan.visits { services.startMonitoringVisits() }
+        let home = Coordinate(latitude: 51.5007, longitude: -0.1246)
+        if plan.monitor {
+            services.openMonitor("Places")
+            services.addCondition(
+                monitor: "Places", condition: "home", center: home, radiusMeters: 100)
+        }
+        if plan.legacyRegion {
+            let manager = services.makeManager()
+            ledger.created[launch, default: []].append(manager)
+            services.startMonitoring(
+                manager, for: CircularRegion(identifier: "home", center: home, radiusMeters: 150))
+        }
     }
 }
 
@@ -71,6 +95,7 @@ final class PlannedEngine: AppEngine {
 let scenarioActions: [UserAction] = [
     .open, .leave, .lock, .unlock, .forceQuit, .memoryPressure, .crash, .exit, .reboot,
     .setAuthorization(.always), .setAuthorization(.whenInUse), .setAuthorization(.denied),
+    .setAccuracy(.reduced), .setAccuracy(.full), .attachTestHost(true), .attachTestHost(false),
 ]
 
 /// A lifecycle scenario run with every same-instant ordering drawn from the test case.
@@ -81,9 +106,15 @@ var deliveryRuns: Gen<DeliveryRun> {
             managerLaunches: UInt8(Gen<Int>.int(in: 0...255).generate(testCase)),
             allowsBackground: Gen<Bool>.bool.generate(testCase),
             significantChange: Gen<Bool>.bool.generate(testCase),
-            backgroundTask: Gen<Bool>.bool.generate(testCase))
-        let action = Gen.zip(Gen<Int>.int(in: 0...90), Gen<UserAction>.element(of: scenarioActions))
-            .map { TimedAction(second: $0.0, action: $0.1) }
+            backgroundTask: Gen<Bool>.bool.generate(testCase),
+            liveSession: Gen<Bool>.bool.generate(testCase),
+            visits: Gen<Bool>.bool.generate(testCase),
+            monitor: Gen<Bool>.bool.generate(testCase),
+            legacyRegion: Gen<Bool>.bool.generate(testCase))
+        let action = Gen.zip(
+            Gen<Int>.int(in: 0...600), Gen<UserAction>.element(of: scenarioActions)
+        )
+        .map { TimedAction(second: $0.0, action: $0.1) }
         let actions = Gen.array(of: action, length: 0...10).generate(testCase)
         let ledger = ManagerLedger()
         var launches = 0
@@ -95,6 +126,8 @@ var deliveryRuns: Gen<DeliveryRun> {
                     start: Coordinate(latitude: 51.5007, longitude: -0.1246), headingDegrees: 90,
                     segments: [
                         .init(.park, .seconds(20)),
+                        .init(.drive, .minutes(2), speedMetersPerSecond: 40),
+                        .init(.park, .minutes(6)),
                         .init(.drive, .minutes(10), speedMetersPerSecond: 40),
                     ])),
             ordering: .random(choices: testCase), trace: trace
@@ -106,7 +139,7 @@ var deliveryRuns: Gen<DeliveryRun> {
         for timed in actions {
             world.schedule(timed.action, at: .start + .seconds(Int64(timed.second)))
         }
-        world.run(until: .start + .seconds(200))
+        world.run(until: .start + .minutes(15))
         let received = trace.records.filter {
             if case .deliver = $0.message { $0.actor == world.app } else { false }
         }.count
