@@ -22,6 +22,10 @@ public enum AppItem: Sendable, Equatable, CustomStringConvertible {
     case protectedDataAvailable
     /// A background task's time is up (R-F1).
     case backgroundTaskExpiring(ObjectID)
+    /// A commit of the app's store completed: its rows are durable. Not an iOS callback but
+    /// the app's own completion; it runs only while the process runs, so it goes through the
+    /// mailbox like the others.
+    case storeDidCommit(CommitID)
 
     public var description: String {
         switch self {
@@ -33,6 +37,7 @@ public enum AppItem: Sendable, Equatable, CustomStringConvertible {
         case .authorization(let value): "authorization \(value.rawValue)"
         case .protectedDataAvailable: "protected data available"
         case .backgroundTaskExpiring(let task): "background task \(task) expiring"
+        case .storeDidCommit(let commit): "store \(commit) completed"
         }
     }
 }
@@ -59,6 +64,9 @@ public enum DropReason: Sendable, Equatable, CustomStringConvertible {
     /// The operating system does not relaunch the app for this event: not Always (R-F5), or
     /// after a force-quit the preset does not allow it (R-B4, R-B5, R-B6); `rule` names which.
     case notRelaunched(rule: String)
+    /// The device has not been unlocked since it booted: the app's data cannot be written
+    /// (R-D9).
+    case protectedDataUnavailable
 
     /// The rule that loses the item.
     public var rule: String {
@@ -71,6 +79,7 @@ public enum DropReason: Sendable, Equatable, CustomStringConvertible {
         case .noListener: "R-A12"
         case .reboot: "R-B7"
         case .notRelaunched(let rule): rule
+        case .protectedDataUnavailable: "R-D9"
         }
     }
 
@@ -84,7 +93,18 @@ public enum DropReason: Sendable, Equatable, CustomStringConvertible {
             case .noListener: "no listener recreated in time"
             case .reboot: "device rebooted"
             case .notRelaunched: "the app is not relaunched for it"
+            case .protectedDataUnavailable: "protected data unavailable"
             }
         return "\(why), \(rule)"
+    }
+}
+
+extension AppItem {
+    /// True for the items that R-A2's bound (`queuedUpdateCountMax`) applies to: everything
+    /// the system queues for the app. The completion of the app's own commit is work the
+    /// process already has; iOS does not discard it, it waits until the process runs (or dies
+    /// with it).
+    var isBoundByQueue: Bool {
+        if case .storeDidCommit = self { false } else { true }
     }
 }

@@ -15,8 +15,10 @@ import Simulation
 ///   next process, and the operating system is asked to wake or relaunch the app for it
 ///   (R-A10, R-F2). If the operating system refuses (R-F5, R-B4–R-B6), the event is dropped.
 /// - A reboot drops held events; the registrations that produce them survive (R-B7).
-/// - At most `queuedUpdateCountMax` items are held (R-A2's bound, shared by every item kept for
-///   a process that runs no code); beyond it the oldest is dropped.
+/// - At most `queuedUpdateCountMax` items are held (R-A2's bound, shared by every item the
+///   system keeps for a process that runs no code); beyond it the oldest is dropped. The
+///   completion of the app's own store commit is held outside that bound (it is never
+///   dropped, only lost with its process).
 ///
 /// Which process listens for what it learns from the requests the engine makes: significant
 /// change must be started again by each process (F), a monitor opened again with the same
@@ -60,11 +62,25 @@ struct AppMailbox {
     }
 
     /// Holds `item` for process `generation`; returns what the bound pushes out, oldest first.
+    /// The bound counts the items the system queues (`AppItem.isBoundByQueue`), not the
+    /// completions of the app's own commits, which are never pushed out.
     mutating func hold(_ item: AppItem, for generation: Int?) -> [AppItem] {
         held.append(Held(item: item, generation: generation))
         guard held.count > heldCountMax else { return [] }
-        let overflow = held.prefix(held.count - heldCountMax).map(\.item)
-        held.removeFirst(overflow.count)
+        var excess = held.count(where: \.item.isBoundByQueue) - heldCountMax
+        guard excess > 0 else { return [] }
+        var overflow: [AppItem] = []
+        var kept: [Held] = []
+        kept.reserveCapacity(held.count - excess)
+        for entry in held {
+            if excess > 0 && entry.item.isBoundByQueue {
+                excess -= 1
+                overflow.append(entry.item)
+            } else {
+                kept.append(entry)
+            }
+        }
+        held = kept
         return overflow
     }
 

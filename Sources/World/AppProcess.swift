@@ -20,6 +20,18 @@ public struct AppLogEntry: Sendable, CustomStringConvertible {
         case crashed(String)
         case killed(TerminationCause)
         case protectedDataAvailable
+        /// The engine's `storeDidCommit` ran.
+        case didCommit(CommitID)
+        /// A commit completed: its rows are on disk (whether or not the app is told).
+        case commitDurable(CommitID, rowCount: Int)
+        /// A commit in flight when the process ended: none of its rows reached the disk.
+        case commitLost(CommitID, rowCount: Int, DropReason)
+        /// Changes to the saved record reached the disk.
+        case savedRecordWritten(keys: [String])
+        /// Changes to the saved record that never reached the disk, and why.
+        case savedRecordChangeLost(keys: [String], DropReason)
+        /// `openStore()` failed.
+        case storeUnavailable(StoreError)
     }
 
     public var instant: Instant
@@ -51,6 +63,15 @@ extension AppLogEntry.Kind: CustomStringConvertible {
         case .crashed(let reason): "crashed: \(reason)"
         case .killed(let cause): "killed (\(cause.rawValue))"
         case .protectedDataAvailable: AppItem.protectedDataAvailable.description
+        case .didCommit(let commit): AppItem.storeDidCommit(commit).description
+        case .commitDurable(let commit, let rowCount): "\(commit) durable (\(rowCount) rows)"
+        case .commitLost(let commit, let rowCount, let reason):
+            "lost \(StorageLoss.commit(commit, rowCount: rowCount)): \(reason)"
+        case .savedRecordWritten(let keys):
+            "saved record written [\(keys.joined(separator: ", "))]"
+        case .savedRecordChangeLost(let keys, let reason):
+            "lost \(StorageLoss.savedRecordChange(keys: keys)): \(reason)"
+        case .storeUnavailable(let error): "store cannot be opened: \(error)"
         case .dropped(let item, let reason): "dropped \(item): \(reason)"
         case .unavailableAPI(let api):
             "\(api.rawValue) is unavailable before iOS \(api.introducedInVersion): the call did nothing"
@@ -65,6 +86,15 @@ extension AppLogEntry.Kind: CustomStringConvertible {
 /// drops it with a reason recorded in the trace (a `dropped` message) and the log. The engine's
 /// requests go to the daemon and the operating system in order, after the callback; an
 /// Info.plist assertion in a call ends the process at once (R-A9).
+///
+/// The app's data lives on the device's `Disk`, which this actor owns and which outlives every
+/// process: commits complete `storeCommitDuration` after they are issued (even while the
+/// process is suspended: the I/O was issued), and the saved record is written
+/// `savedRecordWriteDelay` after a change. A termination of any kind loses the commits and the
+/// changes not yet on disk by its instant, each recorded (a `lost` message in the trace, an
+/// entry in the log) with the rule that loses it (R-A1; R-F3 for memory). The data is
+/// protected from a boot until the first unlock (R-D9): the actor learns it from the reboot, the
+/// launch context and the unlock's callback, all sent by the operating system on one channel.
 final class AppProcess: SimulationActor {
     private let makeEngine: () -> any AppEngine
     private let capabilities: AppCapabilities
@@ -78,6 +108,10 @@ final class AppProcess: SimulationActor {
     private var services: LocationServices?
     /// Everything the app saw, in order.
     private(set) var log: [AppLogEntry] = []
+    /// The app's data on the device: it outlives every process.
+    private(set) var disk = Disk()
+    /// The saved record's pending write: when it is due, and its timer.
+    private var savedRecordWrite: (due: Instant, timer: EventHandle)?
 
     init(
         makeEngine: @escaping () -> any AppEngine, capabilities: AppCapabilities,
@@ -105,6 +139,7 @@ final class AppProcess: SimulationActor {
         switch message {
         case .launch(let launch, let generation):
             mailbox.launched(generation: generation, into: launch.state)
+            disk.protectedDataAvailable = launch.protectedDataAvailable
             services = LocationServices(
                 capabilities: capabilities, systemVersion: policy.systemVersion, nextObjectID: 1)
             engine = makeEngine()
@@ -127,6 +162,7 @@ final class AppProcess: SimulationActor {
             record(.killed(cause), context.now)
             engine = nil
             cancelExpiry(&context)
+            settleDisk(ending: cause, &context)
             for item in mailbox.ended(cause) { drop(item, .processEnded(cause), &context) }
             switch cause {
             case .idle:
@@ -138,6 +174,7 @@ final class AppProcess: SimulationActor {
                 askToWakeForHeldEvents(&context)
             }
         case .deviceRebooted:
+            disk.protectedDataAvailable = false
             cancelExpiry(&context)
             dropHeldEvents(.reboot, &context)
         case .wakeRefused(let mechanism, let reason) where !mailbox.state.isRunning:
@@ -145,10 +182,26 @@ final class AppProcess: SimulationActor {
                 drop(.event(event), reason, &context)
             }
         case .deliver(let item, let generation, let withheld):
+            // The unlock makes the disk readable whether or not the app's code is told now.
+            if case .protectedDataAvailable = item { disk.protectedDataAvailable = true }
             if let withheld { return drop(item, withheld, &context) }
             route(item, for: generation, &context)
         case .dropped(let item, let reason):
             record(.dropped(item, reason), context.now)
+        case .lost(.commit(let commit, let rowCount), let reason):
+            record(.commitLost(commit, rowCount: rowCount, reason), context.now)
+        case .lost(.savedRecordChange(let keys), let reason):
+            record(.savedRecordChangeLost(keys: keys, reason), context.now)
+        case .appTimer(.commitCompleted(let commit, let generation)):
+            guard generation == self.generation else { return }
+            for done in disk.complete(through: commit) {
+                record(.commitDurable(done.commit, rowCount: done.rows.count), context.now)
+                route(.storeDidCommit(done.commit), for: generation, &context)
+            }
+        case .appTimer(.savedRecordWrite(let generation)):
+            savedRecordWrite = nil
+            guard generation == self.generation, mailbox.state.exists else { return }
+            writeSavedRecord(&context)
         case .appTimer(.heldEventsExpired(let generation)):
             heldEventsExpiry = nil
             guard generation == self.generation, mailbox.state.isRunning else { return }
@@ -271,6 +324,9 @@ final class AppProcess: SimulationActor {
         case .backgroundTaskExpiring(let task):
             record(.backgroundTaskExpiring(task), now)
             call(&context) { $0.backgroundTaskWillExpire(task, services: $1) }
+        case .storeDidCommit(let commit):
+            record(.didCommit(commit), now)
+            call(&context) { $0.storeDidCommit(commit, services: $1) }
         }
     }
 
@@ -279,8 +335,17 @@ final class AppProcess: SimulationActor {
         _ context: inout Scheduler<WorldMessage>, _ body: (any AppEngine, LocationServices) -> Void
     ) {
         guard let engine, let services else { return }
+        let storage = services.storage
+        storage.protectedDataAvailable = disk.protectedDataAvailable
+        storage.committedRows = disk.rows
+        storage.storedValues = disk.protectedDataAvailable ? disk.savedValues : [:]
         body(engine, services)
+        // Engine code runs only in callbacks: letting go of the disk's arrays keeps the next
+        // commit from copying them.
+        storage.committedRows = []
+        storage.storedValues = [:]
         for api in services.unavailableCalls { record(.unavailableAPI(api), context.now) }
+        applyStorageRequests(storage, &context)
         if !services.requests.isEmpty {
             mailbox.noteRequests(services.requests)
             // Background tasks are the operating system's; everything else is the daemon's.
@@ -297,6 +362,86 @@ final class AppProcess: SimulationActor {
             self.engine = nil
             context.send(.processCrashed(reason: reason, generation: generation), to: os)
         }
+    }
+
+    // MARK: - The disk
+
+    /// Issues the commits the callback asked for, arms the saved record's write after a
+    /// change, and logs failed opens.
+    private func applyStorageRequests(
+        _ storage: ProcessStorage, _ context: inout Scheduler<WorldMessage>
+    ) {
+        for error in storage.openFailures { record(.storeUnavailable(error), context.now) }
+        for request in storage.commitRequests {
+            let completesAt = disk.completionInstant(
+                issuedAt: context.now, duration: policy.storeCommitDuration)
+            let timer = context.setTimer(
+                after: completesAt - context.now,
+                .appTimer(.commitCompleted(request.commit, generation: generation)))
+            disk.issue(
+                Disk.InFlight(
+                    commit: request.commit, rows: request.rows, completesAt: completesAt,
+                    timer: timer))
+        }
+        if storage.savedRecordChanged && savedRecordWrite == nil {
+            let timer = context.setTimer(
+                after: policy.savedRecordWriteDelay,
+                .appTimer(.savedRecordWrite(generation: generation)))
+            savedRecordWrite = (context.now + policy.savedRecordWriteDelay, timer)
+        }
+        storage.clearRequests()
+    }
+
+    /// Writes the saved record's unwritten changes, or loses them while the data is protected
+    /// (R-D9).
+    private func writeSavedRecord(_ context: inout Scheduler<WorldMessage>) {
+        guard let storage = services?.storage, !storage.unsavedChanges.isEmpty else { return }
+        let changes = storage.unsavedChanges
+        storage.unsavedChanges.removeAll()
+        if disk.protectedDataAvailable {
+            disk.write(changes)
+            record(.savedRecordWritten(keys: changes.map(\.key)), context.now)
+        } else {
+            lose(.savedRecordChange(keys: changes.map(\.key)), .protectedDataUnavailable, &context)
+        }
+    }
+
+    /// The process ended: what is due on disk by now is written (a completion at the instant
+    /// of the termination falls on the durable side); the rest is lost with the process.
+    private func settleDisk(
+        ending cause: TerminationCause, _ context: inout Scheduler<WorldMessage>
+    ) {
+        let (completed, lost) = disk.terminate(at: context.now)
+        for commit in completed {
+            context.cancel(commit.timer)
+            record(.commitDurable(commit.commit, rowCount: commit.rows.count), context.now)
+            drop(.storeDidCommit(commit.commit), .processEnded(cause), &context)
+        }
+        for commit in lost {
+            context.cancel(commit.timer)
+            lose(
+                .commit(commit.commit, rowCount: commit.rows.count), .processEnded(cause), &context)
+        }
+        if let write = savedRecordWrite {
+            context.cancel(write.timer)
+            savedRecordWrite = nil
+            if write.due <= context.now {
+                writeSavedRecord(&context)
+            }
+        }
+        if let storage = services?.storage, !storage.unsavedChanges.isEmpty {
+            lose(
+                .savedRecordChange(keys: storage.unsavedChanges.map(\.key)),
+                .processEnded(cause), &context)
+            storage.unsavedChanges.removeAll()
+        }
+    }
+
+    /// Records the loss in the trace (a message to itself) and, on its delivery, in the log.
+    private func lose(
+        _ loss: StorageLoss, _ reason: DropReason, _ context: inout Scheduler<WorldMessage>
+    ) {
+        context.send(.lost(loss, reason), to: context.currentActor)
     }
 
     private func record(_ kind: AppLogEntry.Kind, _ instant: Instant) {

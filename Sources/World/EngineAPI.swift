@@ -24,6 +24,10 @@ public protocol AppEngine: AnyObject {
     func protectedDataDidBecomeAvailable(services: LocationServices)
     /// A background task's time is up; end it now or the process is killed (R-F1).
     func backgroundTaskWillExpire(_ task: ObjectID, services: LocationServices)
+    /// A commit of the store completed: its rows are durable and in `Store.rows`. Called
+    /// when the process runs: a commit that completes while it is suspended is durable at
+    /// once, and this callback waits for the process to run again.
+    func storeDidCommit(_ commit: CommitID, services: LocationServices)
 }
 
 extension AppEngine {
@@ -40,6 +44,7 @@ extension AppEngine {
     public func backgroundTaskWillExpire(_ task: ObjectID, services: LocationServices) {
         services.endBackgroundTask(task)
     }
+    public func storeDidCommit(_ commit: CommitID, services: LocationServices) {}
 }
 
 /// What an engine asks of the system; sent to the location daemon (and the operating system)
@@ -133,21 +138,48 @@ extension AppRequest {
 ///
 /// A call to an API that the modelled iOS version lacks (`CoreLocationAPI`) does nothing and
 /// leaves an error in the app's log, naming the API and the version that introduced it.
+///
+/// The app's own data is here too: `openStore()` (a durable store, modelled on SQLite) and
+/// `userDefaults` (a small saved record); see `Store` and `SavedRecord`.
 public final class LocationServices {
     /// The requests made so far in this callback.
     public private(set) var requests: [AppRequest] = []
     /// The assertion that ended the process, if one did.
-    public private(set) var crashReason: String?
+    public private(set) var crashReason: String? {
+        didSet { storage.halted = crashReason != nil }
+    }
     /// Calls made in this callback to APIs the modelled iOS version lacks.
     public private(set) var unavailableCalls: [CoreLocationAPI] = []
+    /// The saved record, like `UserDefaults.standard`: read at once, written to disk
+    /// `savedRecordWriteDelay` after a change; empty before the first unlock (R-D9).
+    public let userDefaults: SavedRecord
     private let capabilities: AppCapabilities
     private let systemVersion: Int
     private var nextObjectID: Int
+    /// This process's side of its data, shared with its store and saved record.
+    let storage: ProcessStorage
+    private var store: Store?
 
     init(capabilities: AppCapabilities, systemVersion: Int, nextObjectID: Int) {
         self.capabilities = capabilities
         self.systemVersion = systemVersion
         self.nextObjectID = nextObjectID
+        storage = ProcessStorage()
+        userDefaults = SavedRecord(storage: storage)
+    }
+
+    /// Opens the app's store (one connection per process: every call returns the same one).
+    /// - Throws: `StoreError.protectedDataUnavailable` before the first unlock after a boot
+    ///   (R-D9): the app's container cannot be opened until then.
+    public func openStore() throws -> Store {
+        guard storage.protectedDataAvailable else {
+            storage.openFailures.append(.protectedDataUnavailable)
+            throw StoreError.protectedDataUnavailable
+        }
+        if let store { return store }
+        let opened = Store(storage: storage)
+        store = opened
+        return opened
     }
 
     /// Forgets the requests and errors handled after a callback; object ids keep counting

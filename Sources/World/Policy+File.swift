@@ -76,6 +76,8 @@ extension IOSPolicy {
             ("reducedAccuracyMetersMin", .meters(\.reducedAccuracyMetersMin)),
             ("reducedAccuracyMetersMax", .meters(\.reducedAccuracyMetersMax)),
             ("queuedUpdateCountMax", .count(\.queuedUpdateCountMax, 0...1_000_000)),
+            ("storeCommitDuration", .duration(\.storeCommitDuration)),
+            ("savedRecordWriteDelay", .duration(\.savedRecordWriteDelay)),
         ]
     }
 

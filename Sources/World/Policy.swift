@@ -174,6 +174,18 @@ public struct IOSPolicy: Sendable, Equatable {
     /// parameter: the oldest are dropped beyond it).
     public var queuedUpdateCountMax = 100
 
+    // MARK: The app's data on disk
+
+    /// Time from an engine's `Store.commit()` to its rows being durable: SQLite's journaled
+    /// commit, which ends with an fsync of the journal and the database. A termination of any
+    /// kind before then loses the commit's rows (R-A1; R-F3 for memory). No source measures
+    /// it: a parameter.
+    public var storeCommitDuration = VirtualDuration.milliseconds(20)
+    /// Time from a change to the saved record (`UserDefaults`) to its write to disk: the record
+    /// is written asynchronously after a change, and a kill in between loses the change (R-A1;
+    /// R-F3 for memory). No source states the delay: a parameter.
+    public var savedRecordWriteDelay = VirtualDuration.seconds(1)
+
     public init() {}
 }
 

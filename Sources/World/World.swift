@@ -101,6 +101,14 @@ public struct World {
     /// Everything the app saw, in order.
     public var log: [AppLogEntry] { appProcess.log }
 
+    /// The rows of the app's store on the device's disk now: every completed commit's, in
+    /// commit order (what "stored" means).
+    public var storedRows: [StoredRow] { appProcess.disk.rows }
+
+    /// The app's saved record as written on the device's disk now (changes not yet written are
+    /// not in it).
+    public var savedRecordOnDisk: [String: SavedValue] { appProcess.disk.savedValues }
+
     /// Items the app's mailbox holds now (for a suspended process, a launch on its way, or a
     /// listener not yet recreated).
     public var heldCount: Int { appProcess.heldCount }

@@ -88,13 +88,19 @@ public enum DaemonTimer: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// The app's mailbox's timer: held events whose listener did not come back in time.
+/// The app process's timers: held events whose listener did not come back in time, and the
+/// disk's writes (a store commit completing, the saved record written).
 public enum AppTimer: Sendable, Equatable, CustomStringConvertible {
     case heldEventsExpired(generation: Int)
+    case commitCompleted(CommitID, generation: Int)
+    case savedRecordWrite(generation: Int)
 
     public var description: String {
         switch self {
         case .heldEventsExpired(let generation): "held events expired (process \(generation))"
+        case .commitCompleted(let commit, let generation):
+            "store \(commit) durable (process \(generation))"
+        case .savedRecordWrite(let generation): "saved record written (process \(generation))"
         }
     }
 }
@@ -136,6 +142,8 @@ public enum WorldMessage: Sendable, CustomStringConvertible {
     case deliver(AppItem, generation: Int?, withheld: DropReason?)
     /// The mailbox's record that an item never reached the app's code, and why.
     case dropped(AppItem, DropReason)
+    /// The app process's record that iOS lost some of the app's data, and why.
+    case lost(StorageLoss, DropReason)
     // Timers.
     case osTimer(OSTimer)
     case daemonTimer(DaemonTimer)
@@ -171,6 +179,7 @@ public enum WorldMessage: Sendable, CustomStringConvertible {
             "\(item) (\(generation.map { "process \($0)" } ?? "any process"))"
                 + (withheld.map { ", withheld: \($0)" } ?? "")
         case .dropped(let item, let reason): "dropped \(item): \(reason)"
+        case .lost(let loss, let reason): "lost \(loss): \(reason)"
         case .osTimer(let timer): "os timer \(timer)"
         case .daemonTimer(let timer): "daemon timer \(timer)"
         case .appTimer(let timer): "app timer \(timer)"

@@ -184,6 +184,8 @@ struct PolicyEffect: Sendable {
         .init("reducedAccuracyMetersMin", "5000", .fixes(desiredAccuracyMeters: nil, .reduced)),
         .init("reducedAccuracyMetersMax", "30000", .fixes(desiredAccuracyMeters: nil, .reduced)),
         .init("queuedUpdateCountMax", "5", .suspendedAppQueues),
+        .init("storeCommitDuration", #""1s""#, .dataKilledAfterHalfASecond),
+        .init("savedRecordWriteDelay", #""100ms""#, .dataKilledAfterHalfASecond),
     ]
 }
 
@@ -480,6 +482,32 @@ extension PolicyScenario {
                 nil
             }
         }
+    }
+
+    /// An app commits a row to its store and sets a flag in its saved record at launch, and is
+    /// force-quit half a second later: what reached the disk, and what was lost.
+    static let dataKilledAfterHalfASecond = PolicyScenario(name: "data killed after 0.5 s") {
+        policy in
+        let world = runWorld(
+            policy: policy, route: parked, until: 5, actions: [(0, .open), (0.5, .forceQuit)]
+        ) {
+            ScriptedEngine { _, services in
+                services.userDefaults.set(true, forKey: "enabled")
+                guard let store = try? services.openStore() else { return }
+                store.insert(StoredRow(key: "row"))
+                store.commit()
+            }
+        }
+        return [
+            "\(world.storedRows.count) rows stored",
+            "saved record \(world.savedRecordOnDisk.keys.sorted())",
+        ]
+            + world.timeline { kind in
+                switch kind {
+                case .commitLost, .savedRecordChangeLost: "\(kind)"
+                default: nil
+                }
+            }
     }
 
     /// An Always app in the foreground updates a manager for 5 s while driving: where each fix

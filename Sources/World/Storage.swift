@@ -1,0 +1,281 @@
+// The app's data on the device (layer 3): a durable store modelled on SQLite with a journal, and
+// a small saved record like `UserDefaults`, as an engine sees them (`Store`, `SavedRecord`),
+// and the disk that keeps them across processes and boots (`Disk`, owned by the app process).
+import Simulation
+
+/// One row of the app's store: a key, an optional fix, and free text. Rows are kept in the
+/// order they were committed; the store does not index or deduplicate them.
+public struct StoredRow: Sendable, Equatable, CustomStringConvertible {
+    public var key: String
+    public var fix: Fix?
+    public var text: String
+
+    public init(key: String, fix: Fix? = nil, text: String = "") {
+        self.key = key
+        self.fix = fix
+        self.text = text
+    }
+
+    public var description: String {
+        "row \(key)\(fix.map { " \($0)" } ?? "")\(text.isEmpty ? "" : " \"\(text)\"")"
+    }
+}
+
+/// One commit of the store, numbered from 1 within a process (the callback that tells of its
+/// completion reaches only the process that made it).
+public struct CommitID: Hashable, Sendable, CustomStringConvertible {
+    public var value: Int
+    public init(_ value: Int) { self.value = value }
+    public var description: String { "commit \(value)" }
+}
+
+/// Why the store cannot be opened.
+public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The device has not been unlocked since it booted: the app's container is protected
+    /// `completeUntilFirstUserAuthentication`, and its files cannot be opened (R-D9).
+    case protectedDataUnavailable
+
+    public var description: String {
+        switch self {
+        case .protectedDataUnavailable:
+            "protected data unavailable before the first unlock, R-D9"
+        }
+    }
+}
+
+/// A value of the saved record: what `UserDefaults` holds for the settings an engine keeps.
+public enum SavedValue: Sendable, Equatable, CustomStringConvertible {
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+
+    public var description: String {
+        switch self {
+        case .bool(let value): "\(value)"
+        case .int(let value): "\(value)"
+        case .double(let value): PlainText.fixed(value, digits: 3)
+        case .string(let value): "\"\(value)\""
+        }
+    }
+}
+
+/// What iOS lost of the app's data when its process ended (R-A1; R-F3 for memory) or while its
+/// data was protected (R-D9): a commit in flight, or changes to the saved record not yet
+/// written. Recorded, with the `DropReason` naming the rule, in the trace and the app's log.
+public enum StorageLoss: Sendable, Equatable, CustomStringConvertible {
+    /// A commit that had not completed: none of its rows are on disk.
+    case commit(CommitID, rowCount: Int)
+    /// Changes to these keys of the saved record, in the order last changed.
+    case savedRecordChange(keys: [String])
+
+    public var description: String {
+        switch self {
+        case .commit(let commit, let rowCount): "\(commit) (\(rowCount) rows)"
+        case .savedRecordChange(let keys):
+            "saved record change [\(keys.joined(separator: ", "))]"
+        }
+    }
+}
+
+// MARK: - What the engine sees
+
+/// The store as an engine sees it: a tiny SQLite wrapper, opened with
+/// `LocationServices.openStore()`.
+///
+///     let store = try services.openStore()
+///     store.insert(StoredRow(key: "fix", fix: update.fix))
+///     store.commit()          // durable `storeCommitDuration` later: `storeDidCommit`
+///     store.rows              // the committed rows, in commit order
+///
+/// Rows inserted since the last commit are the open transaction, held in the process's memory:
+/// they die with the process. `commit()` issues the journaled write; the rows become durable
+/// when it completes, `storeCommitDuration` later, and the engine's `storeDidCommit` is called
+/// through the app's mailbox (held while the process is suspended, like any other callback).
+/// Commits run one after another, as SQLite's writers do. A termination of any kind before a
+/// commit completes loses that commit's rows and nothing else; a commit that completes at the
+/// instant of the termination is durable (the completion falls on the durable side).
+///
+/// `rows` are the durable rows as of the start of the current callback: a commit's rows appear
+/// in the first callback after it completes (at the latest its `storeDidCommit`), never before.
+public final class Store {
+    private let storage: ProcessStorage
+    private var transaction: [StoredRow] = []
+
+    init(storage: ProcessStorage) { self.storage = storage }
+
+    /// The committed (durable) rows, in commit order.
+    public var rows: [StoredRow] { storage.committedRows }
+
+    /// Rows inserted since the last commit (the open transaction, in memory only).
+    public var uncommittedRows: [StoredRow] { transaction }
+
+    /// Adds `row` to the open transaction.
+    public func insert(_ row: StoredRow) {
+        guard !storage.halted else { return }
+        transaction.append(row)
+    }
+
+    /// Commits the open transaction; nil (and nothing happens) when it is empty.
+    @discardableResult
+    public func commit() -> CommitID? {
+        guard !storage.halted, !transaction.isEmpty else { return nil }
+        storage.commitCount += 1
+        let commit = CommitID(storage.commitCount)
+        storage.commitRequests.append((commit, transaction))
+        transaction.removeAll()
+        return commit
+    }
+
+    /// Drops the open transaction (`ROLLBACK`).
+    public func rollback() { transaction.removeAll() }
+}
+
+/// A small saved record as an engine sees it, shaped like `UserDefaults`: keys to booleans,
+/// integers, doubles and strings, read synchronously.
+///
+///     services.userDefaults.set(true, forKey: "enabled")
+///     services.userDefaults.bool(forKey: "enabled")   // true at once, in this process
+///
+/// A change is in the process's memory at once, and is written to disk
+/// `savedRecordWriteDelay` after the first change not yet written, together with every change
+/// made until then; a termination before that write loses them (R-A1, R-F3). A write that falls
+/// at the instant of the termination is made. Before the first unlock after a boot the
+/// record on disk is unreadable: reads come back empty (R-D9, F: "UserDefaults reads come back
+/// empty"), except for changes this process made; a write due while the data is still
+/// protected fails, and its changes are lost (R-D9). After the unlock, reads see the disk (F
+/// notes that the empty copy "can stick until the process dies": not modelled).
+///
+/// A value of another type than the one asked for reads as that getter's default (`false`,
+/// `0`, `0.0`, nil).
+public final class SavedRecord {
+    private let storage: ProcessStorage
+
+    init(storage: ProcessStorage) { self.storage = storage }
+
+    /// The value for `key` (`object(forKey:)`): this process's unwritten change if any,
+    /// otherwise the disk's (nothing while the data is protected).
+    public func value(forKey key: String) -> SavedValue? {
+        if let change = storage.unsavedChanges.last(where: { $0.key == key }) {
+            return change.value
+        }
+        return storage.storedValues[key]
+    }
+
+    public func bool(forKey key: String) -> Bool {
+        if case .bool(let value) = value(forKey: key) { value } else { false }
+    }
+    public func integer(forKey key: String) -> Int {
+        if case .int(let value) = value(forKey: key) { value } else { 0 }
+    }
+    public func double(forKey key: String) -> Double {
+        if case .double(let value) = value(forKey: key) { value } else { 0 }
+    }
+    public func string(forKey key: String) -> String? {
+        if case .string(let value) = value(forKey: key) { value } else { nil }
+    }
+
+    public func set(_ value: Bool, forKey key: String) { set(.bool(value), forKey: key) }
+    public func set(_ value: Int, forKey key: String) { set(.int(value), forKey: key) }
+    public func set(_ value: Double, forKey key: String) { set(.double(value), forKey: key) }
+    public func set(_ value: String, forKey key: String) { set(.string(value), forKey: key) }
+
+    /// Sets `key` to `value`; nil removes it.
+    public func set(_ value: SavedValue?, forKey key: String) {
+        guard !storage.halted else { return }
+        storage.unsavedChanges.removeAll { $0.key == key }
+        storage.unsavedChanges.append((key, value))
+        storage.savedRecordChanged = true
+    }
+
+    public func removeObject(forKey key: String) { set(nil as SavedValue?, forKey: key) }
+}
+
+/// The process's side of its data: what the app process tells the store and the saved record
+/// before each callback (the disk's rows and values), and what they ask for in it. One per
+/// process: it dies with the process, and with it the open transaction and unwritten changes.
+final class ProcessStorage {
+    /// The durable rows, as of the start of the current callback.
+    var committedRows: [StoredRow] = []
+    /// The saved record on disk, or nothing while the data is protected.
+    var storedValues: [String: SavedValue] = [:]
+    /// Whether the data is readable (the device has been unlocked since it booted, R-D9).
+    var protectedDataAvailable = true
+    /// The process crashed in this callback: later calls do nothing.
+    var halted = false
+    /// Commits numbered so far in this process.
+    var commitCount = 0
+    /// Commits asked for in this callback, in order.
+    var commitRequests: [(commit: CommitID, rows: [StoredRow])] = []
+    /// Changes to the saved record not yet written, one per key, in the order last changed.
+    var unsavedChanges: [(key: String, value: SavedValue?)] = []
+    /// The saved record changed in this callback.
+    var savedRecordChanged = false
+    /// Failed attempts to open the store in this callback.
+    var openFailures: [StoreError] = []
+
+    /// Forgets what this callback asked for, once the app process has acted on it.
+    func clearRequests() {
+        commitRequests.removeAll()
+        savedRecordChanged = false
+        openFailures.removeAll()
+    }
+}
+
+// MARK: - The disk
+
+/// The app's data on the device's disk, which outlives every process and every boot: the
+/// committed rows, the saved record, and the commits in flight. Owned by the app-process actor
+/// (never by an engine).
+struct Disk {
+    /// A commit issued and not yet complete.
+    struct InFlight {
+        var commit: CommitID
+        var rows: [StoredRow]
+        var completesAt: Instant
+        var timer: EventHandle
+    }
+
+    /// Rows of completed commits, in commit order.
+    private(set) var rows: [StoredRow] = []
+    /// The saved record as written.
+    private(set) var savedValues: [String: SavedValue] = [:]
+    /// False from a boot until the first unlock (R-D9). The world starts unlocked.
+    var protectedDataAvailable = true
+    // invariant: commits of the current process only, in issue order, completion instants
+    // non-decreasing
+    private(set) var inFlight: [InFlight] = []
+
+    /// When a commit issued at `now` completes: commits are serial, so after the last one in
+    /// flight.
+    func completionInstant(issuedAt now: Instant, duration: VirtualDuration) -> Instant {
+        max(now, inFlight.last?.completesAt ?? now) + duration
+    }
+
+    mutating func issue(_ commit: InFlight) { inFlight.append(commit) }
+
+    /// Completes `commit` and every commit issued before it; returns them in order.
+    mutating func complete(through commit: CommitID) -> [InFlight] {
+        guard let index = inFlight.firstIndex(where: { $0.commit == commit }) else { return [] }
+        let done = Array(inFlight[...index])
+        inFlight.removeFirst(index + 1)
+        for completed in done { rows.append(contentsOf: completed.rows) }
+        return done
+    }
+
+    /// The process ends at `now`: commits due by then complete (the completion instant falls on
+    /// the durable side), later ones are lost. Returns both, in issue order; the caller cancels
+    /// their timers.
+    mutating func terminate(at now: Instant) -> (completed: [InFlight], lost: [InFlight]) {
+        let completed = inFlight.prefix { $0.completesAt <= now }
+        let lost = inFlight.dropFirst(completed.count)
+        for commit in completed { rows.append(contentsOf: commit.rows) }
+        inFlight.removeAll()
+        return (Array(completed), Array(lost))
+    }
+
+    /// Writes `changes` to the saved record (nil removes a key).
+    mutating func write(_ changes: [(key: String, value: SavedValue?)]) {
+        for change in changes { savedValues[change.key] = change.value }
+    }
+}
