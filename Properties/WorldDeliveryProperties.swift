@@ -1,7 +1,8 @@
 // The world model's delivery path under every same-instant ordering: lifecycle scenarios with
 // user and system actions at whole seconds (so they tie with fixes, events and each other),
 // their orderings drawn from the test case, checked for the losses and leaks that the model
-// must never cause on its own.
+// must never cause on its own; and the same for the app's store: every commit ends durable or
+// lost, once, and the disk holds exactly the durable rows.
 import Exploration
 import ExplorationTesting
 import Simulation
@@ -195,6 +196,145 @@ struct WorldDeliveryProperties {
     )
     func deliveryPath() {
         propertyCheck(in: Self.self, deliveryRuns, cases: 200, describe: { "\($0)" }) { run in
+            try check(run.violations.isEmpty, run.violations.prefix(3).joined(separator: "; "))
+        }
+    }
+}
+
+// MARK: - The store under every ordering
+
+/// What the engines of one run committed: per commit, its process and the keys of its rows; and
+/// how many rows each process read at launch.
+final class CommitLedger {
+    var commits: [(generation: Int, commit: CommitID, keys: [String])] = []
+    var rowsAtLaunch: [(generation: Int, count: Int)] = []
+}
+
+/// Commits one row at launch and one per location update, and reads the store at launch.
+final class CommittingEngine: AppEngine {
+    let generation: Int
+    let ledger: CommitLedger
+    private var updates = 0
+    init(generation: Int, ledger: CommitLedger) {
+        self.generation = generation
+        self.ledger = ledger
+    }
+
+    func didLaunch(_ context: LaunchContext, services: LocationServices) {
+        services.startUpdatingLocation(services.makeManager())
+        guard let store = try? services.openStore() else { return }
+        ledger.rowsAtLaunch.append((generation, store.rows.count))
+        commit(["launch \(generation)"], store)
+    }
+
+    func didReceive(_ update: LocationUpdate, services: LocationServices) {
+        guard let store = try? services.openStore() else { return }
+        updates += 1
+        commit(["fix \(generation).\(updates)"], store)
+        store.insert(StoredRow(key: "never committed"))
+        store.rollback()
+    }
+
+    private func commit(_ keys: [String], _ store: Store) {
+        for key in keys { store.insert(StoredRow(key: key)) }
+        if let commit = store.commit() { ledger.commits.append((generation, commit, keys)) }
+    }
+}
+
+/// A lifecycle scenario of `CommittingEngine`, with a commit duration and every same-instant
+/// ordering drawn from the test case; returns the ways it broke the store's rules.
+var storeRuns: Gen<(actions: [TimedAction], commitMilliseconds: Int, violations: [String])> {
+    Gen("store-run") { testCase in
+        let commitMilliseconds = Gen<Int>.int(in: 0...3_000).generate(testCase)
+        let action = Gen.zip(Gen<Int>.int(in: 0...90), Gen<UserAction>.element(of: scenarioActions))
+            .map { TimedAction(second: $0.0, action: $0.1) }
+        let actions = Gen.array(of: action, length: 0...10).generate(testCase)
+        var policy = IOSPolicy.measured
+        policy.storeCommitDuration = .milliseconds(Int64(commitMilliseconds))
+        let ledger = CommitLedger()
+        var launches = 0
+        var world = World(
+            WorldConfiguration(
+                policy: policy, authorization: .always,
+                route: Route(
+                    start: Coordinate(latitude: 51.5007, longitude: -0.1246), headingDegrees: 90,
+                    segments: [.init(.drive, .minutes(10), speedMetersPerSecond: 20)])),
+            ordering: .random(choices: testCase)
+        ) {
+            launches += 1
+            return CommittingEngine(generation: launches, ledger: ledger)
+        }
+        world.schedule(.open, at: .start)
+        for timed in actions {
+            world.schedule(timed.action, at: .start + .seconds(Int64(timed.second)))
+        }
+        world.run(until: .start + .seconds(120))
+        return (actions, commitMilliseconds, storeViolations(world, ledger: ledger))
+    }
+}
+
+/// The store's rules, checked over the app's log and its disk: every commit ends durable or
+/// lost, once; the disk holds exactly the durable commits' rows, in order; a launch reads
+/// exactly them; a commit's callback reaches only a running process, after it is durable.
+func storeViolations(_ world: World, ledger: CommitLedger) -> [String] {
+    struct Key: Hashable {
+        var generation: Int
+        var commit: CommitID
+    }
+    var violations: [String] = []
+    var ends: [Key: [String]] = [:]
+    var durableRows: [String] = []
+    var durableAtLaunch: [Int: Int] = [:]
+    let keysOf = Dictionary(
+        ledger.commits.map { (Key(generation: $0.generation, commit: $0.commit), $0.keys) },
+        uniquingKeysWith: { first, _ in first })
+    for entry in world.log {
+        let key: Key
+        let at = "at \(entry.instant) (process \(entry.generation))"
+        switch entry.kind {
+        case .launch: durableAtLaunch[entry.generation] = durableRows.count; continue
+        case .commitDurable(let commit, _):
+            key = Key(generation: entry.generation, commit: commit)
+            ends[key, default: []].append("durable")
+            durableRows += keysOf[key] ?? ["<\(commit) never issued>"]
+        case .commitLost(let commit, _, _):
+            key = Key(generation: entry.generation, commit: commit)
+            ends[key, default: []].append("lost")
+        case .didCommit(let commit):
+            key = Key(generation: entry.generation, commit: commit)
+            if ends[key] != ["durable"] { violations.append("callback for \(commit) \(at)") }
+            if !entry.processState.isRunning {
+                violations.append("\(commit)'s callback to a \(entry.processState) process \(at)")
+            }
+        default: continue
+        }
+    }
+    for (generation, commit, _) in ledger.commits {
+        let outcome = ends[Key(generation: generation, commit: commit)] ?? []
+        if outcome.count > 1 { violations.append("\(commit) of \(generation) ended \(outcome)") }
+    }
+    let stored = world.storedRows.map(\.key)
+    if stored != durableRows {
+        violations.append("the disk holds \(stored), the durable commits \(durableRows)")
+    }
+    for (generation, count) in ledger.rowsAtLaunch where durableAtLaunch[generation] != count {
+        violations.append(
+            "process \(generation) read \(count) rows at launch; "
+                + "\(durableAtLaunch[generation] ?? -1) were durable")
+    }
+    return violations
+}
+
+@Suite("World store")
+struct WorldStoreProperties {
+    @Test(
+        "under any same-instant ordering and commit duration, every commit ends durable or lost once; the disk and every launch see exactly the durable rows"
+    )
+    func storeKeepsExactlyTheDurableCommits() {
+        propertyCheck(
+            in: Self.self, storeRuns, cases: 200,
+            describe: { "commits of \($0.commitMilliseconds) ms, actions \($0.actions)" }
+        ) { run in
             try check(run.violations.isEmpty, run.violations.prefix(3).joined(separator: "; "))
         }
     }
