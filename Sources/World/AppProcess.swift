@@ -188,10 +188,8 @@ final class AppProcess: SimulationActor {
             route(item, for: generation, &context)
         case .dropped(let item, let reason):
             record(.dropped(item, reason), context.now)
-        case .lost(.commit(let commit, let rowCount), let reason):
-            record(.commitLost(commit, rowCount: rowCount, reason), context.now)
-        case .lost(.savedRecordChange(let keys), let reason):
-            record(.savedRecordChangeLost(keys: keys, reason), context.now)
+        case .lost:
+            break  // the trace's record of a loss already in the log (`lose`)
         case .appTimer(.commitCompleted(let commit, let generation)):
             guard generation == self.generation else { return }
             for done in disk.complete(through: commit) {
@@ -437,10 +435,18 @@ final class AppProcess: SimulationActor {
         }
     }
 
-    /// Records the loss in the trace (a message to itself) and, on its delivery, in the log.
+    /// Records the loss in the log at once, as the process that lost it (a later process may
+    /// launch at the same instant, before a message to itself arrives), and in the trace (a
+    /// message to itself).
     private func lose(
         _ loss: StorageLoss, _ reason: DropReason, _ context: inout Scheduler<WorldMessage>
     ) {
+        switch loss {
+        case .commit(let commit, let rowCount):
+            record(.commitLost(commit, rowCount: rowCount, reason), context.now)
+        case .savedRecordChange(let keys):
+            record(.savedRecordChangeLost(keys: keys, reason), context.now)
+        }
         context.send(.lost(loss, reason), to: context.currentActor)
     }
 

@@ -142,7 +142,8 @@ public enum WorldMessage: Sendable, CustomStringConvertible {
     case deliver(AppItem, generation: Int?, withheld: DropReason?)
     /// The mailbox's record that an item never reached the app's code, and why.
     case dropped(AppItem, DropReason)
-    /// The app process's record that iOS lost some of the app's data, and why.
+    /// The app process's record, for the trace, that iOS lost some of the app's data, and why
+    /// (the log has it already).
     case lost(StorageLoss, DropReason)
     // Timers.
     case osTimer(OSTimer)
