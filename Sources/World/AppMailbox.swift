@@ -174,8 +174,9 @@ struct Listeners {
     func listens(to event: MonitoringEvent) -> Bool {
         switch event {
         case .significantChange: significantChanges
-        case .conditionExit(let monitor, _): monitors.contains(monitor)
-        case .regionExit: hasManager
+        case .conditionExit(let monitor, _), .conditionEntry(let monitor, _):
+            monitors.contains(monitor)
+        case .regionExit, .regionEntry: hasManager
         case .visitArrival, .visitDeparture: hasManager || visits
         }
     }

@@ -256,9 +256,12 @@ final class AppProcess: SimulationActor {
     private func dropHeldEvents(_ reason: DropReason, _ context: inout Scheduler<WorldMessage>) {
         for event in mailbox.takeHeldEvents() {
             drop(.event(event), reason, &context)
-            if reason == .noListener, case .conditionExit(let monitor, let name) = event {
+            guard reason == .noListener else { continue }
+            switch event {
+            case .conditionExit(let monitor, let name), .conditionEntry(let monitor, let name):
                 context.send(
                     .conditionAbandoned(.condition(monitor: monitor, name: name)), to: daemon)
+            default: break
             }
         }
     }

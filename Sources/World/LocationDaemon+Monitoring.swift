@@ -44,7 +44,7 @@ extension LocationDaemon {
         scheduleSignificantChange(&context)
     }
 
-    // MARK: - Monitor conditions and legacy regions (R-F8, R-F6, R-B6, R-A12)
+    // MARK: - Monitor conditions and legacy regions (R-F8, R-F6, R-B6, R-A10, R-A12)
 
     /// Adds (or replaces) a circular condition or legacy region. Returns false when it cannot
     /// be monitored: reduced accuracy allows no region monitoring (R-F10), and an app holds at
@@ -61,7 +61,7 @@ extension LocationDaemon {
         let inside = route.position(at: context.now).distance(to: center) <= radiusMeters
         conditions.append(
             Condition(key: key, center: center, radiusMeters: radiusMeters, inside: inside))
-        scheduleConditionExit(conditions.count - 1, &context)
+        scheduleConditionCrossing(conditions.count - 1, &context)
         return true
     }
 
@@ -72,31 +72,57 @@ extension LocationDaemon {
         conditions.remove(at: index)
     }
 
-    /// One timer for a condition's exit: past the radius plus the cushion, then the latency.
-    /// Conditions run only after the first unlock following a boot (R-F6).
-    func scheduleConditionExit(_ index: Int, _ context: inout Scheduler<WorldMessage>) {
+    /// One timer for a condition's next crossing, monitored continuously (R-F8): inside, its
+    /// exit once the device is past the radius plus `regionExitCushionMeters`, then
+    /// `regionExitLatency`; outside, its entry once the device is within the radius less
+    /// `regionEntryCushionMeters`, then `regionEntryLatency`. Each event schedules the next, so
+    /// an exit, a re-entry and a second exit each come. Conditions run only after the first
+    /// unlock following a boot (R-F6).
+    func scheduleConditionCrossing(_ index: Int, _ context: inout Scheduler<WorldMessage>) {
         let condition = conditions[index]
-        guard unlockedSinceBoot, condition.inside, condition.timer == nil,
-            let crossing = route.firstInstant(
-                after: context.now,
-                fartherThan: condition.radiusMeters + policy.regionExitCushionMeters,
-                from: condition.center)
-        else { return }
-        conditions[index].timer = context.send(
-            .daemonTimer(.regionExit(condition.key)), to: context.currentActor,
-            at: crossing + policy.regionExitLatency)
+        guard unlockedSinceBoot, condition.timer == nil else { return }
+        if condition.inside {
+            guard
+                let crossing = route.firstInstant(
+                    after: context.now,
+                    fartherThan: condition.radiusMeters + policy.regionExitCushionMeters,
+                    from: condition.center)
+            else { return }
+            conditions[index].timer = context.send(
+                .daemonTimer(.regionExit(condition.key)), to: context.currentActor,
+                at: crossing + policy.regionExitLatency)
+        } else {
+            // A cushion as large as the radius leaves no point to enter: no entry is reported.
+            let threshold = condition.radiusMeters - policy.regionEntryCushionMeters
+            guard threshold >= 0,
+                let crossing = route.firstInstant(
+                    after: context.now, within: threshold, of: condition.center)
+            else { return }
+            conditions[index].timer = context.send(
+                .daemonTimer(.regionEntry(condition.key)), to: context.currentActor,
+                at: crossing + policy.regionEntryLatency)
+        }
     }
 
-    func regionExitDue(_ key: RegionKey, _ context: inout Scheduler<WorldMessage>) {
+    /// A condition's exit (`entered` false) or entry is due: the event goes to the app, and the
+    /// opposite crossing is scheduled.
+    func regionCrossingDue(
+        _ key: RegionKey, entered: Bool, _ context: inout Scheduler<WorldMessage>
+    ) {
         guard let index = conditions.firstIndex(where: { $0.key == key }) else { return }
         conditions[index].timer = nil
-        conditions[index].inside = false
-        switch key {
-        case .condition(let monitor, let name):
+        conditions[index].inside = entered
+        switch (key, entered) {
+        case (.condition(let monitor, let name), false):
             dispatch(.conditionExit(monitor: monitor, condition: name), &context)
-        case .region(let identifier):
+        case (.condition(let monitor, let name), true):
+            dispatch(.conditionEntry(monitor: monitor, condition: name), &context)
+        case (.region(let identifier), false):
             dispatch(.regionExit(identifier: identifier), &context)
+        case (.region(let identifier), true):
+            dispatch(.regionEntry(identifier: identifier), &context)
         }
+        scheduleConditionCrossing(index, &context)
     }
 
     // MARK: - Visits (R-F9)

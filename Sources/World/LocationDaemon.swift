@@ -124,7 +124,7 @@ final class LocationDaemon: SimulationActor {
         case .deviceBooted: deviceBooted(&context)
         case .firstUnlock:
             unlockedSinceBoot = true
-            for index in conditions.indices { scheduleConditionExit(index, &context) }
+            for index in conditions.indices { scheduleConditionCrossing(index, &context) }
         case .daemonTimer(let timer): handle(timer, &context)
         default: break
         }
@@ -389,7 +389,8 @@ final class LocationDaemon: SimulationActor {
         case .significantChange:
             significantChangeTimer = nil
             significantChangeDue(&context)
-        case .regionExit(let key): regionExitDue(key, &context)
+        case .regionExit(let key): regionCrossingDue(key, entered: false, &context)
+        case .regionEntry(let key): regionCrossingDue(key, entered: true, &context)
         case .visit: visitDue(&context)
         }
     }

@@ -56,6 +56,8 @@ extension IOSPolicy {
             ("significantChangeLatency", .duration(\.significantChangeLatency)),
             ("regionExitCushionMeters", .meters(\.regionExitCushionMeters)),
             ("regionExitLatency", .duration(\.regionExitLatency)),
+            ("regionEntryCushionMeters", .meters(\.regionEntryCushionMeters)),
+            ("regionEntryLatency", .duration(\.regionEntryLatency)),
             ("regionCountMax", .count(\.regionCountMax, 0...10_000)),
             ("visitArrivalDwell", .duration(\.visitArrivalDwell)),
             ("visitRadiusMeters", .meters(\.visitRadiusMeters)),

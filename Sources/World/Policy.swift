@@ -116,6 +116,16 @@ public struct IOSPolicy: Sendable, Equatable {
     /// on a 50 m/s drive past a 100 m condition, as measured (R-A10, A); documented as 3–5
     /// minutes on average "if not sooner" (R-F8, F).
     public var regionExitLatency = VirtualDuration.seconds(85)
+    /// How far inside the boundary the device must be before an entry is reported (R-F8). The
+    /// cushion of about 200 m is what vendors saw on exits (B); no source measures entries, and
+    /// 200 m inward would keep a region of the practical minimum radius (100–200 m, F) from
+    /// ever reporting one, so entries have their own cushion: 0, the boundary itself. A cushion
+    /// as large as the radius leaves nothing to enter.
+    public var regionEntryCushionMeters = 0.0
+    /// Time from passing the entry threshold to the entry event (R-F8: entries and exits are
+    /// documented alike, "within 3–5 minutes on average, if not sooner", F). Nothing measures
+    /// entries on their own: the default is the exit's calibrated 85 s (R-A10, A).
+    public var regionEntryLatency = VirtualDuration.seconds(85)
     /// Regions (or monitor conditions) per app (R-F8: 20, F).
     public var regionCountMax = 20
 

@@ -34,6 +34,60 @@ extension Route {
         return nil
     }
 
+    /// The first instant at or after `start` when the device is within `meters` of `point`, to
+    /// the lookahead's resolution; nil if never. A straight leg can cross the circle with both
+    /// ends outside it, so each leg that may come near enough (by the triangle inequality) is
+    /// searched for its closest approach first (the distance along a short straight leg falls,
+    /// then rises), then bisected between its start and that approach.
+    public func firstInstant(
+        after start: Instant, within meters: Double, of point: Coordinate
+    ) -> Instant? {
+        let distance = { (instant: Instant) in position(at: instant).distance(to: point) }
+        if distance(start) <= meters { return start }
+        var index = waypointIndex(atOrBefore: start)
+        while index + 1 < waypoints.count {
+            let end = waypoints[index + 1]
+            if end.instant > start {
+                let low = max(start, waypoints[index].instant)
+                let from = position(at: low)
+                let length = from.distance(to: end.coordinate)
+                let nearestPossible =
+                    (from.distance(to: point) + end.coordinate.distance(to: point) - length) / 2
+                if nearestPossible <= meters {
+                    // Ternary search for the closest approach within the leg.
+                    var near = low
+                    var far = end.instant
+                    while (far - near).nanoseconds > Self.lookaheadResolution.nanoseconds {
+                        let span = (far - near).nanoseconds
+                        let early = near + .nanoseconds(span / 3)
+                        let late = near + .nanoseconds(span - span / 3)
+                        if distance(early) <= distance(late) { far = late } else { near = early }
+                    }
+                    let closest = distance(near) <= distance(far) ? near : far
+                    if distance(closest) <= meters {
+                        var outside = low
+                        var inside = closest
+                        while (inside - outside).nanoseconds > Self.lookaheadResolution.nanoseconds
+                        {
+                            let middle = outside + .nanoseconds((inside - outside).nanoseconds / 2)
+                            if distance(middle) <= meters {
+                                inside = middle
+                            } else {
+                                outside = middle
+                            }
+                        }
+                        return inside
+                    }
+                }
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// How finely a crossing's instant is found: a millisecond, far below any fix interval.
+    static let lookaheadResolution = VirtualDuration.milliseconds(1)
+
     /// The first instant at or after `start` when the device moves faster than `speed`.
     public func firstInstant(after start: Instant, movingFasterThan speed: Double) -> Instant? {
         firstLeg(after: start) { $0 > speed }

@@ -72,6 +72,7 @@ public enum DaemonTimer: Sendable, Equatable, CustomStringConvertible {
     case deniedSignal(ObjectID, generation: Int)
     case significantChange
     case regionExit(RegionKey)
+    case regionEntry(RegionKey)
     case visit
 
     public var description: String {
@@ -83,6 +84,7 @@ public enum DaemonTimer: Sendable, Equatable, CustomStringConvertible {
             "denied signal for manager \(manager) (process \(generation))"
         case .significantChange: "significant change"
         case .regionExit(let key): "exit \(key)"
+        case .regionEntry(let key): "entry \(key)"
         case .visit: "visit"
         }
     }

@@ -146,12 +146,17 @@ public struct CircularRegion: Sendable, Equatable {
     }
 }
 
-/// A monitoring event: significant change, a monitor condition's exit, a legacy region's exit,
-/// a visit.
+/// A monitoring event: significant change, a monitor condition's exit or entry, a legacy
+/// region's exit or entry, a visit. Exits and entries alternate as the device leaves and comes
+/// back (R-F8), and each relaunches an Always app like the others (R-A10).
 public enum MonitoringEvent: Sendable, Equatable, CustomStringConvertible {
     case significantChange(Fix)
     case conditionExit(monitor: String, condition: String)
+    /// The device came into a monitor condition (the condition became satisfied).
+    case conditionEntry(monitor: String, condition: String)
     case regionExit(identifier: String)
+    /// `didEnterRegion` for a legacy region.
+    case regionEntry(identifier: String)
     case visitArrival(Coordinate)
     case visitDeparture(Coordinate)
 
@@ -159,7 +164,7 @@ public enum MonitoringEvent: Sendable, Equatable, CustomStringConvertible {
     public var mechanism: RelaunchMechanism {
         switch self {
         case .significantChange: .significantChange
-        case .conditionExit, .regionExit: .region
+        case .conditionExit, .conditionEntry, .regionExit, .regionEntry: .region
         case .visitArrival, .visitDeparture: .visit
         }
     }
@@ -168,7 +173,9 @@ public enum MonitoringEvent: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .significantChange(let fix): "significant change \(fix)"
         case .conditionExit(let monitor, let condition): "exit \(monitor)/\(condition)"
+        case .conditionEntry(let monitor, let condition): "entry \(monitor)/\(condition)"
         case .regionExit(let identifier): "region exit \(identifier)"
+        case .regionEntry(let identifier): "region entry \(identifier)"
         case .visitArrival(let at): "visit arrival \(at)"
         case .visitDeparture(let at): "visit departure \(at)"
         }

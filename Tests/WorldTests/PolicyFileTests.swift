@@ -162,6 +162,8 @@ struct PolicyEffect: Sendable {
         .init("significantChangeLatency", #""30s""#, .significantChanges),
         .init("regionExitCushionMeters", "500", .conditionExit),
         .init("regionExitLatency", #""10s""#, .conditionExit),
+        .init("regionEntryCushionMeters", "50", .conditionReentry),
+        .init("regionEntryLatency", #""10s""#, .conditionReentry),
         .init("regionCountMax", "5", .sixRegions),
         .init("visitArrivalDwell", #""8m""#, .visits),
         .init("visitRadiusMeters", "1000", .visits),
@@ -428,6 +430,15 @@ extension PolicyScenario {
                     monitor: "Places", condition: "home", center: home, radiusMeters: 100)
             }
         }.timeline { kind in if case .event(let event) = kind { "\(event)" } else { nil } }
+    }
+
+    /// An Always app under a test host adds a 100 m condition around home, drives 3 km east
+    /// and back: when the exit and the entry come.
+    static let conditionReentry = PolicyScenario(name: "condition exit and re-entry") { policy in
+        runWorld(
+            policy: policy, authorization: .always, route: outAndBack, until: 400,
+            actions: [(0, .open), (0, .attachTestHost(true))], engine: homeConditionApp
+        ).timeline { kind in if case .event(let event) = kind { "\(event)" } else { nil } }
     }
 
     /// A parked app monitors six legacy regions: which fail.
