@@ -97,6 +97,7 @@ let scenarioActions: [UserAction] = [
     .open, .leave, .lock, .unlock, .forceQuit, .memoryPressure, .crash, .exit, .reboot,
     .setAuthorization(.always), .setAuthorization(.whenInUse), .setAuthorization(.denied),
     .setAccuracy(.reduced), .setAccuracy(.full), .attachTestHost(true), .attachTestHost(false),
+    .startLiveActivity, .endLiveActivity,
 ]
 
 /// A lifecycle scenario run with every same-instant ordering drawn from the test case.

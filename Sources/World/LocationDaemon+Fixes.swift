@@ -151,16 +151,17 @@ extension LocationDaemon {
     // MARK: - When In Use grace (R-A4, R-A5)
 
     func startGraceIfNeeded(_ context: inout Scheduler<WorldMessage>) {
-        guard authorization == .whenInUse, !backgroundAllowed, graceTimer == nil, !graceExpired
+        guard authorization == .whenInUse, !inUseInBackground, graceTimer == nil, !graceExpired
         else { return }
         graceTimer = context.setTimer(
             after: policy.whenInUseGrace, .daemonTimer(.graceEnded(generation: generation)))
     }
 
     /// The grace is over: nothing more reaches a When In Use app without background
-    /// configuration; each updating manager gets `denied` after a delay, live streams nothing.
+    /// configuration or a Live Activity (R-C4); each updating manager gets `denied` after a
+    /// delay, live streams nothing.
     func graceEnded(_ context: inout Scheduler<WorldMessage>) {
-        guard processState != .foreground, !backgroundAllowed else { return }
+        guard processState != .foreground, !inUseInBackground else { return }
         graceExpired = true
         for manager in managers where manager.updating {
             deniedTimers.append(

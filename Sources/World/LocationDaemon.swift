@@ -16,7 +16,8 @@ import Simulation
 /// service (R-A12). The daemon decides only whether iOS lets a location reach the app at all:
 /// in the foreground, always; in the background, when a manager allowed in the background or
 /// a held background activity session keeps the app's location running (process-wide, R-A7),
-/// with Always, or within the When In Use grace (R-A4, R-A5); otherwise the fix goes to the
+/// while a Live Activity is active (R-C4), with Always, or within the When In Use grace (R-A4,
+/// R-A5); otherwise the fix goes to the
 /// mailbox withheld, and is dropped there with its rule. An event for an app that is not
 /// running also asks the operating system to wake or relaunch it (R-A10, R-F2).
 final class LocationDaemon: SimulationActor {
@@ -34,6 +35,9 @@ final class LocationDaemon: SimulationActor {
     var authorization: Authorization
     var accuracy: AccuracyAuthorization
     var unlockedSinceBoot = true
+    /// A Live Activity of the app is active (R-C4). Set by the scenario; it belongs to the
+    /// device, not the process (it outlives a termination, and does not relaunch the app).
+    var liveActivityActive = false
     /// When the current process was launched into the background (a relaunch), if it was.
     var relaunchInstant: Instant?
 
@@ -122,6 +126,7 @@ final class LocationDaemon: SimulationActor {
             receiveRequests(requests, from: generation, &context)
         case .conditionAbandoned(let key): removeCondition(key, &context)
         case .deviceBooted: deviceBooted(&context)
+        case .liveActivity(let active): liveActivityChanged(active, &context)
         case .firstUnlock:
             unlockedSinceBoot = true
             for index in conditions.indices { scheduleConditionCrossing(index, &context) }
@@ -201,6 +206,19 @@ final class LocationDaemon: SimulationActor {
         cancelGrace(&context)
         graceExpired = false
         if sessionRelaunchArmed { requestSessionRelaunchWhenMoving(&context) }
+    }
+
+    /// A Live Activity started or ended (R-C4). Started, the app is in use again, as in the
+    /// foreground: a When In Use grace under way or over is cleared. Ended while the app is in
+    /// the background, the app has left use: the grace starts, as on leaving (R-A4, R-A5).
+    private func liveActivityChanged(_ active: Bool, _ context: inout Scheduler<WorldMessage>) {
+        liveActivityActive = active
+        if active {
+            graceExpired = false
+            cancelGrace(&context)
+        } else if processState == .background || processState == .suspended {
+            startGraceIfNeeded(&context)
+        }
     }
 
     private func deviceBooted(_ context: inout Scheduler<WorldMessage>) {
@@ -328,16 +346,25 @@ final class LocationDaemon: SimulationActor {
                 || !activitySessions.isEmpty)
     }
 
+    /// True when the app counts as in use in the background: background configuration
+    /// (`backgroundAllowed`), or an active Live Activity, which needs no other configuration
+    /// (R-C4: "as long as the Live Activity is active, the app can receive location updates in
+    /// the background without additional configuration", C). The model takes "no additional
+    /// configuration" literally: not even the `location` background mode (an assumption; C
+    /// does not say whether the mode is needed).
+    var inUseInBackground: Bool { backgroundAllowed || liveActivityActive }
+
     /// Why iOS keeps a location from the app now, if it does: no authorization (R-A3), or a
-    /// When In Use app in the background without background configuration after its grace
-    /// (R-A4, R-A5). A suspended app's locations are held by its mailbox (R-A2).
+    /// When In Use app in the background without background configuration or a Live Activity
+    /// after its grace (R-A4, R-A5, R-C4). A suspended app's locations are held by its mailbox
+    /// (R-A2).
     func locationWithheld() -> DropReason? {
         guard authorization == .whenInUse || authorization == .always else {
             return .notAuthorized
         }
         switch processState {
         case .background, .suspended:
-            let inUse = backgroundAllowed || authorization == .always || !graceExpired
+            let inUse = inUseInBackground || authorization == .always || !graceExpired
             return inUse ? nil : .whenInUseGraceOver
         case .foreground, .notRunning, .terminated: return nil
         }
@@ -356,12 +383,16 @@ final class LocationDaemon: SimulationActor {
         context.send(.deliver(item, generation: generation, withheld: reason), to: app)
     }
 
-    /// Tells the operating system when the app's location keeps it running, or stops to.
+    /// Tells the operating system when the app's location keeps it running, or stops to: a
+    /// manager allowed in the background, or a held session with live updates flowing (R-A3,
+    /// R-A6); or a Live Activity while any location request is active (R-C4).
     func updateKeepAlive(_ context: inout Scheduler<WorldMessage>) {
-        let keeps =
-            processState.exists && capabilities.locationBackgroundMode
+        let configured =
+            capabilities.locationBackgroundMode
             && (managers.contains { $0.allowsBackground && $0.updating && !$0.pausedBySystem }
                 || (!activitySessions.isEmpty && liveStreams.contains { !$0.paused }))
+        let keeps =
+            processState.exists && (configured || (liveActivityActive && hasActiveConsumer))
         if keeps != keepAliveSent {
             keepAliveSent = keeps
             context.send(.keepAlive(keeps), to: os)

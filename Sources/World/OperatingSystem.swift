@@ -15,7 +15,8 @@ import Simulation
 /// first unlock (R-D9).
 ///
 /// What keeps a background app running: the daemon's keep-alive (a manager allowed in the
-/// background, or a held background activity session with live updates flowing, R-A3, R-A6),
+/// background, a held background activity session with live updates flowing, R-A3, R-A6, or
+/// a Live Activity while some location request is active, R-C4),
 /// a background task within its budget (R-F1), the wake runtime after a location event
 /// (R-F2), or a test host (source A's XCTest setup).
 final class OperatingSystem: SimulationActor {
@@ -129,6 +130,10 @@ final class OperatingSystem: SimulationActor {
         case .attachTestHost(let attached):
             testHostAttached = attached
             reconsiderSuspension(&context)
+        case .startLiveActivity, .endLiveActivity:
+            // The location daemon decides what it means for delivery, and keeps the app
+            // running through its keep-alive while location is in use (R-C4).
+            context.send(.liveActivity(action == .startLiveActivity), to: daemon)
         }
     }
 

@@ -22,6 +22,10 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
     case setAccuracy(AccuracyAuthorization)
     /// XCTest hosting the app keeps its process running in the background (source A's setup).
     case attachTestHost(Bool)
+    /// A Live Activity of the app starts (ActivityKit), or ends (R-C4): while one is active the
+    /// app counts as in use, so it receives background locations with no other configuration.
+    case startLiveActivity
+    case endLiveActivity
 
     public var description: String {
         switch self {
@@ -37,6 +41,8 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
         case .setAuthorization(let value): "authorization \(value.rawValue)"
         case .setAccuracy(let value): "accuracy \(value.rawValue)"
         case .attachTestHost(let value): "test-host \(value)"
+        case .startLiveActivity: "start live activity"
+        case .endLiveActivity: "end live activity"
         }
     }
 }
@@ -122,6 +128,8 @@ public enum WorldMessage: Sendable, CustomStringConvertible {
     case authorizationChanged(Authorization, AccuracyAuthorization)
     case deviceBooted
     case firstUnlock
+    /// A Live Activity of the app is active (true) or no longer (R-C4).
+    case liveActivity(Bool)
     // The location daemon (or the app's mailbox, for an event it holds) to the operating system.
     case keepAlive(Bool)
     case wake(RelaunchMechanism)
@@ -166,6 +174,7 @@ public enum WorldMessage: Sendable, CustomStringConvertible {
             "authorization \(authorization.rawValue) \(accuracy.rawValue)"
         case .deviceBooted: "device booted"
         case .firstUnlock: "first unlock"
+        case .liveActivity(let active): "live activity \(active ? "active" : "ended")"
         case .keepAlive(let keeps): "keep alive \(keeps)"
         case .wake(let mechanism): "wake for \(mechanism.rawValue)"
         case .registered(let generation): "registered (process \(generation))"
