@@ -53,6 +53,7 @@ public enum AppRequest: Sendable, Equatable, CustomStringConvertible {
     case createManager(ObjectID)
     case setAllowsBackgroundLocationUpdates(ObjectID, Bool)
     case setPausesLocationUpdatesAutomatically(ObjectID, Bool)
+    case setShowsBackgroundLocationIndicator(ObjectID, Bool)
     case setDesiredAccuracy(ObjectID, meters: Double)
     case setDistanceFilter(ObjectID, meters: Double)
     case setActivityType(ObjectID, ActivityType)
@@ -83,6 +84,8 @@ public enum AppRequest: Sendable, Equatable, CustomStringConvertible {
             "manager \(id) allows background \(allowed)"
         case .setPausesLocationUpdatesAutomatically(let id, let pauses):
             "manager \(id) pauses automatically \(pauses)"
+        case .setShowsBackgroundLocationIndicator(let id, let shows):
+            "manager \(id) shows background indicator \(shows)"
         case .setDesiredAccuracy(let id, let meters):
             "manager \(id) desired accuracy \(PlainText.fixed(meters, digits: 1))m"
         case .setDistanceFilter(let id, let meters):
@@ -229,6 +232,12 @@ public final class LocationServices {
 
     public func setPausesLocationUpdatesAutomatically(_ manager: ObjectID, _ pauses: Bool) {
         record(.setPausesLocationUpdatesAutomatically(manager, pauses))
+    }
+    /// `showsBackgroundLocationIndicator` (false by default, R-A8): it matters only for an
+    /// Always app, which shows the blue background location indicator while this manager
+    /// delivers in the background only if it is true (R-B8). When In Use apps always show it.
+    public func setShowsBackgroundLocationIndicator(_ manager: ObjectID, _ shows: Bool) {
+        record(.setShowsBackgroundLocationIndicator(manager, shows))
     }
     /// `desiredAccuracy` in metres (`kCLLocationAccuracyBest` is the default; 3000 is
     /// `kCLLocationAccuracyThreeKilometers`): it chooses the source of the fixes.

@@ -46,6 +46,8 @@ final class LocationDaemon: SimulationActor {
         var id: ObjectID
         var allowsBackground = false
         var pausesAutomatically = true
+        /// `showsBackgroundLocationIndicator` (R-A8: false by default).
+        var showsBackgroundIndicator = false
         /// `kCLLocationAccuracyBest` (R-A8 defaults, F).
         var desiredAccuracyMeters = -1.0
         var distanceFilterMeters = 0.0
@@ -96,6 +98,8 @@ final class LocationDaemon: SimulationActor {
     var fixTimer: EventHandle?
     var motionTimer: EventHandle?
     var keepAliveSent = false
+    /// Every change of the blue background location indicator, in order (R-B8).
+    var indicatorChanges: [LocationIndicatorChange] = []
     /// Requests of a process whose launch has not reached the daemon yet, in arrival order.
     var earlyRequests: [(generation: Int, requests: [AppRequest])] = []
 
@@ -135,6 +139,7 @@ final class LocationDaemon: SimulationActor {
         }
         updateKeepAlive(&context)
         reconsiderFixes(&context)
+        noteIndicator(at: context.now)
     }
 
     // MARK: - The process
@@ -249,6 +254,8 @@ final class LocationDaemon: SimulationActor {
                 updateManager(id) { $0.allowsBackground = allowed }
             case .setPausesLocationUpdatesAutomatically(let id, let pauses):
                 updateManager(id) { $0.pausesAutomatically = pauses }
+            case .setShowsBackgroundLocationIndicator(let id, let shows):
+                updateManager(id) { $0.showsBackgroundIndicator = shows }
             case .setDesiredAccuracy(let id, let meters):
                 updateManager(id) { $0.desiredAccuracyMeters = meters }
             case .setDistanceFilter(let id, let meters):
@@ -396,6 +403,39 @@ final class LocationDaemon: SimulationActor {
         if keeps != keepAliveSent {
             keepAliveSent = keeps
             context.send(.keepAlive(keeps), to: os)
+        }
+    }
+
+    // MARK: - The blue background location indicator (R-B8, R-A8)
+
+    /// True while iOS shows the blue background location indicator for the app: only while the
+    /// app is in the background (running or suspended), and then while a background activity
+    /// session lives, whatever the authorization (R-B8: "there is no way to hide it"); or
+    /// while the app's location is in use there and reaches it: always for a When In Use app
+    /// (R-A8), and for an Always app only through a manager whose
+    /// `showsBackgroundLocationIndicator` is true (R-A8, default false). Significant change,
+    /// regions and visits do not show it.
+    var locationIndicatorShown: Bool {
+        guard processState == .background || processState == .suspended else { return false }
+        if !activitySessions.isEmpty { return true }
+        let delivering = managers.filter { $0.updating && !$0.pausedBySystem }
+        guard !delivering.isEmpty || liveStreams.contains(where: { !$0.paused }),
+            locationWithheld() == nil
+        else { return false }
+        switch authorization {
+        case .whenInUse: return true
+        case .always: return delivering.contains { $0.showsBackgroundIndicator }
+        case .notDetermined, .denied: return false
+        }
+    }
+
+    /// Records the indicator's change, if it changed. The indicator is the daemon's state, not
+    /// a message: it is observed through `World.locationIndicatorChanges`, and leaves the trace
+    /// as it was.
+    private func noteIndicator(at instant: Instant) {
+        let shown = locationIndicatorShown
+        if shown != (indicatorChanges.last?.shown ?? false) {
+            indicatorChanges.append(LocationIndicatorChange(instant: instant, shown: shown))
         }
     }
 

@@ -51,6 +51,7 @@ public struct World {
     public let daemon = ActorID(index: 1)
     public let app = ActorID(index: 2)
     private let appProcess: AppProcess
+    private let locationDaemon: LocationDaemon
 
     public init(
         _ configuration: WorldConfiguration, trace: (any TraceSink<WorldMessage>)? = nil,
@@ -78,6 +79,7 @@ public struct World {
             route: configuration.route, fixPhase: configuration.fixPhase,
             authorization: configuration.authorization, accuracy: configuration.accuracy,
             os: operatingSystem, app: app, seed: root.derive("daemon.noise"))
+        self.locationDaemon = locationDaemon
         appProcess = AppProcess(
             makeEngine: engine, capabilities: configuration.capabilities,
             policy: configuration.policy, os: operatingSystem, daemon: daemon)
@@ -108,6 +110,17 @@ public struct World {
     /// The app's saved record as written on the device's disk now (changes not yet written are
     /// not in it).
     public var savedRecordOnDisk: [String: SavedValue] { appProcess.disk.savedValues }
+
+    /// True while iOS shows the blue background location indicator for the app (R-B8, R-A8):
+    /// in the background, while a background activity session lives; or while location in use
+    /// reaches the app there, always for When In Use, and for Always only through a manager
+    /// with `showsBackgroundLocationIndicator`.
+    public var isLocationIndicatorShown: Bool { locationDaemon.locationIndicatorShown }
+
+    /// Every time the indicator appeared or went, in order (it starts hidden).
+    public var locationIndicatorChanges: [LocationIndicatorChange] {
+        locationDaemon.indicatorChanges
+    }
 
     /// Items the app's mailbox holds now (for a suspended process, a launch on its way, or a
     /// listener not yet recreated).

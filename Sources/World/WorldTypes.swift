@@ -216,3 +216,19 @@ public enum RegionKey: Hashable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+/// The blue background location indicator appeared (`shown`) or went, at `instant` (R-B8,
+/// R-A8).
+public struct LocationIndicatorChange: Sendable, Equatable, CustomStringConvertible {
+    public var instant: Instant
+    public var shown: Bool
+
+    public init(instant: Instant, shown: Bool) {
+        self.instant = instant
+        self.shown = shown
+    }
+
+    public var description: String {
+        "location indicator \(shown ? "shown" : "hidden") at \(instant)"
+    }
+}

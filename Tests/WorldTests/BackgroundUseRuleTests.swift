@@ -86,3 +86,101 @@ struct LiveActivityRuleTests {
         #expect(world.fixSeconds.last.map { $0 >= 59 } == true)
     }
 }
+
+/// Starts live updates and begins a background activity session at launch; invalidates the
+/// session after `updatesWithSession` updates.
+final class ExpiringSessionEngine: AppEngine {
+    private let updatesWithSession: Int
+    private var session: ObjectID?
+    private var updates = 0
+
+    init(updatesWithSession: Int) { self.updatesWithSession = updatesWithSession }
+
+    func didLaunch(_ launch: LaunchContext, services: LocationServices) {
+        _ = services.startLiveUpdates()
+        session = services.beginBackgroundActivitySession()
+    }
+
+    func didReceive(_ update: LocationUpdate, services: LocationServices) {
+        updates += 1
+        if updates == updatesWithSession, let session {
+            services.invalidateBackgroundActivitySession(session)
+            self.session = nil
+        }
+    }
+}
+
+/// An Always app's manager allowed in the background, with `showsBackgroundLocationIndicator`
+/// set to `shows`.
+func alwaysManager(shows: Bool) -> () -> any AppEngine {
+    {
+        ScriptedEngine { _, services in
+            let manager = services.makeManager()
+            services.setAllowsBackgroundLocationUpdates(manager, true)
+            services.setShowsBackgroundLocationIndicator(manager, shows)
+            services.startUpdatingLocation(manager)
+        }
+    }
+}
+
+extension World {
+    /// The indicator's changes as (seconds, shown).
+    var indicatorTimeline: [(seconds: Double, shown: Bool)] {
+        locationIndicatorChanges.map { (($0.instant - .start).seconds, $0.shown) }
+    }
+}
+
+@Suite("Background use: the blue location indicator")
+struct LocationIndicatorRuleTests {
+    @Test("R-B8: a background activity session shows the indicator for as long as it lives")
+    func sessionShowsIndicator() {
+        // An Always app (which would not show it otherwise): in the background at 3.5 s; the
+        // session is invalidated at its 25th update, at 25 s.
+        let world = runWorld(
+            authorization: .always, until: 40, actions: [(0, .open), (2, .leave)]
+        ) { ExpiringSessionEngine(updatesWithSession: 25) }
+        let timeline = world.indicatorTimeline
+        #expect(timeline.map(\.shown) == [true, false], "\(timeline)")
+        #expect(abs(timeline[0].seconds - 3.5) < 0.01)
+        #expect(abs(timeline[1].seconds - 25) < 0.01)
+        #expect(!world.isLocationIndicatorShown)
+    }
+
+    @Test(
+        "R-A8, R-B8: a When In Use app shows the indicator while location reaches it in the background"
+    )
+    func whenInUseShowsIndicator() {
+        // A plain manager under a test host: shown on reaching the background at 3.5 s, gone
+        // when the grace ends at 13.5 s (R-A4).
+        let world = runWorld(
+            until: 30, actions: [(0, .attachTestHost(true)), (0, .open), (2, .leave)],
+            engine: plainManager)
+        let timeline = world.indicatorTimeline
+        #expect(timeline.map(\.shown) == [true, false], "\(timeline)")
+        #expect(abs(timeline[0].seconds - 3.5) < 0.01 && abs(timeline[1].seconds - 13.5) < 0.01)
+    }
+
+    @Test("R-A8: an Always app shows the indicator only with showsBackgroundLocationIndicator")
+    func alwaysNeedsTheProperty() {
+        let hidden = runWorld(
+            authorization: .always, until: 30, actions: [(0, .open), (2, .leave)],
+            engine: alwaysManager(shows: false))
+        #expect(hidden.locationIndicatorChanges.isEmpty)
+        let shown = runWorld(
+            authorization: .always, until: 30, actions: [(0, .open), (2, .leave), (20, .open)],
+            engine: alwaysManager(shows: true))
+        // Shown in the background, gone when the user opens the app again.
+        #expect(shown.indicatorTimeline.map(\.shown) == [true, false])
+        #expect(abs(shown.indicatorTimeline[0].seconds - 3.5) < 0.01)
+        #expect(abs(shown.indicatorTimeline[1].seconds - 20) < 0.01)
+    }
+
+    @Test(
+        "R-B8, R-C4: a When In Use app with a Live Activity shows the indicator in the background")
+    func liveActivityShowsIndicator() {
+        let world = runWorld(
+            until: 60, actions: [(0, .open), (1, .startLiveActivity), (2, .leave)],
+            engine: plainManager)
+        #expect(world.isLocationIndicatorShown)
+    }
+}
