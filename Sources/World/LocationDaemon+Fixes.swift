@@ -56,8 +56,7 @@ extension LocationDaemon {
                 continue
             }
             managers[index].lastDelivered = managerFix.coordinate
-            let update = LocationUpdate(
-                channel: .manager(managers[index].id), fix: managerFix, stationary: false)
+            let update = LocationUpdate(channel: .manager(managers[index].id), fix: managerFix)
             sendToApp(.location(update), withheld: withheld, &context)
         }
         for index in liveStreams.indices where !liveStreams[index].paused {
@@ -72,11 +71,35 @@ extension LocationDaemon {
             } else {
                 liveStreams[index].stillSince = nil
             }
-            let update = LocationUpdate(
-                channel: .liveUpdates(liveStreams[index].id), fix: fix, stationary: stationary)
+            let channel = LocationUpdate.Channel.liveUpdates(liveStreams[index].id)
+            let suspension = liveUpdatesSuspension(withheld)
+            if suspension != liveStreams[index].suspendedFor {
+                liveStreams[index].suspendedFor = suspension
+                if let suspension {
+                    sendToApp(
+                        .location(
+                            LocationUpdate(channel: channel, fix: nil, diagnostics: suspension)),
+                        &context)
+                }
+            }
+            var diagnostics: LocationDiagnostics = stationary ? .stationary : []
+            if accuracy == .reduced { diagnostics.insert(.accuracyLimited) }
+            let update = LocationUpdate(channel: channel, fix: fix, diagnostics: diagnostics)
             sendToApp(.location(update), withheld: withheld, &context)
         }
         if liveStreams.contains(where: \.paused) { watchForMotion(&context) }
+    }
+
+    /// The flag that tells a live-updates stream why its locations are kept from the app, if
+    /// the model knows one (R-C1): the user denied access (R-A3), or a When In Use app in the
+    /// background past its grace has begun a session there, which does nothing (R-C5). Past
+    /// the grace with no such session, nothing: bare live updates get no signal (R-A5, A).
+    func liveUpdatesSuspension(_ withheld: DropReason?) -> LocationDiagnostics? {
+        switch withheld {
+        case .notAuthorized where authorization == .denied: .authorizationDenied
+        case .whenInUseGraceOver where !deferredSessions.isEmpty: .insufficientlyInUse
+        default: nil
+        }
     }
 
     /// The source a manager's desired accuracy calls for (R-F10).

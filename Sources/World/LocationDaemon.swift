@@ -62,6 +62,9 @@ final class LocationDaemon: SimulationActor {
         var configuration: LiveConfiguration
         var paused = false
         var stillSince: Instant?
+        /// The reason its locations are kept from the app that it has been told of, with one
+        /// update without a location (R-C1): told once, until the reason changes.
+        var suspendedFor: LocationDiagnostics?
     }
     var managers: [Manager] = []
     var liveStreams: [LiveStream] = []

@@ -104,13 +104,71 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "#\(value)" }
 }
 
-/// A location delivered to the app: from a manager, or from a live-updates stream (with the
-/// stationary flag, R-C1, R-C2).
+/// The diagnostic flags of a live update (`CLLocationUpdate`, iOS 17 and 18, R-C1, F): each
+/// is set while updates are paused, suspended or limited for that reason.
+///
+/// What the model sets: `stationary` with the update that pauses a still stream (R-C2);
+/// `authorizationDenied` on one update without a location when a stream's locations are kept
+/// from the app because the user denied access (R-A3); `insufficientlyInUse` likewise when a
+/// When In Use app in the background, its grace over, has begun a session there that does
+/// nothing (R-C5, F: "created in the background it gives insufficientlyInUse"); and
+/// `accuracyLimited` on every update under reduced accuracy (R-F10; the model does not slow
+/// reduced-accuracy updates to "a few times an hour", so the flag marks them instead of a
+/// pause). Bare live updates of a When In Use app whose grace ends get no flag at all, as
+/// measured (R-A5). `locationUnavailable` (no GNSS outage is modelled) and
+/// `serviceSessionRequired` (`NSLocationRequireExplicitServiceSession` is not modelled) exist
+/// for engines to handle, and the model never sets them.
+public struct LocationDiagnostics: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// The device is still: updates pause until it moves (R-C2).
+    public static let stationary = LocationDiagnostics(rawValue: 1 << 0)
+    /// No location can be determined now; updates go on (R-C1: a nil location).
+    public static let locationUnavailable = LocationDiagnostics(rawValue: 1 << 1)
+    /// The user denied the app location access (R-A3).
+    public static let authorizationDenied = LocationDiagnostics(rawValue: 1 << 2)
+    /// The app is not in use enough: When In Use in the background without a session that
+    /// counts (R-C5).
+    public static let insufficientlyInUse = LocationDiagnostics(rawValue: 1 << 3)
+    /// The app must hold a service session (iOS 18, R-B9).
+    public static let serviceSessionRequired = LocationDiagnostics(rawValue: 1 << 4)
+    /// Reduced accuracy limits updates (R-F10).
+    public static let accuracyLimited = LocationDiagnostics(rawValue: 1 << 5)
+
+    /// Every flag with its trace text, in this order.
+    static let named: [(flag: LocationDiagnostics, text: String)] = [
+        (.stationary, "stationary"), (.locationUnavailable, "location-unavailable"),
+        (.authorizationDenied, "authorization-denied"),
+        (.insufficientlyInUse, "insufficiently-in-use"),
+        (.serviceSessionRequired, "service-session-required"),
+        (.accuracyLimited, "accuracy-limited"),
+    ]
+
+    /// The set flags' names, space-separated, in declaration order ("" when none).
+    public var description: String {
+        Self.named.filter { contains($0.flag) }.map(\.text).joined(separator: " ")
+    }
+}
+
+/// A location delivered to the app: from a manager, or from a live-updates stream, with an
+/// optional location (nil: none available now, not the end of updates) and the diagnostic
+/// flags (R-C1, R-C2).
 public struct LocationUpdate: Sendable, Equatable, CustomStringConvertible {
     public enum Channel: Sendable, Equatable { case manager(ObjectID), liveUpdates(ObjectID) }
     public var channel: Channel
     public var fix: Fix?
-    public var stationary: Bool
+    /// The live update's flags (always empty for a manager's location).
+    public var diagnostics: LocationDiagnostics
+
+    public init(channel: Channel, fix: Fix?, diagnostics: LocationDiagnostics = []) {
+        self.channel = channel
+        self.fix = fix
+        self.diagnostics = diagnostics
+    }
+
+    /// The stationary flag (R-C2).
+    public var stationary: Bool { diagnostics.contains(.stationary) }
 
     public var description: String {
         let source =
@@ -118,8 +176,8 @@ public struct LocationUpdate: Sendable, Equatable, CustomStringConvertible {
             case .manager(let id): "manager \(id)"
             case .liveUpdates(let id): "live \(id)"
             }
-        return
-            "\(source) \(fix.map(\.description) ?? "no location")\(stationary ? " stationary" : "")"
+        let flags = diagnostics.isEmpty ? "" : " \(diagnostics)"
+        return "\(source) \(fix.map(\.description) ?? "no location")\(flags)"
     }
 }
 

@@ -184,3 +184,110 @@ struct LocationIndicatorRuleTests {
         #expect(world.isLocationIndicatorShown)
     }
 }
+
+extension World {
+    /// Every live update the app received, with its second.
+    var liveUpdates: [(seconds: Double, update: LocationUpdate)] {
+        log.compactMap { entry in
+            guard case .location(let update) = entry.kind, case .liveUpdates = update.channel
+            else { return nil }
+            return ((entry.instant - .start).seconds, update)
+        }
+    }
+
+    /// The live updates without a location.
+    var signals: [(seconds: Double, update: LocationUpdate)] {
+        liveUpdates.filter { $0.update.fix == nil }
+    }
+}
+
+@Suite("Background use: live updates' diagnostic flags")
+struct LiveUpdateDiagnosticsRuleTests {
+    @Test(
+        "R-C1: under denied authorization a stream gets one update: authorizationDenied, no location"
+    )
+    func deniedFromTheStart() {
+        let world = runWorld(
+            authorization: .denied, until: 20, actions: [(0, .open)], engine: bareLiveUpdates)
+        #expect(world.liveUpdates.count == 1)
+        #expect(world.signals.map(\.update.diagnostics) == [.authorizationDenied])
+        #expect(world.fixSeconds.isEmpty)
+        #expect(
+            !drops(of: world).isEmpty && drops(of: world).allSatisfy { $0.reason.rule == "R-A3" })
+    }
+
+    @Test(
+        "R-C1: denied while streaming gives one authorizationDenied; allowed again, locations resume unflagged"
+    )
+    func deniedThenAllowed() {
+        let world = runWorld(
+            until: 30,
+            actions: [
+                (0, .open), (10, .setAuthorization(.denied)), (20, .setAuthorization(.whenInUse)),
+            ], engine: bareLiveUpdates)
+        let signals = world.signals
+        #expect(signals.map(\.update.diagnostics) == [.authorizationDenied])
+        #expect(signals.allSatisfy { $0.seconds >= 10 && $0.seconds <= 11 })
+        #expect(world.fixSeconds.filter { $0 > 11 && $0 < 20 }.isEmpty)
+        #expect(world.fixSeconds.last.map { $0 >= 29 } == true)
+        #expect(
+            world.liveUpdates.filter { $0.update.fix != nil }.allSatisfy {
+                $0.update.diagnostics.isEmpty
+            })
+    }
+
+    @Test(
+        "R-C1, R-F10: under reduced accuracy every live update carries accuracyLimited; a manager's none"
+    )
+    func reducedAccuracy() {
+        let world = runWorld(
+            accuracy: .reduced, until: 10, actions: [(0, .open)]
+        ) {
+            ScriptedEngine { _, services in
+                _ = services.startLiveUpdates()
+                services.startUpdatingLocation(services.makeManager())
+            }
+        }
+        let updates = world.log.compactMap { entry -> LocationUpdate? in
+            if case .location(let update) = entry.kind { update } else { nil }
+        }
+        let live = updates.filter { if case .liveUpdates = $0.channel { true } else { false } }
+        let manager = updates.filter { if case .manager = $0.channel { true } else { false } }
+        #expect(live.count >= 9 && live.allSatisfy { $0.diagnostics == .accuracyLimited })
+        #expect(manager.count >= 9 && manager.allSatisfy { $0.diagnostics.isEmpty })
+    }
+
+    @Test("R-A5, R-C1: bare live updates get no signal at all when the When In Use grace ends")
+    func graceEndsWithoutSignal() {
+        let world = runWorld(
+            until: 40, actions: [(0, .attachTestHost(true)), (0, .open), (2, .leave)],
+            engine: bareLiveUpdates)
+        #expect(world.signals.isEmpty)
+        #expect(world.liveUpdates.allSatisfy { $0.update.diagnostics.isEmpty })
+        #expect(world.fixSeconds.last.map { $0 < 14 } == true)
+    }
+
+    @Test(
+        "R-C5, R-C1: a session begun in the background gives one insufficientlyInUse when the grace ends"
+    )
+    func sessionBegunInBackground() {
+        let world = runWorld(
+            until: 80,
+            actions: [
+                (0, .attachTestHost(true)), (0, .open), (2, .leave), (30, .open), (40, .leave),
+            ]
+        ) {
+            let engine = ScriptedEngine { _, services in _ = services.startLiveUpdates() }
+            engine.onLifecycle = { state, services in
+                if state == .background && services.requests.isEmpty {
+                    _ = services.beginBackgroundActivitySession()
+                }
+            }
+            return engine
+        }
+        // The grace ends at 13.5 s: the next epoch, at 14 s, carries the flag.
+        let signals = world.signals
+        #expect(signals.map(\.update.diagnostics) == [.insufficientlyInUse])
+        #expect(signals.allSatisfy { $0.seconds > 13.5 && $0.seconds <= 14 })
+    }
+}
