@@ -421,13 +421,13 @@ final class LocationDaemon: SimulationActor {
     var locationIndicatorShown: Bool {
         guard processState == .background || processState == .suspended else { return false }
         if !activitySessions.isEmpty { return true }
-        let delivering = managers.filter { $0.updating && !$0.pausedBySystem }
-        guard !delivering.isEmpty || liveStreams.contains(where: { !$0.paused }),
+        let delivering = { (manager: Manager) in manager.updating && !manager.pausedBySystem }
+        guard managers.contains(where: delivering) || liveStreams.contains(where: { !$0.paused }),
             locationWithheld() == nil
         else { return false }
         switch authorization {
         case .whenInUse: return true
-        case .always: return delivering.contains { $0.showsBackgroundIndicator }
+        case .always: return managers.contains { delivering($0) && $0.showsBackgroundIndicator }
         case .notDetermined, .denied: return false
         }
     }
