@@ -130,7 +130,11 @@ var deliveryRuns: Gen<DeliveryRun> {
                         .init(.park, .seconds(20)),
                         .init(.drive, .minutes(2), speedMetersPerSecond: 40),
                         .init(.park, .minutes(6)),
-                        .init(.drive, .minutes(10), speedMetersPerSecond: 40),
+                        // Back past home and on: the conditions' and regions' entries, then
+                        // their exits again (R-F8).
+                        .init(
+                            .drive, .minutes(10), speedMetersPerSecond: 40,
+                            headingChangeDegrees: 180),
                     ])),
             ordering: .random(choices: testCase), trace: trace
         ) {
