@@ -94,7 +94,7 @@ extension LocationDaemon {
         } else {
             // A cushion as large as the radius leaves no point to enter: no entry is reported.
             let threshold = condition.radiusMeters - policy.regionEntryCushionMeters
-            guard threshold >= 0,
+            guard threshold > 0,
                 let crossing = route.firstInstant(
                     after: context.now, within: threshold, of: condition.center)
             else { return }
