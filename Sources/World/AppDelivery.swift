@@ -100,11 +100,11 @@ public enum DropReason: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension AppItem {
-    /// True for the items that R-A2's bound (`queuedUpdateCountMax`) applies to: everything
-    /// the system queues for the app. The completion of the app's own commit is work the
-    /// process already has; iOS does not discard it, it waits until the process runs (or dies
-    /// with it).
+    /// True for the items that R-A2's bound (`queuedUpdateCountMax`) applies to: queued
+    /// location updates. Errors, events and callbacks are not discarded to make room for
+    /// fixes, and the completion of the app's own commit is work the process already has: they
+    /// wait until the process runs (or die with it).
     var isBoundByQueue: Bool {
-        if case .storeDidCommit = self { false } else { true }
+        if case .location = self { true } else { false }
     }
 }

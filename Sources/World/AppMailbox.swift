@@ -15,10 +15,10 @@ import Simulation
 ///   next process, and the operating system is asked to wake or relaunch the app for it
 ///   (R-A10, R-F2). If the operating system refuses (R-F5, R-B4–R-B6), the event is dropped.
 /// - A reboot drops held events; the registrations that produce them survive (R-B7).
-/// - At most `queuedUpdateCountMax` items are held (R-A2's bound, shared by every item the
-///   system keeps for a process that runs no code); beyond it the oldest is dropped. The
-///   completion of the app's own store commit is held outside that bound (it is never
-///   dropped, only lost with its process).
+/// - At most `queuedUpdateCountMax` locations are held (R-A2 bounds queued location
+///   updates); beyond it the oldest location is dropped. Errors, events, callbacks and the
+///   completion of the app's own store commits are held outside that bound (never dropped for
+///   it, only lost with their process).
 ///
 /// Which process listens for what it learns from the requests the engine makes: significant
 /// change must be started again by each process (F), a monitor opened again with the same

@@ -104,6 +104,8 @@ final class AppProcess: SimulationActor {
     private var engine: (any AppEngine)?
     private var mailbox: AppMailbox
     private var heldEventsExpiry: EventHandle?
+    /// Boots the app has seen: an event from an earlier one is dropped (R-B7).
+    private var bootCount = 0
     /// The services the current process's engine calls (one per process: object ids count on).
     private var services: LocationServices?
     /// Everything the app saw, in order.
@@ -174,6 +176,7 @@ final class AppProcess: SimulationActor {
                 askToWakeForHeldEvents(&context)
             }
         case .deviceRebooted:
+            bootCount += 1
             disk.protectedDataAvailable = false
             cancelExpiry(&context)
             dropHeldEvents(.reboot, &context)
@@ -181,10 +184,12 @@ final class AppProcess: SimulationActor {
             for event in mailbox.takeHeldEvents(for: mechanism) {
                 drop(.event(event), reason, &context)
             }
-        case .deliver(let item, let generation, let withheld):
+        case .deliver(let item, let generation, let withheld, let boot):
             // The unlock makes the disk readable whether or not the app's code is told now.
             if case .protectedDataAvailable = item { disk.protectedDataAvailable = true }
             if let withheld { return drop(item, withheld, &context) }
+            // An event sent before a reboot that reached the mailbox after it (R-B7).
+            if generation == nil && boot < bootCount { return drop(item, .reboot, &context) }
             route(item, for: generation, &context)
         case .dropped(let item, let reason):
             record(.dropped(item, reason), context.now)
@@ -237,7 +242,7 @@ final class AppProcess: SimulationActor {
             drop(pushedOut, .queueFull, &context)
         }
         if case .event(let event) = item, !mailbox.state.isRunning {
-            context.send(.wake(event.mechanism), to: os)
+            context.send(.wake(event.mechanism, boot: bootCount), to: os)
         }
         armExpiryIfNeeded(&context)
     }
@@ -247,7 +252,7 @@ final class AppProcess: SimulationActor {
         var asked: [RelaunchMechanism] = []
         for mechanism in mailbox.heldEventMechanisms where !asked.contains(mechanism) {
             asked.append(mechanism)
-            context.send(.wake(mechanism), to: os)
+            context.send(.wake(mechanism, boot: bootCount), to: os)
         }
     }
 

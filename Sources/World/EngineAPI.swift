@@ -122,6 +122,17 @@ public enum AppRequest: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension AppRequest {
+    /// True for a registration that outlives the process that made it (significant change,
+    /// visits, monitor conditions, legacy regions, R-A10).
+    var outlivesProcess: Bool {
+        switch self {
+        case .startSignificantChanges, .stopSignificantChanges, .startVisits, .stopVisits,
+            .addCondition, .removeCondition, .startMonitoringRegion, .stopMonitoringRegion:
+            true
+        default: false
+        }
+    }
+
     /// True for `beginBackgroundTask` and `endBackgroundTask`, which the operating system
     /// handles; the location daemon handles the rest.
     var isBackgroundTaskRequest: Bool {

@@ -160,12 +160,12 @@ extension LocationDaemon {
             liveStreams[index].paused = false
             liveStreams[index].stillSince = nil
         }
-        if sessionRelaunchArmed { context.send(.wake(.session), to: os) }
+        if sessionRelaunchArmed { context.send(.wake(.session, boot: bootCount), to: os) }
     }
 
     func requestSessionRelaunchWhenMoving(_ context: inout Scheduler<WorldMessage>) {
         if route.speed(at: context.now) > policy.stationarySpeedMetersPerSecond {
-            context.send(.wake(.session), to: os)
+            context.send(.wake(.session, boot: bootCount), to: os)
         } else {
             watchForMotion(&context)
         }
@@ -184,13 +184,30 @@ extension LocationDaemon {
     /// configuration or a Live Activity (R-C4); each updating manager gets `denied` after a
     /// delay, live streams nothing.
     func graceEnded(_ context: inout Scheduler<WorldMessage>) {
-        guard processState != .foreground, !inUseInBackground else { return }
+        guard processState != .foreground, !inUseInBackground, authorization == .whenInUse
+        else { return }
         graceExpired = true
         for manager in managers where manager.updating {
             deniedTimers.append(
                 context.setTimer(
                     after: policy.deniedSignalDelay,
                     .daemonTimer(.deniedSignal(manager.id, generation: generation))))
+        }
+    }
+
+    /// Keeps the grace in step with what can change while the app is away: authorization
+    /// (Always to When In Use, or back), background updates switched on or off, a Live
+    /// Activity. An app that is in use, or not When In Use, has no grace; a When In Use app
+    /// that is no longer in use in the background starts one (R-A3, R-A4).
+    func reconsiderGrace(_ context: inout Scheduler<WorldMessage>) {
+        let away = processState == .background || processState == .suspended
+        if !away || authorization != .whenInUse || inUseInBackground {
+            if graceTimer != nil || graceExpired || !deniedTimers.isEmpty {
+                cancelGrace(&context)
+                graceExpired = false
+            }
+        } else if graceTimer == nil && !graceExpired {
+            startGraceIfNeeded(&context)
         }
     }
 

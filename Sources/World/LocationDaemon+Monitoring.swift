@@ -9,12 +9,26 @@ extension LocationDaemon {
     /// that starts it again after a relaunch receives the events that woke it (its mailbox
     /// held them).
     func startSignificantChanges(_ context: inout Scheduler<WorldMessage>) {
-        guard !significantChangeRegistered else { return }
+        if significantChangeRegistered {
+            // Started again by a later process: the first event is the cached location
+            // (R-F7), unless an event for it is already on its way (it is the latest one).
+            if !significantChangeEventAwaitingProcess {
+                let fix = makeFix(source: .cell, at: context.now)
+                context.send(
+                    .deliver(
+                        .event(.significantChange(fix)), generation: generation,
+                        withheld: eventWithheld(), boot: bootCount), to: app)
+            }
+            significantChangeEventAwaitingProcess = false
+            return
+        }
         significantChangeRegistered = true
         let fix = makeFix(source: .cell, at: context.now)
         significantChangeLast = (route.position(at: context.now), nil)
         context.send(
-            .deliver(.event(.significantChange(fix)), generation: nil, withheld: eventWithheld()),
+            .deliver(
+                .event(.significantChange(fix)), generation: nil, withheld: eventWithheld(),
+                boot: bootCount),
             to: app)
         scheduleSignificantChange(&context)
     }
@@ -176,6 +190,11 @@ extension LocationDaemon {
     /// Sends an event to the app's mailbox, for whichever process listens for it. The mailbox,
     /// which knows whether the app runs, asks the operating system to wake or relaunch it.
     func dispatch(_ event: MonitoringEvent, _ context: inout Scheduler<WorldMessage>) {
-        context.send(.deliver(.event(event), generation: nil, withheld: eventWithheld()), to: app)
+        if case .significantChange = event, !processState.isRunning {
+            significantChangeEventAwaitingProcess = true
+        }
+        context.send(
+            .deliver(.event(event), generation: nil, withheld: eventWithheld(), boot: bootCount),
+            to: app)
     }
 }

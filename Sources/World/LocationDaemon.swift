@@ -80,6 +80,9 @@ final class LocationDaemon: SimulationActor {
     /// start starts no five-minute interval).
     var significantChangeLast: (coordinate: Coordinate, instant: Instant?)?
     var significantChangeTimer: EventHandle?
+    /// An event was sent while no process ran: the next process to start significant change
+    /// gets that event, not a cached one.
+    var significantChangeEventAwaitingProcess = false
     /// A monitor condition or a legacy region: they share the limit (R-F8).
     struct Condition {
         var key: RegionKey
@@ -103,6 +106,9 @@ final class LocationDaemon: SimulationActor {
     var keepAliveSent = false
     /// Every change of the blue background location indicator, in order (R-B8).
     var indicatorChanges: [LocationIndicatorChange] = []
+    /// Boots seen so far: events carry it, so that the app's mailbox can drop one from before
+    /// a reboot that crossed it (R-B7).
+    var bootCount = 0
     /// Requests of a process whose launch has not reached the daemon yet, in arrival order.
     var earlyRequests: [(generation: Int, requests: [AppRequest])] = []
 
@@ -140,6 +146,7 @@ final class LocationDaemon: SimulationActor {
         case .daemonTimer(let timer): handle(timer, &context)
         default: break
         }
+        reconsiderGrace(&context)
         updateKeepAlive(&context)
         reconsiderFixes(&context)
         noteIndicator(at: context.now)
@@ -184,15 +191,17 @@ final class LocationDaemon: SimulationActor {
     }
 
     /// Applies the current process's requests; holds those of a process whose launch has not
-    /// reached the daemon yet (the two come on different channels); ignores those of a process
-    /// that has ended, as its messages die with it.
+    /// reached the daemon yet (the two come on different channels). Requests a process sent
+    /// before it ended still arrive: their registrations that outlive the process (significant
+    /// change, visits, conditions, regions) take effect, while the objects that would die with
+    /// it are not created. Requests of a process older than the last one are void.
     private func receiveRequests(
         _ requests: [AppRequest], from generation: Int, _ context: inout Scheduler<WorldMessage>
     ) {
         if generation > self.generation {
             earlyRequests.append((generation, requests))
-        } else if generation == self.generation && processState.exists {
-            apply(requests, &context)
+        } else if generation == self.generation {
+            apply(processState.exists ? requests : requests.filter(\.outlivesProcess), &context)
         }
     }
 
@@ -232,13 +241,20 @@ final class LocationDaemon: SimulationActor {
     private func deviceBooted(_ context: inout Scheduler<WorldMessage>) {
         unlockedSinceBoot = false
         sessionRelaunchArmed = false
+        bootCount += 1
+        // Visit monitoring does not outlive a boot; significant change and conditions do
+        // (R-B7).
+        visitsRegistered = false
+        visitArrival = nil
+        if let timer = visitTimer { context.cancel(timer) }
+        visitTimer = nil
         for index in conditions.indices {
             if let timer = conditions[index].timer { context.cancel(timer) }
             conditions[index].timer = nil
         }
         let hasBootRegistration = significantChangeRegistered || !conditions.isEmpty
         if policy.rebootRelaunchWithoutMovement && hasBootRegistration {
-            context.send(.wake(.boot), to: os, after: policy.rebootRelaunchDelay)
+            context.send(.wake(.boot, boot: bootCount), to: os, after: policy.rebootRelaunchDelay)
         }
     }
 
@@ -390,7 +406,8 @@ final class LocationDaemon: SimulationActor {
         _ item: AppItem, withheld reason: DropReason? = nil,
         _ context: inout Scheduler<WorldMessage>
     ) {
-        context.send(.deliver(item, generation: generation, withheld: reason), to: app)
+        context.send(
+            .deliver(item, generation: generation, withheld: reason, boot: bootCount), to: app)
     }
 
     /// Tells the operating system when the app's location keeps it running, or stops to: a

@@ -42,6 +42,8 @@ final class OperatingSystem: SimulationActor {
     private var suspension: EventHandle?
     private var wakeRuntime: EventHandle?
     private var pendingRelaunch: EventHandle?
+    /// Boots so far: a wake asked for before the last one is void (R-B7).
+    private var bootCount = 0
 
     init(
         policy: IOSPolicy, capabilities: AppCapabilities, authorization: Authorization,
@@ -71,7 +73,7 @@ final class OperatingSystem: SimulationActor {
             reconsiderSuspension(&context)
         case .registered(let generation) where generation == self.generation:
             registeredThisProcess = true
-        case .wake(let mechanism): wake(for: mechanism, &context)
+        case .wake(let mechanism, let boot) where boot == bootCount: wake(for: mechanism, &context)
         case .osTimer(let timer): handle(timer, &context)
         default: break
         }
@@ -116,6 +118,7 @@ final class OperatingSystem: SimulationActor {
             // A relaunch on its way does not survive the boot; the registrations that asked
             // for it do, in the daemon (R-B7).
             cancel(&pendingRelaunch, &context)
+            bootCount += 1
             state = .notRunning
             unlockedSinceBoot = false
             context.send(.deviceBooted, to: daemon)
@@ -162,10 +165,15 @@ final class OperatingSystem: SimulationActor {
             } else {
                 reconsiderSuspension(&context)
             }
-        case .relaunch:
+        case .relaunch(let mechanism):
             // The mechanism stays in the trace; the app is not told it (R-A11).
             pendingRelaunch = nil
             guard !state.exists else { return }
+            // The rules are checked again: authorization may have changed meanwhile (R-F5).
+            if let refusal = relaunchRefusal(for: mechanism) {
+                context.send(.wakeRefused(mechanism, refusal), to: app)
+                return
+            }
             launch(into: .background, &context)
         case .backgroundTaskExpired(let task, let generation):
             guard generation == self.generation,
@@ -186,6 +194,7 @@ final class OperatingSystem: SimulationActor {
     // MARK: - Launch, wake, termination
 
     private func launch(into launchState: ProcessState, _ context: inout Scheduler<WorldMessage>) {
+        cancel(&pendingRelaunch, &context)  // the user's launch comes first
         generation += 1
         lastTermination = nil
         registeredThisProcess = false
@@ -214,17 +223,21 @@ final class OperatingSystem: SimulationActor {
         case .foreground, .background:
             return
         case .suspended:
+            // Resuming for an event needs what relaunching would (R-A3, R-F5); otherwise the
+            // event waits in the mailbox until the app runs again.
+            guard relaunchRefusal(for: mechanism) == nil else { return }
             resume(&context)
             cancel(&wakeRuntime, &context)
             wakeRuntime = context.setTimer(
                 after: policy.backgroundWakeRuntime,
                 .osTimer(.wakeRuntimeEnded(generation: generation)))
         case .notRunning, .terminated:
+            // A relaunch already on its way brings a process that may listen for this event.
+            guard pendingRelaunch == nil else { return }
             if let refusal = relaunchRefusal(for: mechanism) {
                 context.send(.wakeRefused(mechanism, refusal), to: app)
                 return
             }
-            guard pendingRelaunch == nil else { return }
             pendingRelaunch = context.setTimer(
                 after: policy.relaunchLatency(for: mechanism), .osTimer(.relaunch(mechanism)))
         }
@@ -335,7 +348,8 @@ final class OperatingSystem: SimulationActor {
 
     /// Sends a callback to the current process, through the app's mailbox.
     private func deliverToApp(_ item: AppItem, _ context: inout Scheduler<WorldMessage>) {
-        context.send(.deliver(item, generation: generation, withheld: nil), to: app)
+        context.send(
+            .deliver(item, generation: generation, withheld: nil, boot: bootCount), to: app)
     }
 
     private func cancel(_ handle: inout EventHandle?, _ context: inout Scheduler<WorldMessage>) {

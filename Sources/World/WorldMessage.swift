@@ -132,7 +132,9 @@ public enum WorldMessage: Sendable, CustomStringConvertible {
     case liveActivity(Bool)
     // The location daemon (or the app's mailbox, for an event it holds) to the operating system.
     case keepAlive(Bool)
-    case wake(RelaunchMechanism)
+    /// Asks for a wake or relaunch for `mechanism`; `boot` is the sender's boot count, so a
+    /// request from before a reboot that crossed it is void (R-B7).
+    case wake(RelaunchMechanism, boot: Int)
     case registered(generation: Int)
     // The operating system to the app: the process's life.
     case launch(LaunchContext, generation: Int)
@@ -149,7 +151,9 @@ public enum WorldMessage: Sendable, CustomStringConvertible {
     /// Something for the app's code, through its mailbox: for one process (`generation`), or
     /// for whichever listens (`nil`, monitoring events). `withheld` is set when the sender's
     /// rules keep it from the app; the mailbox drops it with that reason.
-    case deliver(AppItem, generation: Int?, withheld: DropReason?)
+    /// `boot` is the sender's boot count: an event from before a reboot that crossed it is
+    /// dropped (R-B7).
+    case deliver(AppItem, generation: Int?, withheld: DropReason?, boot: Int)
     /// The mailbox's record that an item never reached the app's code, and why.
     case dropped(AppItem, DropReason)
     /// The app process's record, for the trace, that iOS lost some of the app's data, and why
@@ -176,7 +180,7 @@ public enum WorldMessage: Sendable, CustomStringConvertible {
         case .firstUnlock: "first unlock"
         case .liveActivity(let active): "live activity \(active ? "active" : "ended")"
         case .keepAlive(let keeps): "keep alive \(keeps)"
-        case .wake(let mechanism): "wake for \(mechanism.rawValue)"
+        case .wake(let mechanism, _): "wake for \(mechanism.rawValue)"
         case .registered(let generation): "registered (process \(generation))"
         case .launch(let context, let generation): "launch process \(generation) \(context)"
         case .lifecycle(let state, let generation):
@@ -187,7 +191,7 @@ public enum WorldMessage: Sendable, CustomStringConvertible {
         case .deviceRebooted: "device rebooted"
         case .wakeRefused(let mechanism, let reason):
             "no relaunch for \(mechanism.rawValue): \(reason)"
-        case .deliver(let item, let generation, let withheld):
+        case .deliver(let item, let generation, let withheld, _):
             "\(item) (\(generation.map { "process \($0)" } ?? "any process"))"
                 + (withheld.map { ", withheld: \($0)" } ?? "")
         case .dropped(let item, let reason): "dropped \(item): \(reason)"

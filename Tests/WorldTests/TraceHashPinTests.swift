@@ -85,6 +85,6 @@ struct TraceHashPinTests {
             }
         }
         #expect(world.terminations.first == .memory)
-        #expect(hash == "376b76aca43dffe8")
+        #expect(hash == "607f2d4f17d8f058")
     }
 }
