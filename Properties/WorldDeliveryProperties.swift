@@ -97,6 +97,7 @@ let scenarioActions: [UserAction] = [
     .open, .leave, .lock, .unlock, .forceQuit, .memoryPressure, .crash, .exit, .reboot,
     .setAuthorization(.always), .setAuthorization(.whenInUse), .setAuthorization(.denied),
     .setAccuracy(.reduced), .setAccuracy(.full), .attachTestHost(true), .attachTestHost(false),
+    .networkDown, .networkUp, .networkSlow(.seconds(5)),
 ]
 
 /// A lifecycle scenario run with every same-instant ordering drawn from the test case.
@@ -161,7 +162,7 @@ func deliveryViolations(_ world: World, deliverCount: Int, ledger: ManagerLedger
         switch entry.kind {
         case .dropped: dropped += 1
         case .location, .failure, .monitoringFailure, .event, .authorization,
-            .protectedDataAvailable, .backgroundTaskExpiring:
+            .protectedDataAvailable, .backgroundTaskExpiring, .uploadCompleted:
             handed += 1
             if !entry.processState.isRunning {
                 violations.append(

@@ -129,6 +129,8 @@ final class OperatingSystem: SimulationActor {
         case .attachTestHost(let attached):
             testHostAttached = attached
             reconsiderSuspension(&context)
+        case .networkDown, .networkUp, .networkSlow:
+            break  // the network's (`World.schedule` sends them there)
         }
     }
 

@@ -50,7 +50,10 @@ public struct World {
     public let operatingSystem = ActorID(index: 0)
     public let daemon = ActorID(index: 1)
     public let app = ActorID(index: 2)
+    /// The network and the server behind it.
+    public let network = ActorID(index: 3)
     private let appProcess: AppProcess
+    private let networkActor: Network
 
     public init(
         _ configuration: WorldConfiguration, trace: (any TraceSink<WorldMessage>)? = nil,
@@ -80,15 +83,18 @@ public struct World {
             os: operatingSystem, app: app, seed: root.derive("daemon.noise"))
         appProcess = AppProcess(
             makeEngine: engine, capabilities: configuration.capabilities,
-            policy: configuration.policy, os: operatingSystem, daemon: daemon)
+            policy: configuration.policy, os: operatingSystem, daemon: daemon, network: network)
+        networkActor = Network(policy: configuration.policy, app: app, seed: root.derive("network"))
         precondition(simulation.add(os) == operatingSystem)
         precondition(simulation.add(locationDaemon) == daemon)
         precondition(simulation.add(appProcess) == app)
+        precondition(simulation.add(networkActor) == network)
     }
 
-    /// Schedules a user (or system) action.
+    /// Schedules a user (or system) action; the network's go to the network.
     public mutating func schedule(_ action: UserAction, at instant: Instant) {
-        simulation.scheduler.send(.user(action), to: operatingSystem, at: instant)
+        simulation.scheduler.send(
+            .user(action), to: action.isNetworkAction ? network : operatingSystem, at: instant)
     }
 
     /// Runs until `horizon` (inclusive), within `eventCountMax` deliveries.
@@ -108,6 +114,12 @@ public struct World {
     /// The app's saved record as written on the device's disk now (changes not yet written are
     /// not in it).
     public var savedRecordOnDisk: [String: SavedValue] { appProcess.disk.savedValues }
+
+    /// The server the app uploads to: every batch it accepted, read-only.
+    public var server: UploadServer { networkActor.server }
+
+    /// The network's condition now.
+    public var networkCondition: NetworkCondition { networkActor.condition }
 
     /// Items the app's mailbox holds now (for a suspended process, a launch on its way, or a
     /// listener not yet recreated).

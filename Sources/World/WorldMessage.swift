@@ -22,6 +22,20 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
     case setAccuracy(AccuracyAuthorization)
     /// XCTest hosting the app keeps its process running in the background (source A's setup).
     case attachTestHost(Bool)
+    /// The network goes down: requests fail (`Network`).
+    case networkDown
+    /// The network is up again, at its normal latency (`uploadLatency`).
+    case networkUp
+    /// The network is up but slow: requests take `uploadLatency` plus this.
+    case networkSlow(VirtualDuration)
+
+    /// True for the actions the network actor handles rather than the operating system.
+    var isNetworkAction: Bool {
+        switch self {
+        case .networkDown, .networkUp, .networkSlow: true
+        default: false
+        }
+    }
 
     public var description: String {
         switch self {
@@ -37,6 +51,9 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
         case .setAuthorization(let value): "authorization \(value.rawValue)"
         case .setAccuracy(let value): "accuracy \(value.rawValue)"
         case .attachTestHost(let value): "test-host \(value)"
+        case .networkDown: "network down"
+        case .networkUp: "network up"
+        case .networkSlow(let extra): "network slow +\(extra)"
         }
     }
 }
@@ -115,6 +132,12 @@ public enum WorldMessage: Sendable, CustomStringConvertible {
     case processCrashed(reason: String, generation: Int)
     /// A monitor condition whose event found no listener stops being monitored (R-A12).
     case conditionAbandoned(RegionKey)
+    // The app process to the network.
+    /// An upload request of process `generation`.
+    case upload(UploadRequest, generation: Int)
+    /// The requests of process `generation` are cancelled: it was suspended outside a
+    /// background task (R-D13) or ended (R-A1, R-F3).
+    case cancelUploads(generation: Int, DropReason)
     // The operating system to the location daemon.
     case processChanged(ProcessState, generation: Int, cause: TerminationCause?)
     case authorizationChanged(Authorization, AccuracyAuthorization)
@@ -149,6 +172,7 @@ public enum WorldMessage: Sendable, CustomStringConvertible {
     case osTimer(OSTimer)
     case daemonTimer(DaemonTimer)
     case appTimer(AppTimer)
+    case networkTimer(NetworkTimer)
 
     public var description: String {
         switch self {
@@ -158,6 +182,9 @@ public enum WorldMessage: Sendable, CustomStringConvertible {
         case .processCrashed(let reason, let generation):
             "crashed (process \(generation)): \(reason)"
         case .conditionAbandoned(let key): "abandon \(key)"
+        case .upload(let request, let generation): "upload \(request) (process \(generation))"
+        case .cancelUploads(let generation, let reason):
+            "cancel uploads (process \(generation)): \(reason)"
         case .processChanged(let state, let generation, let cause):
             "process \(generation) \(state.rawValue)\(cause.map { " (\($0.rawValue))" } ?? "")"
         case .authorizationChanged(let authorization, let accuracy):
@@ -184,6 +211,7 @@ public enum WorldMessage: Sendable, CustomStringConvertible {
         case .osTimer(let timer): "os timer \(timer)"
         case .daemonTimer(let timer): "daemon timer \(timer)"
         case .appTimer(let timer): "app timer \(timer)"
+        case .networkTimer(let timer): "network timer \(timer)"
         }
     }
 }
