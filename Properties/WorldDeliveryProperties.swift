@@ -98,6 +98,7 @@ let scenarioActions: [UserAction] = [
     .setAuthorization(.always), .setAuthorization(.whenInUse), .setAuthorization(.denied),
     .setAccuracy(.reduced), .setAccuracy(.full), .attachTestHost(true), .attachTestHost(false),
     .startLiveActivity, .endLiveActivity,
+    .networkDown, .networkUp, .networkSlow(.seconds(5)),
 ]
 
 /// A lifecycle scenario run with every same-instant ordering drawn from the test case.
@@ -166,7 +167,7 @@ func deliveryViolations(_ world: World, deliverCount: Int, ledger: ManagerLedger
         switch entry.kind {
         case .dropped: dropped += 1
         case .location, .failure, .monitoringFailure, .event, .authorization,
-            .protectedDataAvailable, .backgroundTaskExpiring:
+            .protectedDataAvailable, .backgroundTaskExpiring, .uploadCompleted:
             handed += 1
             if !entry.processState.isRunning {
                 violations.append(

@@ -26,6 +26,10 @@ public enum AppItem: Sendable, Equatable, CustomStringConvertible {
     /// the app's own completion; it runs only while the process runs, so it goes through the
     /// mailbox like the others.
     case storeDidCommit(CommitID)
+    /// An upload request ended (`URLSession`'s `didCompleteWithError`): the server's answer, a
+    /// network failure, or a cancellation naming its rule. The app's own request: it runs only
+    /// while the process runs, and dies with it.
+    case uploadCompleted(UploadTaskID, UploadResult)
 
     public var description: String {
         switch self {
@@ -38,6 +42,7 @@ public enum AppItem: Sendable, Equatable, CustomStringConvertible {
         case .protectedDataAvailable: "protected data available"
         case .backgroundTaskExpiring(let task): "background task \(task) expiring"
         case .storeDidCommit(let commit): "store \(commit) completed"
+        case .uploadCompleted(let task, let result): "\(task) completed: \(result)"
         }
     }
 }
@@ -67,6 +72,9 @@ public enum DropReason: Sendable, Equatable, CustomStringConvertible {
     /// The device has not been unlocked since it booted: the app's data cannot be written
     /// (R-D9).
     case protectedDataUnavailable
+    /// The process was suspended while its upload was in flight outside a background task: a
+    /// suspended app runs no code, and its request is cancelled (R-D13).
+    case suspendedWithoutBackgroundTask
 
     /// The rule that loses the item.
     public var rule: String {
@@ -80,6 +88,7 @@ public enum DropReason: Sendable, Equatable, CustomStringConvertible {
         case .reboot: "R-B7"
         case .notRelaunched(let rule): rule
         case .protectedDataUnavailable: "R-D9"
+        case .suspendedWithoutBackgroundTask: "R-D13"
         }
     }
 
@@ -94,6 +103,7 @@ public enum DropReason: Sendable, Equatable, CustomStringConvertible {
             case .reboot: "device rebooted"
             case .notRelaunched: "the app is not relaunched for it"
             case .protectedDataUnavailable: "protected data unavailable"
+            case .suspendedWithoutBackgroundTask: "suspended outside a background task"
             }
         return "\(why), \(rule)"
     }
@@ -102,8 +112,8 @@ public enum DropReason: Sendable, Equatable, CustomStringConvertible {
 extension AppItem {
     /// True for the items that R-A2's bound (`queuedUpdateCountMax`) applies to: queued
     /// location updates. Errors, events and callbacks are not discarded to make room for
-    /// fixes, and the completion of the app's own commit is work the process already has: they
-    /// wait until the process runs (or die with it).
+    /// fixes, and the completions of the app's own commits and uploads are work the process
+    /// already has: they wait until the process runs (or die with it).
     var isBoundByQueue: Bool {
         if case .location = self { true } else { false }
     }

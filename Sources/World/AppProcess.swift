@@ -32,6 +32,8 @@ public struct AppLogEntry: Sendable, CustomStringConvertible {
         case savedRecordChangeLost(keys: [String], DropReason)
         /// `openStore()` failed.
         case storeUnavailable(StoreError)
+        /// The engine's `didCompleteUpload` ran.
+        case uploadCompleted(UploadTaskID, UploadResult)
     }
 
     public var instant: Instant
@@ -72,6 +74,8 @@ extension AppLogEntry.Kind: CustomStringConvertible {
         case .savedRecordChangeLost(let keys, let reason):
             "lost \(StorageLoss.savedRecordChange(keys: keys)): \(reason)"
         case .storeUnavailable(let error): "store cannot be opened: \(error)"
+        case .uploadCompleted(let task, let result):
+            AppItem.uploadCompleted(task, result).description
         case .dropped(let item, let reason): "dropped \(item): \(reason)"
         case .unavailableAPI(let api):
             "\(api.rawValue) is unavailable before iOS \(api.introducedInVersion): the call did nothing"
@@ -101,6 +105,10 @@ final class AppProcess: SimulationActor {
     private let policy: IOSPolicy
     private let os: ActorID
     private let daemon: ActorID
+    private let network: ActorID
+    /// Upload requests of the current process sent to the network and not yet answered: a
+    /// suspension (outside a background task, R-D13) or an ending cancels them.
+    private var uploadsInFlight: [UploadTaskID] = []
     private var engine: (any AppEngine)?
     private var mailbox: AppMailbox
     private var heldEventsExpiry: EventHandle?
@@ -117,13 +125,14 @@ final class AppProcess: SimulationActor {
 
     init(
         makeEngine: @escaping () -> any AppEngine, capabilities: AppCapabilities,
-        policy: IOSPolicy, os: ActorID, daemon: ActorID
+        policy: IOSPolicy, os: ActorID, daemon: ActorID, network: ActorID
     ) {
         self.makeEngine = makeEngine
         self.capabilities = capabilities
         self.policy = policy
         self.os = os
         self.daemon = daemon
+        self.network = network
         mailbox = AppMailbox(heldCountMax: policy.queuedUpdateCountMax)
         log.reserveCapacity(Self.logCapacityReserved)
     }
@@ -141,6 +150,7 @@ final class AppProcess: SimulationActor {
         switch message {
         case .launch(let launch, let generation):
             mailbox.launched(generation: generation, into: launch.state)
+            uploadsInFlight.removeAll()
             disk.protectedDataAvailable = launch.protectedDataAvailable
             services = LocationServices(
                 capabilities: capabilities, systemVersion: policy.systemVersion, nextObjectID: 1)
@@ -156,6 +166,8 @@ final class AppProcess: SimulationActor {
         case .suspended(let generation) where generation == self.generation:
             mailbox.moved(to: .suspended)
             cancelExpiry(&context)
+            // A background task would have kept the process running (R-D13).
+            cancelUploads(.suspendedWithoutBackgroundTask, &context)
         case .resumed(let generation) where generation == self.generation:
             mailbox.moved(to: .background)
             runAgain(&context)
@@ -165,6 +177,7 @@ final class AppProcess: SimulationActor {
             engine = nil
             cancelExpiry(&context)
             settleDisk(ending: cause, &context)
+            cancelUploads(.processEnded(cause), &context)
             for item in mailbox.ended(cause) { drop(item, .processEnded(cause), &context) }
             switch cause {
             case .idle:
@@ -187,9 +200,12 @@ final class AppProcess: SimulationActor {
         case .deliver(let item, let generation, let withheld, let boot):
             // The unlock makes the disk readable whether or not the app's code is told now.
             if case .protectedDataAvailable = item { disk.protectedDataAvailable = true }
+            if case .uploadCompleted(let task, _) = item, generation == self.generation {
+                uploadsInFlight.removeAll { $0 == task }
+            }
             if let withheld { return drop(item, withheld, &context) }
             // An event sent before a reboot that reached the mailbox after it (R-B7).
-            if generation == nil && boot < bootCount { return drop(item, .reboot, &context) }
+            if let boot, boot < bootCount { return drop(item, .reboot, &context) }
             route(item, for: generation, &context)
         case .dropped(let item, let reason):
             record(.dropped(item, reason), context.now)
@@ -333,7 +349,19 @@ final class AppProcess: SimulationActor {
         case .storeDidCommit(let commit):
             record(.didCommit(commit), now)
             call(&context) { $0.storeDidCommit(commit, services: $1) }
+        case .uploadCompleted(let task, let result):
+            record(.uploadCompleted(task, result), now)
+            call(&context) { $0.didCompleteUpload(task, result: result, services: $1) }
         }
+    }
+
+    /// Tells the network to cancel the current process's requests in flight, if it has any
+    /// (an app that never uploads sends nothing). Their completions come back through the
+    /// mailbox with `reason`.
+    private func cancelUploads(_ reason: DropReason, _ context: inout Scheduler<WorldMessage>) {
+        guard !uploadsInFlight.isEmpty else { return }
+        uploadsInFlight.removeAll()
+        context.send(.cancelUploads(generation: generation, reason), to: network)
     }
 
     /// Runs one engine callback and sends what it asked for; an assertion ends the process.
@@ -352,6 +380,11 @@ final class AppProcess: SimulationActor {
         storage.storedValues = [:]
         for api in services.unavailableCalls { record(.unavailableAPI(api), context.now) }
         applyStorageRequests(storage, &context)
+        for request in services.urlSession.requests {
+            uploadsInFlight.append(request.task)
+            context.send(.upload(request, generation: generation), to: network)
+        }
+        services.urlSession.clearRequests()
         if !services.requests.isEmpty {
             mailbox.noteRequests(services.requests)
             // Background tasks are the operating system's; everything else is the daemon's.

@@ -28,6 +28,10 @@ public protocol AppEngine: AnyObject {
     /// when the process runs: a commit that completes while it is suspended is durable at
     /// once, and this callback waits for the process to run again.
     func storeDidCommit(_ commit: CommitID, services: LocationServices)
+    /// An upload request ended (`urlSession(_:task:didCompleteWithError:)`): accepted by the
+    /// server, failed, or cancelled because the process was suspended outside a background task
+    /// (R-D13). Called when the process runs. `Uploader.didCompleteUpload` handles its own.
+    func didCompleteUpload(_ task: UploadTaskID, result: UploadResult, services: LocationServices)
 }
 
 extension AppEngine {
@@ -45,6 +49,9 @@ extension AppEngine {
         services.endBackgroundTask(task)
     }
     public func storeDidCommit(_ commit: CommitID, services: LocationServices) {}
+    public func didCompleteUpload(
+        _ task: UploadTaskID, result: UploadResult, services: LocationServices
+    ) {}
 }
 
 /// What an engine asks of the system; sent to the location daemon (and the operating system)
@@ -173,6 +180,9 @@ public final class LocationServices {
     /// This process's side of its data, shared with its store and saved record.
     let storage: ProcessStorage
     private var store: Store?
+    /// The process's upload session, like `URLSession.shared`: requests made on it go to the
+    /// network when the callback returns.
+    public let urlSession: UploadSession
 
     init(capabilities: AppCapabilities, systemVersion: Int, nextObjectID: Int) {
         self.capabilities = capabilities
@@ -180,6 +190,7 @@ public final class LocationServices {
         self.nextObjectID = nextObjectID
         storage = ProcessStorage()
         userDefaults = SavedRecord(storage: storage)
+        urlSession = UploadSession(storage: storage)
     }
 
     /// Opens the app's store (one connection per process: every call returns the same one).
@@ -342,4 +353,38 @@ public final class LocationServices {
         return id
     }
     public func endBackgroundTask(_ task: ObjectID) { record(.endBackgroundTask(task)) }
+}
+
+/// The app's upload session, shaped like `URLSession`: an upload task sends one batch to the
+/// server (`Network`), and its completion reaches the engine's `didCompleteUpload` through the
+/// app's mailbox. Tasks are numbered within the process and die with it.
+///
+/// A request takes `uploadLatency`. One in flight when the process is suspended is cancelled
+/// (a suspended app runs no code) unless a background task keeps the process running (R-D13);
+/// one in flight when the process ends is lost with it (R-A1). `Uploader` builds the serial,
+/// idempotent queue an engine needs on top of this.
+public final class UploadSession {
+    private let storage: ProcessStorage
+    private var taskCount = 0
+    /// Requests made in this callback, in order.
+    private(set) var requests: [UploadRequest] = []
+
+    init(storage: ProcessStorage) { self.storage = storage }
+
+    /// `uploadTask(with:from:)` and `resume()`: sends `batch`, beginning after
+    /// `earliestBeginAfter` (`earliestBeginDate`). Returns the task's identifier, which its
+    /// completion carries.
+    @discardableResult
+    public func uploadTask(
+        with batch: UploadBatch, earliestBeginAfter delay: VirtualDuration = .zero
+    ) -> UploadTaskID {
+        taskCount += 1
+        let task = UploadTaskID(taskCount)
+        guard !storage.halted else { return task }
+        requests.append(UploadRequest(task: task, batch: batch, earliestBeginDelay: delay))
+        return task
+    }
+
+    /// Forgets the requests once the app process has sent them.
+    func clearRequests() { requests.removeAll() }
 }

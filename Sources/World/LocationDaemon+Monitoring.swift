@@ -17,7 +17,7 @@ extension LocationDaemon {
                 context.send(
                     .deliver(
                         .event(.significantChange(fix)), generation: generation,
-                        withheld: eventWithheld(), boot: bootCount), to: app)
+                        withheld: eventWithheld(), boot: nil), to: app)
             }
             significantChangeEventAwaitingProcess = false
             return

@@ -407,7 +407,7 @@ final class LocationDaemon: SimulationActor {
         _ context: inout Scheduler<WorldMessage>
     ) {
         context.send(
-            .deliver(item, generation: generation, withheld: reason, boot: bootCount), to: app)
+            .deliver(item, generation: generation, withheld: reason, boot: nil), to: app)
     }
 
     /// Tells the operating system when the app's location keeps it running, or stops to: a

@@ -137,6 +137,8 @@ final class OperatingSystem: SimulationActor {
             // The location daemon decides what it means for delivery, and keeps the app
             // running through its keep-alive while location is in use (R-C4).
             context.send(.liveActivity(action == .startLiveActivity), to: daemon)
+        case .networkDown, .networkUp, .networkSlow:
+            break  // the network's (`World.schedule` sends them there)
         }
     }
 
@@ -349,7 +351,7 @@ final class OperatingSystem: SimulationActor {
     /// Sends a callback to the current process, through the app's mailbox.
     private func deliverToApp(_ item: AppItem, _ context: inout Scheduler<WorldMessage>) {
         context.send(
-            .deliver(item, generation: generation, withheld: nil, boot: bootCount), to: app)
+            .deliver(item, generation: generation, withheld: nil, boot: nil), to: app)
     }
 
     private func cancel(_ handle: inout EventHandle?, _ context: inout Scheduler<WorldMessage>) {

@@ -80,6 +80,8 @@ extension IOSPolicy {
             ("queuedUpdateCountMax", .count(\.queuedUpdateCountMax, 0...1_000_000)),
             ("storeCommitDuration", .duration(\.storeCommitDuration)),
             ("savedRecordWriteDelay", .duration(\.savedRecordWriteDelay)),
+            ("uploadLatency", .duration(\.uploadLatency)),
+            ("networkFailurePercent", .count(\.networkFailurePercent, 0...100)),
         ]
     }
 

@@ -196,6 +196,18 @@ public struct IOSPolicy: Sendable, Equatable {
     /// R-F3 for memory). No source states the delay: a parameter.
     public var savedRecordWriteDelay = VirtualDuration.seconds(1)
 
+    // MARK: The network
+
+    /// Time from an upload request beginning to the server accepting its batch (and the answer
+    /// reaching the app): one request over a working network. No source measures it: a
+    /// parameter.
+    public var uploadLatency = VirtualDuration.seconds(1)
+    /// The chance, in percent, that an upload request fails on a network that is up: half of
+    /// the failures lose the request, half lose the server's answer after it accepted the
+    /// batch. Drawn from the network's own stream. No source states it: a parameter for
+    /// research (0, a reliable network, by default).
+    public var networkFailurePercent = 0
+
     public init() {}
 }
 

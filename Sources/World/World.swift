@@ -50,8 +50,11 @@ public struct World {
     public let operatingSystem = ActorID(index: 0)
     public let daemon = ActorID(index: 1)
     public let app = ActorID(index: 2)
+    /// The network and the server behind it.
+    public let network = ActorID(index: 3)
     private let appProcess: AppProcess
     private let locationDaemon: LocationDaemon
+    private let networkActor: Network
 
     public init(
         _ configuration: WorldConfiguration, trace: (any TraceSink<WorldMessage>)? = nil,
@@ -82,15 +85,18 @@ public struct World {
         self.locationDaemon = locationDaemon
         appProcess = AppProcess(
             makeEngine: engine, capabilities: configuration.capabilities,
-            policy: configuration.policy, os: operatingSystem, daemon: daemon)
+            policy: configuration.policy, os: operatingSystem, daemon: daemon, network: network)
+        networkActor = Network(policy: configuration.policy, app: app, seed: root.derive("network"))
         precondition(simulation.add(os) == operatingSystem)
         precondition(simulation.add(locationDaemon) == daemon)
         precondition(simulation.add(appProcess) == app)
+        precondition(simulation.add(networkActor) == network)
     }
 
-    /// Schedules a user (or system) action.
+    /// Schedules a user (or system) action; the network's go to the network.
     public mutating func schedule(_ action: UserAction, at instant: Instant) {
-        simulation.scheduler.send(.user(action), to: operatingSystem, at: instant)
+        simulation.scheduler.send(
+            .user(action), to: action.isNetworkAction ? network : operatingSystem, at: instant)
     }
 
     /// Runs until `horizon` (inclusive), within `eventCountMax` deliveries.
@@ -121,6 +127,11 @@ public struct World {
     public var locationIndicatorChanges: [LocationIndicatorChange] {
         locationDaemon.indicatorChanges
     }
+    /// The server the app uploads to: every batch it accepted, read-only.
+    public var server: UploadServer { networkActor.server }
+
+    /// The network's condition now.
+    public var networkCondition: NetworkCondition { networkActor.condition }
 
     /// Items the app's mailbox holds now (for a suspended process, a launch on its way, or a
     /// listener not yet recreated).

@@ -26,6 +26,20 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
     /// app counts as in use, so it receives background locations with no other configuration.
     case startLiveActivity
     case endLiveActivity
+    /// The network goes down: requests fail (`Network`).
+    case networkDown
+    /// The network is up again, at its normal latency (`uploadLatency`).
+    case networkUp
+    /// The network is up but slow: requests take `uploadLatency` plus this.
+    case networkSlow(VirtualDuration)
+
+    /// True for the actions the network actor handles rather than the operating system.
+    var isNetworkAction: Bool {
+        switch self {
+        case .networkDown, .networkUp, .networkSlow: true
+        default: false
+        }
+    }
 
     public var description: String {
         switch self {
@@ -43,6 +57,9 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
         case .attachTestHost(let value): "test-host \(value)"
         case .startLiveActivity: "start live activity"
         case .endLiveActivity: "end live activity"
+        case .networkDown: "network down"
+        case .networkUp: "network up"
+        case .networkSlow(let extra): "network slow +\(extra)"
         }
     }
 }
@@ -123,6 +140,12 @@ public enum WorldMessage: Sendable, CustomStringConvertible {
     case processCrashed(reason: String, generation: Int)
     /// A monitor condition whose event found no listener stops being monitored (R-A12).
     case conditionAbandoned(RegionKey)
+    // The app process to the network.
+    /// An upload request of process `generation`.
+    case upload(UploadRequest, generation: Int)
+    /// The requests of process `generation` are cancelled: it was suspended outside a
+    /// background task (R-D13) or ended (R-A1, R-F3).
+    case cancelUploads(generation: Int, DropReason)
     // The operating system to the location daemon.
     case processChanged(ProcessState, generation: Int, cause: TerminationCause?)
     case authorizationChanged(Authorization, AccuracyAuthorization)
@@ -151,9 +174,10 @@ public enum WorldMessage: Sendable, CustomStringConvertible {
     /// Something for the app's code, through its mailbox: for one process (`generation`), or
     /// for whichever listens (`nil`, monitoring events). `withheld` is set when the sender's
     /// rules keep it from the app; the mailbox drops it with that reason.
-    /// `boot` is the sender's boot count: an event from before a reboot that crossed it is
-    /// dropped (R-B7).
-    case deliver(AppItem, generation: Int?, withheld: DropReason?, boot: Int)
+    /// `boot` is the sender's boot count for an event (nil for an item bound to one process,
+    /// which a reboot ends anyway): an event from before a reboot that crossed it is dropped
+    /// (R-B7).
+    case deliver(AppItem, generation: Int?, withheld: DropReason?, boot: Int?)
     /// The mailbox's record that an item never reached the app's code, and why.
     case dropped(AppItem, DropReason)
     /// The app process's record, for the trace, that iOS lost some of the app's data, and why
@@ -163,6 +187,7 @@ public enum WorldMessage: Sendable, CustomStringConvertible {
     case osTimer(OSTimer)
     case daemonTimer(DaemonTimer)
     case appTimer(AppTimer)
+    case networkTimer(NetworkTimer)
 
     public var description: String {
         switch self {
@@ -172,6 +197,9 @@ public enum WorldMessage: Sendable, CustomStringConvertible {
         case .processCrashed(let reason, let generation):
             "crashed (process \(generation)): \(reason)"
         case .conditionAbandoned(let key): "abandon \(key)"
+        case .upload(let request, let generation): "upload \(request) (process \(generation))"
+        case .cancelUploads(let generation, let reason):
+            "cancel uploads (process \(generation)): \(reason)"
         case .processChanged(let state, let generation, let cause):
             "process \(generation) \(state.rawValue)\(cause.map { " (\($0.rawValue))" } ?? "")"
         case .authorizationChanged(let authorization, let accuracy):
@@ -199,6 +227,7 @@ public enum WorldMessage: Sendable, CustomStringConvertible {
         case .osTimer(let timer): "os timer \(timer)"
         case .daemonTimer(let timer): "daemon timer \(timer)"
         case .appTimer(let timer): "app timer \(timer)"
+        case .networkTimer(let timer): "network timer \(timer)"
         }
     }
 }

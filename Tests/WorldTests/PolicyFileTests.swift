@@ -188,6 +188,8 @@ struct PolicyEffect: Sendable {
         .init("queuedUpdateCountMax", "5", .suspendedAppQueues),
         .init("storeCommitDuration", #""1s""#, .dataKilledAfterHalfASecond),
         .init("savedRecordWriteDelay", #""100ms""#, .dataKilledAfterHalfASecond),
+        .init("uploadLatency", #""10s""#, .uploads),
+        .init("networkFailurePercent", "50", .uploads),
     ]
 }
 
@@ -497,6 +499,22 @@ extension PolicyScenario {
 
     /// An app commits a row to its store and sets a flag in its saved record at launch, and is
     /// force-quit half a second later: what reached the disk, and what was lost.
+    /// A foreground app stores a fix a second for 10 s and uploads them (`UploadingEngine`):
+    /// when the server accepted each batch, the failed requests, and what the server holds.
+    static let uploads = PolicyScenario(name: "uploads") { policy in
+        let world = runWorld(policy: policy, until: 120, actions: [(0, .open)]) {
+            UploadingEngine(recordUntil: .start + .seconds(10))
+        }
+        return world.server.acceptedBatches.map { "\($0.key) accepted at \($0.instant)" }
+            + world.uploadResults.compactMap { entry in
+                if case .failed(let error) = entry.result {
+                    "\(error) at \(entry.seconds)"
+                } else {
+                    nil
+                }
+            } + ["\(world.server.acceptedRows.count) rows on the server"]
+    }
+
     static let dataKilledAfterHalfASecond = PolicyScenario(name: "data killed after 0.5 s") {
         policy in
         let world = runWorld(

@@ -1,0 +1,291 @@
+// The network and the server behind it (layer 3): what an upload request meets between the app
+// and the server, and what the server accepted, read by tests and invariants.
+import Simulation
+
+/// One upload request of a process, numbered from 1 within the process, like a
+/// `URLSessionTask`'s `taskIdentifier`.
+public struct UploadTaskID: Hashable, Sendable, CustomStringConvertible {
+    public var value: Int
+    public init(_ value: Int) { self.value = value }
+    public var description: String { "upload task \(value)" }
+}
+
+/// What identifies a batch on the server: the store position of its first row and the number of
+/// rows. The same rows always make the same key, so the server accepts a retried batch once
+/// (an idempotency key).
+public struct UploadBatchKey: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The index in the store's committed rows of the batch's first row.
+    public var firstRowIndex: Int
+    public var rowCount: Int
+
+    public init(firstRowIndex: Int, rowCount: Int) {
+        self.firstRowIndex = firstRowIndex
+        self.rowCount = rowCount
+    }
+
+    public static func < (lhs: UploadBatchKey, rhs: UploadBatchKey) -> Bool {
+        (lhs.firstRowIndex, lhs.rowCount) < (rhs.firstRowIndex, rhs.rowCount)
+    }
+
+    public var description: String { "batch \(firstRowIndex)+\(rowCount)" }
+}
+
+/// Rows of the app's store sent to the server in one request, under their key.
+public struct UploadBatch: Sendable, Equatable, CustomStringConvertible {
+    public var key: UploadBatchKey
+    public var rows: [StoredRow]
+
+    public init(key: UploadBatchKey, rows: [StoredRow]) {
+        self.key = key
+        self.rows = rows
+    }
+
+    public var description: String { "\(key)" }
+}
+
+/// Why an upload request did not reach its end, named like `URLError`'s codes; a cancellation
+/// names the rule that cancels it.
+public enum UploadError: Sendable, Equatable, CustomStringConvertible {
+    /// The network was down when the request began (`notConnectedToInternet`).
+    case notConnectedToInternet
+    /// The network went down, or failed, while the request was in flight: the server may or
+    /// may not have accepted the batch (`networkConnectionLost`).
+    case networkConnectionLost
+    /// The request never reached the server (`timedOut`).
+    case timedOut
+    /// The process was suspended outside a background task (R-D13) or ended (R-A1, R-F3)
+    /// while the request was in flight: it did not reach the server.
+    case cancelled(DropReason)
+
+    public var description: String {
+        switch self {
+        case .notConnectedToInternet: "not connected to the internet"
+        case .networkConnectionLost: "network connection lost"
+        case .timedOut: "timed out"
+        case .cancelled(let reason): "cancelled: \(reason)"
+        }
+    }
+}
+
+/// How an upload request ended, as the app's `didCompleteUpload` is told.
+public enum UploadResult: Sendable, Equatable, CustomStringConvertible {
+    /// The server holds the batch; `alreadyAccepted` when an earlier request had delivered it.
+    case accepted(alreadyAccepted: Bool)
+    case failed(UploadError)
+
+    public var description: String {
+        switch self {
+        case .accepted(let again): again ? "accepted (already held)" : "accepted"
+        case .failed(let error): "failed: \(error)"
+        }
+    }
+}
+
+/// One upload request as the app process sends it to the network: the task, its batch, and how
+/// long the network waits before beginning it (`URLSessionTask.earliestBeginDate`, as a delay).
+public struct UploadRequest: Sendable, Equatable, CustomStringConvertible {
+    public var task: UploadTaskID
+    public var batch: UploadBatch
+    public var earliestBeginDelay: VirtualDuration
+
+    public var description: String {
+        "\(task) \(batch)"
+            + (earliestBeginDelay == .zero ? "" : " after \(earliestBeginDelay)")
+    }
+}
+
+/// A batch the server accepted, and when.
+public struct AcceptedBatch: Sendable, Equatable {
+    public var key: UploadBatchKey
+    public var rows: [StoredRow]
+    public var instant: Instant
+}
+
+/// The server the app uploads to: it records every batch it accepted, in the order accepted,
+/// and accepts a key it already holds without storing the rows again (the request is
+/// idempotent), counting it in `repeatedKeys`. Read by tests and invariants through
+/// `World.server`; a row accepted twice under different keys is a duplicate the app caused.
+public struct UploadServer: Sendable {
+    /// Every batch accepted, in the order accepted, each key once.
+    public private(set) var acceptedBatches: [AcceptedBatch] = []
+    /// Keys received again after they were accepted, in the order received.
+    public private(set) var repeatedKeys: [UploadBatchKey] = []
+    // invariant: exactly the keys of `acceptedBatches` (membership only, never iterated)
+    private var keys: Set<UploadBatchKey> = []
+
+    /// Every accepted row, in the order accepted.
+    public var acceptedRows: [StoredRow] { acceptedBatches.flatMap(\.rows) }
+
+    /// Accepts `batch` at `instant`; returns true when its key was already held.
+    mutating func accept(_ batch: UploadBatch, at instant: Instant) -> Bool {
+        guard keys.insert(batch.key).inserted else {
+            repeatedKeys.append(batch.key)
+            return true
+        }
+        acceptedBatches.append(AcceptedBatch(key: batch.key, rows: batch.rows, instant: instant))
+        return false
+    }
+}
+
+/// The state of the network, set by scenario actions.
+public enum NetworkCondition: Sendable, Equatable, CustomStringConvertible {
+    /// Requests take `uploadLatency`.
+    case up
+    /// A request fails at once (`notConnectedToInternet`); one in flight is lost when it would
+    /// have reached the server (`networkConnectionLost`).
+    case down
+    /// Requests take `uploadLatency` plus this.
+    case slow(VirtualDuration)
+
+    public var description: String {
+        switch self {
+        case .up: "up"
+        case .down: "down"
+        case .slow(let extra): "slow (+\(extra))"
+        }
+    }
+}
+
+/// The network's timers: a request due to begin, and a request due to reach the server.
+public enum NetworkTimer: Sendable, Equatable, CustomStringConvertible {
+    case begin(UploadTaskID, generation: Int)
+    case arrive(UploadTaskID, generation: Int)
+
+    public var description: String {
+        switch self {
+        case .begin(let task, let generation): "begin \(task) (process \(generation))"
+        case .arrive(let task, let generation): "\(task) reaches the server (process \(generation))"
+        }
+    }
+}
+
+/// The network between the app and its server, and the server, as one actor.
+///
+/// A request begins after its `earliestBeginDelay`. If the network is down then, it fails at
+/// once. Otherwise it reaches the server `uploadLatency` later (plus the extra latency of a slow
+/// network), where the server accepts its batch, and the answer comes back at that instant. With
+/// `networkFailurePercent` above 0, each request fails with that chance, drawn from the
+/// network's own stream (`Seed.derive("network")`; a draw of 0 is the quiet answer, success):
+/// half of the failures lose the request before the server (`timedOut`), half lose the answer
+/// after the server accepted (`networkConnectionLost`), which only an idempotent key makes safe
+/// to retry. A request still in flight when the network goes down is lost at its arrival.
+///
+/// The app process cancels the requests of a process that is suspended outside a background
+/// task (R-D13) or ends (R-A1): a cancelled request never reaches the server, and its
+/// completion goes back through the app's mailbox with the reason (held for a suspended
+/// process, dropped for an ended one). Every answer reaches the app's code through its mailbox.
+final class Network: SimulationActor {
+    private let policy: IOSPolicy
+    private let app: ActorID
+    private var random: Xoshiro256StarStar
+    private(set) var condition = NetworkCondition.up
+    private(set) var server = UploadServer()
+
+    /// A request the network holds: waiting to begin, or on its way to the server.
+    private struct Pending {
+        var request: UploadRequest
+        var generation: Int
+        var timer: EventHandle
+        /// Drawn when it begins: how it fails, if it does.
+        var failure: UploadError?
+    }
+    // invariant: in the order received; at most one entry per (generation, task)
+    private var pending: [Pending] = []
+
+    /// The failure chances are drawn out of this many.
+    private static let percentScale: UInt64 = 100
+    /// The two ways a failing request fails, drawn with equal chance.
+    private static let failureKinds: [UploadError] = [.timedOut, .networkConnectionLost]
+
+    init(policy: IOSPolicy, app: ActorID, seed: Seed) {
+        self.policy = policy
+        self.app = app
+        random = Xoshiro256StarStar(seed: seed)
+    }
+
+    func receive(_ message: WorldMessage, context: inout Scheduler<WorldMessage>) {
+        switch message {
+        case .user(.networkDown): condition = .down
+        case .user(.networkUp): condition = .up
+        case .user(.networkSlow(let extra)): condition = .slow(extra)
+        case .upload(let request, let generation):
+            if request.earliestBeginDelay == .zero {
+                begin(request, generation: generation, &context)
+            } else {
+                let timer = context.setTimer(
+                    after: request.earliestBeginDelay,
+                    .networkTimer(.begin(request.task, generation: generation)))
+                pending.append(Pending(request: request, generation: generation, timer: timer))
+            }
+        case .networkTimer(.begin(let task, let generation)):
+            guard let index = index(of: task, generation) else { return }
+            let request = pending.remove(at: index).request
+            begin(request, generation: generation, &context)
+        case .networkTimer(.arrive(let task, let generation)):
+            guard let index = index(of: task, generation) else { return }
+            arrive(pending.remove(at: index), &context)
+        case .cancelUploads(let generation, let reason):
+            let cancelled = pending.filter { $0.generation == generation }
+            pending.removeAll { $0.generation == generation }
+            for request in cancelled {
+                context.cancel(request.timer)
+                complete(
+                    request.request.task, request.generation, .failed(.cancelled(reason)), &context)
+            }
+        default: break
+        }
+    }
+
+    private func index(of task: UploadTaskID, _ generation: Int) -> Int? {
+        pending.firstIndex { $0.request.task == task && $0.generation == generation }
+    }
+
+    private func begin(
+        _ request: UploadRequest, generation: Int, _ context: inout Scheduler<WorldMessage>
+    ) {
+        let latency: VirtualDuration
+        switch condition {
+        case .down:
+            return complete(request.task, generation, .failed(.notConnectedToInternet), &context)
+        case .up: latency = policy.uploadLatency
+        case .slow(let extra): latency = policy.uploadLatency + extra
+        }
+        var failure: UploadError?
+        if policy.networkFailurePercent > 0 {
+            let draw = random.nextBounded(below: Self.percentScale)
+            if draw >= Self.percentScale - UInt64(policy.networkFailurePercent) {
+                let kind = random.nextBounded(below: UInt64(Self.failureKinds.count))
+                failure = Self.failureKinds[Int(kind)]
+            }
+        }
+        let timer = context.setTimer(
+            after: latency, .networkTimer(.arrive(request.task, generation: generation)))
+        pending.append(
+            Pending(request: request, generation: generation, timer: timer, failure: failure))
+    }
+
+    private func arrive(_ request: Pending, _ context: inout Scheduler<WorldMessage>) {
+        let result: UploadResult
+        if condition == .down {
+            result = .failed(.networkConnectionLost)
+        } else if request.failure == .timedOut {
+            result = .failed(.timedOut)
+        } else {
+            let again = server.accept(request.request.batch, at: context.now)
+            result = request.failure.map { .failed($0) } ?? .accepted(alreadyAccepted: again)
+        }
+        complete(request.request.task, request.generation, result, &context)
+    }
+
+    /// The answer goes to the process that asked, through its mailbox.
+    private func complete(
+        _ task: UploadTaskID, _ generation: Int, _ result: UploadResult,
+        _ context: inout Scheduler<WorldMessage>
+    ) {
+        context.send(
+            .deliver(
+                .uploadCompleted(task, result), generation: generation, withheld: nil, boot: nil),
+            to: app
+        )
+    }
+}

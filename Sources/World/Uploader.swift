@@ -1,0 +1,221 @@
+// The uploader an engine uses (engine-side library code on the layer-3 API): a serial queue of
+// batches built from the store's committed rows, sent through the app's `UploadSession` inside
+// a background task, retried with exponential backoff, keyed so that a retry cannot duplicate.
+import Simulation
+
+/// How an `Uploader` batches and retries; every number an engine may tune, with its default.
+public struct UploaderConfiguration: Sendable, Equatable {
+    /// Rows per batch at most.
+    public var batchRowCountMax = 50
+    /// The wait before the first retry of a failed request.
+    public var retryDelayInitial = VirtualDuration.seconds(2)
+    /// Each further retry waits this many times longer than the one before…
+    public var retryDelayMultiplier: Int64 = 2
+    /// …up to this.
+    public var retryDelayMax = VirtualDuration.minutes(5)
+    /// Whether each request runs inside a background task (R-D13: so that a request in flight
+    /// when the app would be suspended can finish). False only to show what it protects.
+    public var usesBackgroundTask = true
+
+    public init() {}
+}
+
+/// A serial upload queue over the app's store, as an engine uses it (R-D13).
+///
+///     let uploader = Uploader()     // one per process, like the engine that holds it
+///     // didLaunch (and protectedDataDidBecomeAvailable):
+///     uploader.resume(services: services)
+///     // storeDidCommit:
+///     uploader.storeDidCommit(commit, services: services)
+///     // didCompleteUpload:
+///     uploader.didCompleteUpload(task, result: result, services: services)
+///     // backgroundTaskWillExpire (false: not the uploader's task):
+///     uploader.backgroundTaskWillExpire(task, services: services)
+///
+/// It uploads every committed row of the store whose key does not begin with `markerKeyPrefix`,
+/// in commit order, in batches of at most `batchRowCountMax` rows, one request at a time. A
+/// batch is keyed by the store index of its first row and its row count (`UploadBatchKey`), and
+/// its boundaries are made durable before it is first sent (an outbox row, committed in the
+/// engine's store): after a kill the next process rebuilds exactly the same batches, so a
+/// retry repeats a key the server already holds instead of sending its rows under a new one.
+/// An accepted batch is marked done with another row; if that commit is lost, the batch is sent
+/// again and the server answers that it already has it.
+///
+/// Each request runs inside a background task (`usesBackgroundTask`), begun with the request
+/// and ended when the queue is idle or the task expires. A failed request is retried after
+/// `retryDelayInitial`, growing by `retryDelayMultiplier` up to `retryDelayMax`; a request
+/// cancelled by a suspension is retried when the process runs again, and one lost with its
+/// process by the next process's `resume`.
+///
+/// The uploader commits the store's open transaction with its own rows: an engine that keeps a
+/// transaction open across callbacks should commit it first.
+public final class Uploader {
+    /// Rows the uploader writes to the store (its outbox) have keys beginning with this.
+    public static let markerKeyPrefix = "uploader."
+    static let batchMarkerKey = markerKeyPrefix + "batch"
+    static let doneMarkerKey = markerKeyPrefix + "done"
+
+    public let configuration: UploaderConfiguration
+
+    /// Batches formed (durably) and not yet accepted, in order; the first is the one sent.
+    public private(set) var queue: [UploadBatch] = []
+    /// The request in flight, if any.
+    public private(set) var currentTask: UploadTaskID?
+    /// Failed attempts of the first batch in a row.
+    public private(set) var failedAttemptCount = 0
+    /// The background task held while the queue works.
+    public private(set) var backgroundTask: ObjectID?
+
+    /// Whether the store's outbox has been read in this process.
+    private var restored = false
+    /// Store index of the first row not yet in a batch.
+    private var nextRowIndex = 0
+    /// A batch whose outbox row is being committed: it is sent once that commit is durable.
+    private var forming: (commit: CommitID, batch: UploadBatch)?
+
+    public init(_ configuration: UploaderConfiguration = UploaderConfiguration()) {
+        self.configuration = configuration
+    }
+
+    /// True while rows wait to be uploaded or a request is in flight.
+    public var isBusy: Bool { !queue.isEmpty || forming != nil || currentTask != nil }
+
+    /// Reads the outbox (at the first call in a process) and sends what is due: call it at
+    /// launch once the store can be opened, and whenever rows were committed.
+    public func resume(services: LocationServices) {
+        guard let store = try? services.openStore() else { return }
+        let rows = store.rows
+        if !restored { restore(from: rows) }
+        if queue.isEmpty && forming == nil { form(from: rows, store: store) }
+        if currentTask == nil, let batch = queue.first {
+            send(batch, after: .zero, services: services)
+        }
+        endBackgroundTaskIfIdle(services: services)
+    }
+
+    /// Call from the engine's `storeDidCommit`: the outbox row of a forming batch is durable,
+    /// or new rows may be due.
+    public func storeDidCommit(_ commit: CommitID, services: LocationServices) {
+        if let forming, forming.commit.value <= commit.value {
+            queue.append(forming.batch)
+            self.forming = nil
+        }
+        resume(services: services)
+    }
+
+    /// Call from the engine's `didCompleteUpload`; returns false for a task that is not the
+    /// uploader's current one (another's, or the late answer to a cancelled one).
+    @discardableResult
+    public func didCompleteUpload(
+        _ task: UploadTaskID, result: UploadResult, services: LocationServices
+    ) -> Bool {
+        guard task == currentTask, let batch = queue.first else { return false }
+        currentTask = nil
+        switch result {
+        case .accepted:
+            queue.removeFirst()
+            failedAttemptCount = 0
+            if let store = try? services.openStore() {
+                store.insert(
+                    StoredRow(key: Self.doneMarkerKey, text: "\(batch.key.firstRowIndex)"))
+                store.commit()
+            }
+            resume(services: services)
+        case .failed:
+            failedAttemptCount += 1
+            send(batch, after: retryDelay(afterFailures: failedAttemptCount), services: services)
+        }
+        return true
+    }
+
+    /// Call from the engine's `backgroundTaskWillExpire`: ends the uploader's task (a request
+    /// still in flight goes on without it) and returns true, or returns false for another task.
+    @discardableResult
+    public func backgroundTaskWillExpire(_ task: ObjectID, services: LocationServices) -> Bool {
+        guard task == backgroundTask else { return false }
+        services.endBackgroundTask(task)
+        backgroundTask = nil
+        return true
+    }
+
+    /// The wait before retry number `failures` (from 1).
+    public func retryDelay(afterFailures failures: Int) -> VirtualDuration {
+        var delay = configuration.retryDelayInitial
+        for _ in 1..<max(failures, 1) {
+            guard delay < configuration.retryDelayMax else { break }
+            delay = delay * configuration.retryDelayMultiplier
+        }
+        return min(delay, configuration.retryDelayMax)
+    }
+
+    // MARK: - The outbox
+
+    /// Rebuilds the batches formed by earlier processes, and which of them were accepted.
+    private func restore(from rows: [StoredRow]) {
+        restored = true
+        var formed: [UploadBatchKey] = []
+        var done: Set<Int> = []  // membership only
+        for row in rows {
+            switch row.key {
+            case Self.batchMarkerKey:
+                let fields = row.text.split(separator: " ").compactMap { Int($0) }
+                guard fields.count == Self.batchMarkerFieldCount else { continue }
+                formed.append(UploadBatchKey(firstRowIndex: fields[0], rowCount: fields[1]))
+                nextRowIndex = max(nextRowIndex, fields[2] + 1)
+            case Self.doneMarkerKey:
+                if let first = Int(row.text) { done.insert(first) }
+            default: break
+            }
+        }
+        for key in formed where !done.contains(key.firstRowIndex) {
+            queue.append(UploadBatch(key: key, rows: batchRows(key, in: rows)))
+        }
+    }
+
+    /// A batch outbox row holds the first row's index, the row count and the last row's index.
+    private static let batchMarkerFieldCount = 3
+
+    /// The data rows of the batch `key`: `rowCount` rows from `firstRowIndex`, skipping the
+    /// outbox's own rows.
+    private func batchRows(_ key: UploadBatchKey, in rows: [StoredRow]) -> [StoredRow] {
+        guard key.firstRowIndex < rows.count else { return [] }
+        return Array(rows[key.firstRowIndex...].filter(Self.isData).prefix(key.rowCount))
+    }
+
+    private static func isData(_ row: StoredRow) -> Bool {
+        !row.key.hasPrefix(markerKeyPrefix)
+    }
+
+    /// Forms the next batch from the rows not yet batched, and commits its outbox row.
+    private func form(from rows: [StoredRow], store: Store) {
+        var indices: [Int] = []
+        var index = nextRowIndex
+        while index < rows.count && indices.count < configuration.batchRowCountMax {
+            if Self.isData(rows[index]) { indices.append(index) }
+            index += 1
+        }
+        guard let first = indices.first, let last = indices.last else { return }
+        let key = UploadBatchKey(firstRowIndex: first, rowCount: indices.count)
+        store.insert(StoredRow(key: Self.batchMarkerKey, text: "\(first) \(indices.count) \(last)"))
+        guard let commit = store.commit() else { return }
+        nextRowIndex = last + 1
+        forming = (commit, UploadBatch(key: key, rows: indices.map { rows[$0] }))
+    }
+
+    // MARK: - Requests
+
+    private func send(
+        _ batch: UploadBatch, after delay: VirtualDuration, services: LocationServices
+    ) {
+        if configuration.usesBackgroundTask && backgroundTask == nil {
+            backgroundTask = services.beginBackgroundTask()
+        }
+        currentTask = services.urlSession.uploadTask(with: batch, earliestBeginAfter: delay)
+    }
+
+    private func endBackgroundTaskIfIdle(services: LocationServices) {
+        guard let task = backgroundTask, currentTask == nil, forming == nil else { return }
+        services.endBackgroundTask(task)
+        backgroundTask = nil
+    }
+}
