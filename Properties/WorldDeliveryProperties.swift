@@ -167,6 +167,7 @@ func deliveryViolations(_ world: World, deliverCount: Int, ledger: ManagerLedger
         switch entry.kind {
         case .dropped: dropped += 1
         case .location, .failure, .monitoringFailure, .event, .authorization,
+            .accuracyAuthorization, .locationUpdatesPaused, .locationUpdatesResumed,
             .protectedDataAvailable, .backgroundTaskExpiring, .uploadCompleted:
             handed += 1
             if !entry.processState.isRunning {

@@ -18,6 +18,17 @@ public enum AppItem: Sendable, Equatable, CustomStringConvertible {
     case event(MonitoringEvent)
     /// The authorization changed.
     case authorization(Authorization)
+    /// The accuracy authorization changed (the user turned precise location on or off). Sent
+    /// only to a process with a delegate on a manager, as Core Location calls
+    /// `locationManagerDidChangeAuthorization` only on a delegate (and once when the delegate
+    /// is set, if the accuracy changed since the app was last told).
+    case accuracyAuthorization(AccuracyAuthorization)
+    /// `locationManagerDidPauseLocationUpdates`: the manager's updates paused automatically
+    /// (R-F4); sent only for a manager with a delegate.
+    case locationUpdatesPaused(manager: ObjectID)
+    /// `locationManagerDidResumeLocationUpdates`: the app restarted the paused manager's
+    /// updates (R-F4); sent only for a manager with a delegate.
+    case locationUpdatesResumed(manager: ObjectID)
     /// The first unlock after a boot made saved data readable (R-D9).
     case protectedDataAvailable
     /// A background task's time is up (R-F1).
@@ -39,6 +50,9 @@ public enum AppItem: Sendable, Equatable, CustomStringConvertible {
             "manager \(manager) monitoring \(region) failed: \(error.rawValue)"
         case .event(let event): "\(event)"
         case .authorization(let value): "authorization \(value.rawValue)"
+        case .accuracyAuthorization(let value): "accuracy authorization \(value.rawValue)"
+        case .locationUpdatesPaused(let manager): "manager \(manager) paused updates"
+        case .locationUpdatesResumed(let manager): "manager \(manager) resumed updates"
         case .protectedDataAvailable: "protected data available"
         case .backgroundTaskExpiring(let task): "background task \(task) expiring"
         case .storeDidCommit(let commit): "store \(commit) completed"

@@ -132,13 +132,27 @@ struct AppMailbox {
     /// Takes the first held item that the running process may have now, in arrival order:
     /// any item for this process, and events it listens for.
     mutating func takeDeliverable() -> AppItem? {
+        firstDeliverableIndex.map { held.remove(at: $0).item }
+    }
+
+    /// The index of the first held item that the running process may have now.
+    private var firstDeliverableIndex: Int? {
         guard state.isRunning else { return nil }
-        let index = held.firstIndex { held in
+        return held.firstIndex { held in
             if let generation = held.generation { return generation == self.generation }
             guard case .event(let event) = held.item else { return false }
             return listeners.listens(to: event)
         }
-        return index.map { held.remove(at: $0).item }
+    }
+
+    /// Takes the first held item that the running process may have now if it is a location of
+    /// manager `id` (the next of a batch, R-A2); otherwise takes nothing.
+    mutating func takeDeliverableLocation(of id: ObjectID) -> LocationUpdate? {
+        guard let index = firstDeliverableIndex, case .location(let update) = held[index].item,
+            update.channel == .manager(id)
+        else { return nil }
+        held.remove(at: index)
+        return update
     }
 
     /// Takes every held event (expired, lost to a reboot, or to an idle ending), or only those

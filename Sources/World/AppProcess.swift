@@ -12,6 +12,9 @@ public struct AppLogEntry: Sendable, CustomStringConvertible {
         case monitoringFailure(region: String, LocationError, ObjectID)
         case event(MonitoringEvent)
         case authorization(Authorization)
+        case accuracyAuthorization(AccuracyAuthorization)
+        case locationUpdatesPaused(ObjectID)
+        case locationUpdatesResumed(ObjectID)
         case backgroundTaskExpiring(ObjectID)
         /// Something meant for the app that never reached its code, and why.
         case dropped(AppItem, DropReason)
@@ -61,6 +64,11 @@ extension AppLogEntry.Kind: CustomStringConvertible {
             AppItem.monitoringFailure(region: region, error, manager: manager).description
         case .event(let event): AppItem.event(event).description
         case .authorization(let value): AppItem.authorization(value).description
+        case .accuracyAuthorization(let value): AppItem.accuracyAuthorization(value).description
+        case .locationUpdatesPaused(let manager):
+            AppItem.locationUpdatesPaused(manager: manager).description
+        case .locationUpdatesResumed(let manager):
+            AppItem.locationUpdatesResumed(manager: manager).description
         case .backgroundTaskExpiring(let task): AppItem.backgroundTaskExpiring(task).description
         case .crashed(let reason): "crashed: \(reason)"
         case .killed(let cause): "killed (\(cause.rawValue))"
@@ -103,6 +111,10 @@ final class AppProcess: SimulationActor {
     private let makeEngine: () -> any AppEngine
     private let capabilities: AppCapabilities
     private let policy: IOSPolicy
+    /// The authorization and accuracy authorization as the system has told the app: from the
+    /// launch and each item received (`LocationManager.authorizationStatus`).
+    private var authorization = Authorization.notDetermined
+    private var accuracy: AccuracyAuthorization
     private let os: ActorID
     private let daemon: ActorID
     private let network: ActorID
@@ -125,8 +137,10 @@ final class AppProcess: SimulationActor {
 
     init(
         makeEngine: @escaping () -> any AppEngine, capabilities: AppCapabilities,
-        policy: IOSPolicy, os: ActorID, daemon: ActorID, network: ActorID
+        policy: IOSPolicy, accuracy: AccuracyAuthorization, os: ActorID, daemon: ActorID,
+        network: ActorID
     ) {
+        self.accuracy = accuracy
         self.makeEngine = makeEngine
         self.capabilities = capabilities
         self.policy = policy
@@ -154,6 +168,7 @@ final class AppProcess: SimulationActor {
             disk.protectedDataAvailable = launch.protectedDataAvailable
             services = LocationServices(
                 capabilities: capabilities, systemVersion: policy.systemVersion, nextObjectID: 1)
+            authorization = launch.authorization
             engine = makeEngine()
             record(.launch(launch), context.now)
             call(&context) { $0.didLaunch(launch, services: $1) }
@@ -200,6 +215,8 @@ final class AppProcess: SimulationActor {
         case .deliver(let item, let generation, let withheld, let boot):
             // The unlock makes the disk readable whether or not the app's code is told now.
             if case .protectedDataAvailable = item { disk.protectedDataAvailable = true }
+            if case .authorization(let value) = item { authorization = value }
+            if case .accuracyAuthorization(let value) = item { accuracy = value }
             if case .uploadCompleted(let task, _) = item, generation == self.generation {
                 uploadsInFlight.removeAll { $0 == task }
             }
@@ -240,7 +257,7 @@ final class AppProcess: SimulationActor {
             // meant for this process with its cause, and keeps the events.
             hold(item, for: generation, &context)
         case .deliver:
-            hand(item, &context)
+            hand(item, batching: false, &context)
             runAgain(&context)
         case .hold:
             hold(item, for: generation, &context)
@@ -297,7 +314,9 @@ final class AppProcess: SimulationActor {
     /// The process runs again, or its listeners changed: hands it, in arrival order, what was
     /// held for it and every held event it now listens for.
     private func runAgain(_ context: inout Scheduler<WorldMessage>) {
-        while engine != nil, let item = mailbox.takeDeliverable() { hand(item, &context) }
+        while engine != nil, let item = mailbox.takeDeliverable() {
+            hand(item, batching: true, &context)
+        }
         armExpiryIfNeeded(&context)
     }
 
@@ -319,27 +338,60 @@ final class AppProcess: SimulationActor {
 
     // MARK: - The engine
 
-    /// Logs `item` and runs the engine's callback for it.
-    private func hand(_ item: AppItem, _ context: inout Scheduler<WorldMessage>) {
+    /// Logs `item` and runs the engine's callback for it, then the delegates' (`Delegates`).
+    /// A manager's location taken from the held items (`batching`) takes with it the held
+    /// locations of the same manager that follow it: the engine's first-form callback gets them
+    /// one by one, each logged, and the manager's delegate gets them in one batch (R-A2).
+    private func hand(
+        _ item: AppItem, batching: Bool, _ context: inout Scheduler<WorldMessage>
+    ) {
         let now = context.now
         switch item {
         case .location(let update):
             record(.location(update), now)
             call(&context) { $0.didReceive(update, services: $1) }
+            guard case .manager(let id) = update.channel else { return }
+            var fixes = update.fix.map { [$0] } ?? []
+            while batching, engine != nil, let next = mailbox.takeDeliverableLocation(of: id) {
+                record(.location(next), now)
+                call(&context) { $0.didReceive(next, services: $1) }
+                if let fix = next.fix { fixes.append(fix) }
+            }
+            if !fixes.isEmpty { callDelegates(&context) { $0.deliver(fixes, to: id) } }
         case .failure(let error, let manager):
             record(.failure(error, manager), now)
             call(&context) { $0.didFail(error, manager: manager, services: $1) }
+            callDelegates(&context) { $0.fail(error, manager: manager) }
         case .monitoringFailure(let region, let error, let manager):
             record(.monitoringFailure(region: region, error, manager), now)
             call(&context) {
                 $0.monitoringDidFail(for: region, error: error, manager: manager, services: $1)
             }
+            callDelegates(&context) { $0.monitoringFailed(region, error, manager: manager) }
         case .event(let event):
             record(.event(event), now)
             call(&context) { $0.didReceive(event, services: $1) }
+            callDelegates(&context) { $0.deliver(event) }
         case .authorization(let authorization):
             record(.authorization(authorization), now)
             call(&context) { $0.authorizationChanged(to: authorization, services: $1) }
+            callDelegates(&context) { $0.authorizationChanged() }
+        case .accuracyAuthorization(let accuracy):
+            record(.accuracyAuthorization(accuracy), now)
+            call(&context) { $0.accuracyAuthorizationChanged(to: accuracy, services: $1) }
+            callDelegates(&context) { $0.authorizationChanged() }
+        case .locationUpdatesPaused(let manager):
+            record(.locationUpdatesPaused(manager), now)
+            call(&context) {
+                $0.locationUpdatesPausedChanged(manager: manager, paused: true, services: $1)
+            }
+            callDelegates(&context) { $0.pausedChanged(manager: manager, paused: true) }
+        case .locationUpdatesResumed(let manager):
+            record(.locationUpdatesResumed(manager), now)
+            call(&context) {
+                $0.locationUpdatesPausedChanged(manager: manager, paused: false, services: $1)
+            }
+            callDelegates(&context) { $0.pausedChanged(manager: manager, paused: false) }
         case .protectedDataAvailable:
             record(.protectedDataAvailable, now)
             call(&context) { $0.protectedDataDidBecomeAvailable(services: $1) }
@@ -364,6 +416,15 @@ final class AppProcess: SimulationActor {
         context.send(.cancelUploads(generation: generation, reason), to: network)
     }
 
+    /// Runs the delegate callbacks of the process's `LocationManager` objects for one item, as
+    /// one callback; nothing runs (and nothing reaches the trace) when the engine made none.
+    private func callDelegates(
+        _ context: inout Scheduler<WorldMessage>, _ body: (Delegates) -> Void
+    ) {
+        guard let services, !services.locationManagers.isEmpty else { return }
+        call(&context) { _, services in body(Delegates(services: services)) }
+    }
+
     /// Runs one engine callback and sends what it asked for; an assertion ends the process.
     private func call(
         _ context: inout Scheduler<WorldMessage>, _ body: (any AppEngine, LocationServices) -> Void
@@ -373,7 +434,9 @@ final class AppProcess: SimulationActor {
         storage.protectedDataAvailable = disk.protectedDataAvailable
         storage.committedRows = disk.rows
         storage.storedValues = disk.protectedDataAvailable ? disk.savedValues : [:]
-        body(engine, services)
+        services.authorizationStatus = authorization
+        services.accuracyAuthorization = accuracy
+        if services.crashReason == nil { body(engine, services) }
         // Engine code runs only in callbacks: letting go of the disk's arrays keeps the next
         // commit from copying them.
         storage.committedRows = []

@@ -20,6 +20,14 @@ public protocol AppEngine: AnyObject {
     func didReceive(_ event: MonitoringEvent, services: LocationServices)
     /// The authorization changed.
     func authorizationChanged(to authorization: Authorization, services: LocationServices)
+    /// The accuracy authorization changed; told only to a process with a delegate on a
+    /// `LocationManager` (Core Location tells only delegates).
+    func accuracyAuthorizationChanged(
+        to accuracy: AccuracyAuthorization, services: LocationServices)
+    /// A manager's updates paused automatically (R-F4), or resumed when the app restarted them;
+    /// told only for a `LocationManager` with a delegate.
+    func locationUpdatesPausedChanged(
+        manager: ObjectID, paused: Bool, services: LocationServices)
     /// The first unlock after a boot made saved data readable (R-D9).
     func protectedDataDidBecomeAvailable(services: LocationServices)
     /// A background task's time is up; end it now or the process is killed (R-F1).
@@ -43,6 +51,12 @@ extension AppEngine {
     ) {}
     public func didReceive(_ event: MonitoringEvent, services: LocationServices) {}
     public func authorizationChanged(to authorization: Authorization, services: LocationServices) {}
+    public func accuracyAuthorizationChanged(
+        to accuracy: AccuracyAuthorization, services: LocationServices
+    ) {}
+    public func locationUpdatesPausedChanged(
+        manager: ObjectID, paused: Bool, services: LocationServices
+    ) {}
     public func protectedDataDidBecomeAvailable(services: LocationServices) {}
     /// By default the expiry handler ends the task, as a well-behaved app does.
     public func backgroundTaskWillExpire(_ task: ObjectID, services: LocationServices) {
@@ -58,6 +72,9 @@ extension AppEngine {
 /// when the callback returns.
 public enum AppRequest: Sendable, Equatable, CustomStringConvertible {
     case createManager(ObjectID)
+    /// A `LocationManager` object was given a delegate (the first time): from now on the
+    /// daemon sends it the callbacks only a delegate gets (pause and resume, accuracy).
+    case setDelegate(ObjectID)
     case setAllowsBackgroundLocationUpdates(ObjectID, Bool)
     case setPausesLocationUpdatesAutomatically(ObjectID, Bool)
     case setShowsBackgroundLocationIndicator(ObjectID, Bool)
@@ -87,6 +104,7 @@ public enum AppRequest: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .createManager(let id): "create manager \(id)"
+        case .setDelegate(let id): "manager \(id) delegate set"
         case .setAllowsBackgroundLocationUpdates(let id, let allowed):
             "manager \(id) allows background \(allowed)"
         case .setPausesLocationUpdatesAutomatically(let id, let pauses):
@@ -180,6 +198,16 @@ public final class LocationServices {
     /// This process's side of its data, shared with its store and saved record.
     let storage: ProcessStorage
     private var store: Store?
+    /// The `LocationManager` objects made in this process, in creation order. The services
+    /// keep each for the life of the process (Core Location stops a manager the app lets go
+    /// of; keep a reference anyway, as an iOS app must).
+    public private(set) var locationManagers: [LocationManager] = []
+    /// `authorizationStatus` as the app sees it now: from the launch, then each
+    /// authorization callback.
+    public internal(set) var authorizationStatus: Authorization = .notDetermined
+    /// `accuracyAuthorization` as the app sees it now: the configuration's, then each change
+    /// the system has sent the app (sent once a manager has a delegate).
+    public internal(set) var accuracyAuthorization: AccuracyAuthorization = .full
     /// The process's upload session, like `URLSession.shared`: requests made on it go to the
     /// network when the callback returns.
     public let urlSession: UploadSession
@@ -214,9 +242,21 @@ public final class LocationServices {
         unavailableCalls.removeAll()
     }
 
-    private func record(_ request: AppRequest) {
+    func record(_ request: AppRequest) {
         if crashReason == nil { requests.append(request) }
     }
+
+    /// Registers a new `LocationManager` object (called by its initializer).
+    func register(_ manager: LocationManager) { locationManagers.append(manager) }
+
+    /// The `LocationManager` object with handle `id`, if this process made one.
+    public func locationManager(_ id: ObjectID) -> LocationManager? {
+        locationManagers.first { $0.id == id }
+    }
+
+    /// A new `LocationManager` object, like `CLLocationManager()`: the same as
+    /// `LocationManager(services: self)`.
+    public func makeLocationManager() -> LocationManager { LocationManager(services: self) }
 
     /// Records `request` if `api` exists on the modelled version; otherwise notes the misuse.
     private func record(_ request: AppRequest, using api: CoreLocationAPI) {

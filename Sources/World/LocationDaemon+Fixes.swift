@@ -40,6 +40,10 @@ extension LocationDaemon {
                 managers[index].stillSince = since
                 if context.now - since >= policy.automaticPauseDelay {
                     managers[index].pausedBySystem = true  // R-F4: the app must restart it
+                    if managers[index].hasDelegate {
+                        sendToApp(
+                            .locationUpdatesPaused(manager: managers[index].id), &context)
+                    }
                     continue
                 }
             } else {

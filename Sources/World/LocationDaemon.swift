@@ -34,6 +34,9 @@ final class LocationDaemon: SimulationActor {
     var generation = 0
     var authorization: Authorization
     var accuracy: AccuracyAuthorization
+    /// The accuracy authorization the app was last told of (at first the configuration's,
+    /// which it starts with). It is told only once a manager has a delegate.
+    var accuracyTold: AccuracyAuthorization
     var unlockedSinceBoot = true
     /// A Live Activity of the app is active (R-C4). Set by the scenario; it belongs to the
     /// device, not the process (it outlives a termination, and does not relaunch the app).
@@ -56,6 +59,8 @@ final class LocationDaemon: SimulationActor {
         var updating = false
         var pausedBySystem = false
         var stillSince: Instant?
+        /// A `LocationManager` object with a delegate: it is told of pause and resume (R-F4).
+        var hasDelegate = false
     }
     struct LiveStream {
         var id: ObjectID
@@ -123,6 +128,7 @@ final class LocationDaemon: SimulationActor {
         self.fixPhase = fixPhase
         self.authorization = authorization
         self.accuracy = accuracy
+        accuracyTold = accuracy
         self.os = os
         self.app = app
         self.noise = Xoshiro256StarStar(seed: seed)
@@ -135,6 +141,9 @@ final class LocationDaemon: SimulationActor {
         case .authorizationChanged(let authorization, let accuracy):
             self.authorization = authorization
             self.accuracy = accuracy
+            if processState.exists && managers.contains(where: \.hasDelegate) {
+                tellAccuracy(&context)
+            }
         case .requests(let requests, let generation):
             receiveRequests(requests, from: generation, &context)
         case .conditionAbandoned(let key): removeCondition(key, &context)
@@ -271,6 +280,9 @@ final class LocationDaemon: SimulationActor {
                 managers.append(Manager(id: id))
             case .setAllowsBackgroundLocationUpdates(let id, let allowed):
                 updateManager(id) { $0.allowsBackground = allowed }
+            case .setDelegate(let id):
+                updateManager(id) { $0.hasDelegate = true }
+                tellAccuracy(&context)
             case .setPausesLocationUpdatesAutomatically(let id, let pauses):
                 updateManager(id) { $0.pausesAutomatically = pauses }
             case .setShowsBackgroundLocationIndicator(let id, let shows):
@@ -282,6 +294,10 @@ final class LocationDaemon: SimulationActor {
             case .setActivityType(let id, let type): updateManager(id) { $0.activityType = type }
             case .startUpdatingLocation(let id):
                 registers = true
+                if managers.contains(where: { $0.id == id && $0.pausedBySystem && $0.hasDelegate })
+                {
+                    sendToApp(.locationUpdatesResumed(manager: id), &context)  // R-F4
+                }
                 updateManager(id) {
                     $0.updating = true; $0.pausedBySystem = false; $0.stillSince = nil
                 }
@@ -402,6 +418,14 @@ final class LocationDaemon: SimulationActor {
     }
 
     /// Sends `item` to the current process's mailbox, withheld for `reason` if given.
+    /// Sends the app the accuracy authorization if it changed since the app was last told
+    /// (`locationManagerDidChangeAuthorization`; only delegates are told).
+    func tellAccuracy(_ context: inout Scheduler<WorldMessage>) {
+        guard accuracy != accuracyTold else { return }
+        accuracyTold = accuracy
+        sendToApp(.accuracyAuthorization(accuracy), &context)
+    }
+
     func sendToApp(
         _ item: AppItem, withheld reason: DropReason? = nil,
         _ context: inout Scheduler<WorldMessage>

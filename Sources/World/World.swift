@@ -85,7 +85,8 @@ public struct World {
         self.locationDaemon = locationDaemon
         appProcess = AppProcess(
             makeEngine: engine, capabilities: configuration.capabilities,
-            policy: configuration.policy, os: operatingSystem, daemon: daemon, network: network)
+            policy: configuration.policy, accuracy: configuration.accuracy, os: operatingSystem,
+            daemon: daemon, network: network)
         networkActor = Network(policy: configuration.policy, app: app, seed: root.derive("network"))
         precondition(simulation.add(os) == operatingSystem)
         precondition(simulation.add(locationDaemon) == daemon)
