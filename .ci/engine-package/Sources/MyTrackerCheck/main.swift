@@ -1,16 +1,29 @@
 // A small engine written only against Lifeline's public API, driven through a drive with a
-// force-quit: it tracks with a manager allowed in the background and keeps significant change
-// on as a safety net, and restarts both at every launch.
+// force-quit: it tracks with a `LocationManager` allowed in the background, its own delegate,
+// keeps significant change on as a safety net, and makes its manager again at every launch.
 import Simulation
 import World
 
-final class MyTracker: AppEngine {
+/// What the delegates of every process were given (it outlives each process's engine).
+final class Tally { var fixes = 0 }
+
+final class MyTracker: AppEngine, LocationManagerDelegate {
+    private let tally: Tally
+    private var manager: LocationManager?  // held, as an iOS app holds its CLLocationManager
+    init(tally: Tally) { self.tally = tally }
+
     func didLaunch(_ launch: LaunchContext, services: LocationServices) {
-        let manager = services.makeManager()
-        services.setAllowsBackgroundLocationUpdates(manager, true)
-        services.setPausesLocationUpdatesAutomatically(manager, false)
-        services.startUpdatingLocation(manager)
-        services.startMonitoringSignificantLocationChanges()
+        let manager = LocationManager(services: services)
+        manager.delegate = self
+        manager.allowsBackgroundLocationUpdates = true
+        manager.pausesLocationUpdatesAutomatically = false
+        manager.startUpdatingLocation()
+        manager.startMonitoringSignificantLocationChanges()
+        self.manager = manager
+    }
+
+    func locationManager(_ manager: LocationManager, didUpdateLocations locations: [Fix]) {
+        tally.fixes += locations.count  // a resumed app gets its held fixes in one batch
     }
 }
 
@@ -19,9 +32,10 @@ final class MyTracker: AppEngine {
 let route = Route(
     start: Coordinate(latitude: 51.5007, longitude: -0.1246), headingDegrees: 90,
     segments: [.init(.drive, .minutes(10), speedMetersPerSecond: 20)])
+let tally = Tally()
 var world = World(
     WorldConfiguration(policy: .iOS18, authorization: .always, route: route)
-) { MyTracker() }
+) { MyTracker(tally: tally) }
 world.schedule(.open, at: .start)
 world.schedule(.leave, at: .start + .seconds(5))
 world.schedule(.forceQuit, at: .start + .seconds(60))
@@ -38,4 +52,10 @@ for entry in world.log {
     default: break
     }
 }
-print("launches=\(launches) fixes=\(fixes) dropped=\(dropped)")
+// The delegate saw every fix the log shows handed (plus significant change's, through the
+// manager that started it).
+if tally.fixes < fixes {
+    print("FAIL the delegates got \(tally.fixes) fixes, the log shows \(fixes)")
+} else {
+    print("launches=\(launches) fixes=\(fixes) dropped=\(dropped)")
+}
