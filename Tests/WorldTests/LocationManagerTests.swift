@@ -11,7 +11,7 @@ final class DelegateRecorder {
         case paused(ObjectID)
         case resumed(ObjectID)
         case authorization(Authorization, AccuracyAuthorization)
-        case exit(generation: Int, region: String)
+        case exit(generation: Int, manager: ObjectID, region: String)
         case failed(ObjectID, LocationError)
     }
     var calls: [Call] = []
@@ -51,7 +51,8 @@ final class RecordingDelegate: LocationManagerDelegate {
             .authorization(manager.authorizationStatus, manager.accuracyAuthorization))
     }
     func locationManager(_ manager: LocationManager, didExitRegion regionIdentifier: String) {
-        recorder.calls.append(.exit(generation: generation, region: regionIdentifier))
+        recorder.calls.append(
+            .exit(generation: generation, manager: manager.id, region: regionIdentifier))
     }
 }
 
@@ -279,6 +280,63 @@ struct LocationManagerTests {
             }
         }
         #expect(world.launches.count == 2)
-        #expect(recorder.calls == [.exit(generation: 2, region: "r0")])
+        #expect(recorder.calls == [.exit(generation: 2, manager: ObjectID(1), region: "r0")])
+    }
+
+    @Test("significant change reaches the delegate of the manager that started it, not the others")
+    func significantChangeGoesToItsManager() {
+        let recorder = DelegateRecorder()
+        let world = runWorld(authorization: .always, until: 120, actions: [(0, .open)]) {
+            ManagerEngine(recorder: recorder) { _, services, engine in
+                _ = engine.makeManager(services)
+                engine.makeManager(services).startMonitoringSignificantLocationChanges()
+            }
+        }
+        let changes = events(of: world, generation: 1).compactMap { entry -> Fix? in
+            if case .significantChange(let fix) = entry.event { fix } else { nil }
+        }
+        #expect(!changes.isEmpty)
+        #expect(recorder.batches(of: ObjectID(2)) == changes.map { [$0] })
+        #expect(recorder.batches(of: ObjectID(1)).isEmpty)
+    }
+
+    @Test("R-F8: a legacy region's exit reaches every manager's delegate, in creation order")
+    func regionExitGoesToEveryManager() {
+        let recorder = DelegateRecorder()
+        let world = runWorld(
+            authorization: .always, route: drive(50, parkedFor: .seconds(60)), until: 200,
+            actions: [(0, .open)]
+        ) {
+            ManagerEngine(recorder: recorder) { _, services, engine in
+                engine.makeManager(services).startMonitoring(
+                    for: CircularRegion(identifier: "r0", center: home, radiusMeters: 100))
+                _ = engine.makeManager(services)
+            }
+        }
+        #expect(events(of: world, generation: 1).map(\.event) == [.regionExit(identifier: "r0")])
+        #expect(
+            recorder.calls == [
+                .exit(generation: 1, manager: ObjectID(1), region: "r0"),
+                .exit(generation: 1, manager: ObjectID(2), region: "r0"),
+            ])
+    }
+
+    @Test("R-F4: a first-form manager, which has no delegate, is sent no pause")
+    func firstFormManagerGetsNoPause() {
+        let route = Route(
+            start: home, headingDegrees: 90,
+            segments: [
+                .init(.drive, .minutes(1), speedMetersPerSecond: 10), .init(.park, .minutes(20)),
+            ])
+        let world = runWorld(
+            authorization: .always, route: route, until: 1_300, actions: [(0, .open)]
+        ) {
+            ScriptedEngine { _, services in services.startUpdatingLocation(services.makeManager()) }
+        }
+        #expect(world.fixSeconds.last! < 60 + 15 * 60 + 1, "paused all the same")
+        #expect(
+            world.seconds {
+                if case .locationUpdatesPaused = $0.kind { true } else { false }
+            }.isEmpty)
     }
 }
