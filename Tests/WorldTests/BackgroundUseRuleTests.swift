@@ -271,20 +271,7 @@ struct LiveUpdateDiagnosticsRuleTests {
         "R-C5, R-C1: a session begun in the background gives one insufficientlyInUse when the grace ends"
     )
     func sessionBegunInBackground() {
-        let world = runWorld(
-            until: 80,
-            actions: [
-                (0, .attachTestHost(true)), (0, .open), (2, .leave), (30, .open), (40, .leave),
-            ]
-        ) {
-            let engine = ScriptedEngine { _, services in _ = services.startLiveUpdates() }
-            engine.onLifecycle = { state, services in
-                if state == .background && services.requests.isEmpty {
-                    _ = services.beginBackgroundActivitySession()
-                }
-            }
-            return engine
-        }
+        let world = sessionBegunInBackgroundWorld()
         // The grace ends at 13.5 s: the next epoch, at 14 s, carries the flag.
         let signals = world.signals
         #expect(signals.map(\.update.diagnostics) == [.insufficientlyInUse])

@@ -188,20 +188,7 @@ struct RelaunchRuleTests {
         "R-C5: a background activity session begun in the background does nothing until the next foreground"
     )
     func sessionBegunInBackground() {
-        let world = runWorld(
-            authorization: .whenInUse, until: 80,
-            actions: [
-                (0, .attachTestHost(true)), (0, .open), (2, .leave), (30, .open), (40, .leave),
-            ]
-        ) {
-            let engine = ScriptedEngine { _, services in _ = services.startLiveUpdates() }
-            engine.onLifecycle = { state, services in
-                if state == .background && services.requests.isEmpty {
-                    _ = services.beginBackgroundActivitySession()
-                }
-            }
-            return engine
-        }
+        let world = sessionBegunInBackgroundWorld()
         let fixes = world.fixSeconds
         #expect(
             fixes.filter { $0 > 14 && $0 < 30 }.isEmpty,

@@ -92,3 +92,23 @@ extension World {
         log.compactMap { if case .killed(let cause) = $0.kind { cause } else { nil } }
     }
 }
+
+/// A When In Use app with live updates, hosted by a test host, that begins a background
+/// activity session each time it reaches the background: it leaves at 2 s, returns at 30 s
+/// and leaves again at 40 s (R-C5: a session begun in the background waits for a foreground).
+func sessionBegunInBackgroundWorld() -> World {
+    runWorld(
+        authorization: .whenInUse, until: 80,
+        actions: [
+            (0, .attachTestHost(true)), (0, .open), (2, .leave), (30, .open), (40, .leave),
+        ]
+    ) {
+        let engine = ScriptedEngine { _, services in _ = services.startLiveUpdates() }
+        engine.onLifecycle = { state, services in
+            if state == .background && services.requests.isEmpty {
+                _ = services.beginBackgroundActivitySession()
+            }
+        }
+        return engine
+    }
+}
