@@ -41,6 +41,12 @@ public enum AppItem: Sendable, Equatable, CustomStringConvertible {
     /// network failure, or a cancellation naming its rule. The app's own request: it runs only
     /// while the process runs, and dies with it.
     case uploadCompleted(UploadTaskID, UploadResult)
+    /// A session object's diagnostic changed (`SessionDiagnostic`): sent by the daemon to the
+    /// process that made the session, only for session objects, which observe it.
+    case sessionDiagnostic(ObjectID, SessionDiagnostic)
+    /// The records of a `Monitor`'s conditions, sent to the process that opened it (R-A12: a
+    /// relaunched app learns what happened while it was not running).
+    case monitorRecords(monitor: String, [MonitorRecord])
 
     public var description: String {
         switch self {
@@ -57,6 +63,10 @@ public enum AppItem: Sendable, Equatable, CustomStringConvertible {
         case .backgroundTaskExpiring(let task): "background task \(task) expiring"
         case .storeDidCommit(let commit): "store \(commit) completed"
         case .uploadCompleted(let task, let result): "\(task) completed: \(result)"
+        case .sessionDiagnostic(let session, let diagnostic):
+            "session \(session) diagnostic \(diagnostic)"
+        case .monitorRecords(let monitor, let records):
+            "monitor \(monitor) records [\(records.map(\.description).joined(separator: "; "))]"
         }
     }
 }

@@ -188,7 +188,8 @@ struct Listeners {
     func listens(to event: MonitoringEvent) -> Bool {
         switch event {
         case .significantChange: significantChanges
-        case .conditionExit(let monitor, _), .conditionEntry(let monitor, _):
+        case .conditionExit(let monitor, _), .conditionEntry(let monitor, _),
+            .conditionChanged(let monitor, _):
             monitors.contains(monitor)
         case .regionExit, .regionEntry: hasManager
         case .visitArrival, .visitDeparture: hasManager || visits

@@ -37,6 +37,10 @@ public struct AppLogEntry: Sendable, CustomStringConvertible {
         case storeUnavailable(StoreError)
         /// The engine's `didCompleteUpload` ran.
         case uploadCompleted(UploadTaskID, UploadResult)
+        /// A session object was handed its new diagnostic.
+        case sessionDiagnostic(ObjectID, SessionDiagnostic)
+        /// A `Monitor` object was handed the daemon's records of its conditions.
+        case monitorRecords(monitor: String, [MonitorRecord])
     }
 
     public var instant: Instant
@@ -84,6 +88,10 @@ extension AppLogEntry.Kind: CustomStringConvertible {
         case .storeUnavailable(let error): "store cannot be opened: \(error)"
         case .uploadCompleted(let task, let result):
             AppItem.uploadCompleted(task, result).description
+        case .sessionDiagnostic(let session, let diagnostic):
+            AppItem.sessionDiagnostic(session, diagnostic).description
+        case .monitorRecords(let monitor, let records):
+            AppItem.monitorRecords(monitor: monitor, records).description
         case .dropped(let item, let reason): "dropped \(item): \(reason)"
         case .unavailableAPI(let api):
             "\(api.rawValue) is unavailable before iOS \(api.introducedInVersion): the call did nothing"
@@ -295,12 +303,15 @@ final class AppProcess: SimulationActor {
         for event in mailbox.takeHeldEvents() {
             drop(.event(event), reason, &context)
             guard reason == .noListener else { continue }
-            switch event {
-            case .conditionExit(let monitor, let name), .conditionEntry(let monitor, let name):
-                context.send(
-                    .conditionAbandoned(.condition(monitor: monitor, name: name)), to: daemon)
-            default: break
-            }
+            let abandoned: RegionKey? =
+                switch event {
+                case .conditionExit(let monitor, let name), .conditionEntry(let monitor, let name):
+                    .condition(monitor: monitor, name: name)
+                case .conditionChanged(let monitor, let record):
+                    .condition(monitor: monitor, name: record.lastEvent.identifier)
+                default: nil
+                }
+            if let abandoned { context.send(.conditionAbandoned(abandoned), to: daemon) }
         }
     }
 
@@ -372,6 +383,9 @@ final class AppProcess: SimulationActor {
             record(.event(event), now)
             call(&context) { $0.didReceive(event, services: $1) }
             callDelegates(&context) { $0.deliver(event) }
+            if case .conditionChanged(let monitor, let conditionRecord) = event {
+                callMonitor(monitor, &context) { $0.receive(conditionRecord) }
+            }
         case .authorization(let authorization):
             record(.authorization(authorization), now)
             call(&context) { $0.authorizationChanged(to: authorization, services: $1) }
@@ -404,7 +418,22 @@ final class AppProcess: SimulationActor {
         case .uploadCompleted(let task, let result):
             record(.uploadCompleted(task, result), now)
             call(&context) { $0.didCompleteUpload(task, result: result, services: $1) }
+        case .sessionDiagnostic(let session, let diagnostic):
+            record(.sessionDiagnostic(session, diagnostic), now)
+            call(&context) { _, services in services.session(session)?.receive(diagnostic) }
+        case .monitorRecords(let monitor, let records):
+            record(.monitorRecords(monitor: monitor, records), now)
+            callMonitor(monitor, &context) { $0.receive(records: records) }
         }
+    }
+
+    /// Runs a callback of the process's `Monitor` object named `name`, as one callback; nothing
+    /// runs when the engine did not open it as an object.
+    private func callMonitor(
+        _ name: String, _ context: inout Scheduler<WorldMessage>, _ body: (Monitor) -> Void
+    ) {
+        guard let monitor = services?.monitors.first(where: { $0.name == name }) else { return }
+        call(&context) { _, _ in body(monitor) }
     }
 
     /// Tells the network to cancel the current process's requests in flight, if it has any

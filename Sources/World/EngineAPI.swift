@@ -89,11 +89,23 @@ public enum AppRequest: Sendable, Equatable, CustomStringConvertible {
     case invalidateBackgroundActivitySession(ObjectID)
     case beginServiceSession(ObjectID, Authorization)
     case invalidateServiceSession(ObjectID)
+    /// A `ServiceSession` object: a service session with its requirement, which cannot be
+    /// `denied`, and whether it requires full accuracy (R-B9).
+    case beginServiceSessionRequiring(ObjectID, ServiceSessionRequirement, fullAccuracy: Bool)
+    /// A session object wants its diagnostics: the daemon sends one whenever it changes.
+    case observeSessionDiagnostics(ObjectID)
     case startSignificantChanges
     case stopSignificantChanges
     case openMonitor(String)
     case addCondition(monitor: String, condition: String, center: Coordinate, radiusMeters: Double)
     case removeCondition(monitor: String, condition: String)
+    /// A `Monitor` object adds a condition: as `addCondition`, with the state the app assumes,
+    /// and its events carry their record (state and instant).
+    case addMonitorCondition(
+        monitor: String, condition: String, center: Coordinate, radiusMeters: Double,
+        assuming: ConditionState)
+    /// A `Monitor` object was opened: the daemon sends the process the monitor's records.
+    case requestMonitorRecords(String)
     case startMonitoringRegion(ObjectID, CircularRegion)
     case stopMonitoringRegion(ObjectID, identifier: String)
     case startVisits
@@ -127,12 +139,20 @@ public enum AppRequest: Sendable, Equatable, CustomStringConvertible {
         case .beginServiceSession(let id, let authorization):
             "service session \(id) begin \(authorization.rawValue)"
         case .invalidateServiceSession(let id): "service session \(id) invalidate"
+        case .beginServiceSessionRequiring(let id, let requirement, let fullAccuracy):
+            "service session \(id) begin requiring \(requirement.rawValue)"
+                + (fullAccuracy ? " with full accuracy" : "")
+        case .observeSessionDiagnostics(let id): "session \(id) diagnostics observed"
         case .startSignificantChanges: "significant changes start"
         case .stopSignificantChanges: "significant changes stop"
         case .openMonitor(let name): "monitor \(name) open"
         case .addCondition(let monitor, let condition, let center, let radius):
             "monitor \(monitor) add \(condition) at \(center) radius \(PlainText.fixed(radius, digits: 1))m"
         case .removeCondition(let monitor, let condition): "monitor \(monitor) remove \(condition)"
+        case .addMonitorCondition(let monitor, let condition, let center, let radius, let state):
+            "monitor \(monitor) add \(condition) at \(center) radius "
+                + "\(PlainText.fixed(radius, digits: 1))m assuming \(state.rawValue)"
+        case .requestMonitorRecords(let monitor): "monitor \(monitor) records requested"
         case .startMonitoringRegion(let id, let region):
             "manager \(id) monitor region \(region.identifier) at \(region.center) radius "
                 + "\(PlainText.fixed(region.radiusMeters, digits: 1))m"
@@ -152,7 +172,8 @@ extension AppRequest {
     var outlivesProcess: Bool {
         switch self {
         case .startSignificantChanges, .stopSignificantChanges, .startVisits, .stopVisits,
-            .addCondition, .removeCondition, .startMonitoringRegion, .stopMonitoringRegion:
+            .addCondition, .removeCondition, .addMonitorCondition, .startMonitoringRegion,
+            .stopMonitoringRegion:
             true
         default: false
         }
@@ -249,6 +270,28 @@ public final class LocationServices {
     /// Registers a new `LocationManager` object (called by its initializer).
     func register(_ manager: LocationManager) { locationManagers.append(manager) }
 
+    /// The session objects made in this process, in creation order (kept for the life of the
+    /// process, so their diagnostics can reach them).
+    private(set) var sessions: [any DiagnosedSession] = []
+    /// The `Monitor` objects opened in this process, one per name, in the order opened.
+    public private(set) var monitors: [Monitor] = []
+
+    /// Registers a new session object (called by its initializer).
+    func register(_ session: any DiagnosedSession) { sessions.append(session) }
+
+    /// The session object with handle `id`, if this process made one.
+    func session(_ id: ObjectID) -> (any DiagnosedSession)? { sessions.first { $0.id == id } }
+
+    /// `CLMonitor(name)`: the monitor named `name`, opened the first time it is asked for in
+    /// this process (the same object after that). Opening it listens for its events, those
+    /// held for a relaunched app included (R-A12), and asks the daemon for its records.
+    public func monitor(named name: String) -> Monitor {
+        if let opened = monitors.first(where: { $0.name == name }) { return opened }
+        let opened = Monitor(name: name, services: self)
+        monitors.append(opened)
+        return opened
+    }
+
     /// The `LocationManager` object with handle `id`, if this process made one.
     public func locationManager(_ id: ObjectID) -> LocationManager? {
         locationManagers.first { $0.id == id }
@@ -259,13 +302,19 @@ public final class LocationServices {
     public func makeLocationManager() -> LocationManager { LocationManager(services: self) }
 
     /// Records `request` if `api` exists on the modelled version; otherwise notes the misuse.
-    private func record(_ request: AppRequest, using api: CoreLocationAPI) {
+    func record(_ request: AppRequest, using api: CoreLocationAPI) {
         guard crashReason == nil else { return }
         if api.isAvailable(onVersion: systemVersion) {
             requests.append(request)
         } else {
             unavailableCalls.append(api)
         }
+    }
+
+    /// Records `request`, which follows a call to `api` already noted, only if `api` exists on
+    /// the modelled version (a misuse is noted once, by that call).
+    func recordIfAvailable(_ request: AppRequest, _ api: CoreLocationAPI) {
+        if api.isAvailable(onVersion: systemVersion) { record(request) }
     }
 
     private func newObject() -> ObjectID {
@@ -331,8 +380,29 @@ public final class LocationServices {
 
     /// Creates and holds a `CLBackgroundActivitySession` (R-C5).
     public func beginBackgroundActivitySession() -> ObjectID {
+        beginBackgroundActivitySession(observed: false)
+    }
+
+    /// A background activity session; `observed` also asks for its diagnostics (a
+    /// `BackgroundActivitySession` object).
+    func beginBackgroundActivitySession(observed: Bool) -> ObjectID {
         let id = newObject()
         record(.beginBackgroundActivitySession(id), using: .backgroundActivitySession)
+        if observed {
+            recordIfAvailable(.observeSessionDiagnostics(id), .backgroundActivitySession)
+        }
+        return id
+    }
+
+    /// A `ServiceSession` object's session: its requirement and its diagnostics.
+    func beginServiceSession(requiring requirement: ServiceSessionRequirement, fullAccuracy: Bool)
+        -> ObjectID
+    {
+        let id = newObject()
+        record(
+            .beginServiceSessionRequiring(id, requirement, fullAccuracy: fullAccuracy),
+            using: .serviceSession)
+        recordIfAvailable(.observeSessionDiagnostics(id), .serviceSession)
         return id
     }
     public func invalidateBackgroundActivitySession(_ session: ObjectID) {

@@ -126,6 +126,13 @@ extension LocationDaemon {
         guard let index = conditions.firstIndex(where: { $0.key == key }) else { return }
         conditions[index].timer = nil
         conditions[index].inside = entered
+        conditions[index].lastState = entered ? .satisfied : .unsatisfied
+        conditions[index].lastChange = context.now
+        if conditions[index].reportsRecords, case .condition(let monitor, _) = key {
+            dispatch(.conditionChanged(monitor: monitor, record(of: conditions[index])), &context)
+            scheduleConditionCrossing(index, &context)
+            return
+        }
         switch (key, entered) {
         case (.condition(let monitor, let name), false):
             dispatch(.conditionExit(monitor: monitor, condition: name), &context)
@@ -137,6 +144,30 @@ extension LocationDaemon {
             dispatch(.regionEntry(identifier: identifier), &context)
         }
         scheduleConditionCrossing(index, &context)
+    }
+
+    /// The record of a monitor condition, as `Monitor.record(for:)` gives it.
+    func record(of condition: Condition) -> MonitorRecord {
+        let identifier =
+            switch condition.key {
+            case .condition(_, let name): name
+            case .region(let identifier): identifier
+            }
+        return MonitorRecord(
+            condition: CircularGeographicCondition(
+                center: condition.center, radius: condition.radiusMeters),
+            lastEvent: MonitorEvent(
+                identifier: identifier, state: condition.lastState, date: condition.lastChange))
+    }
+
+    /// The records of the conditions of monitor `name`, in the order added.
+    func monitorRecords(of name: String) -> [MonitorRecord] {
+        conditions.compactMap { condition in
+            guard case .condition(let monitor, _) = condition.key, monitor == name else {
+                return nil
+            }
+            return record(of: condition)
+        }
     }
 
     // MARK: - Visits (R-F9)

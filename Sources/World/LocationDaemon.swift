@@ -77,7 +77,18 @@ final class LocationDaemon: SimulationActor {
     /// Sessions begun in the background outside the rejoin window: ignored until the next
     /// foreground (R-C5, R-B10).
     var deferredSessions: [ObjectID] = []
-    var serviceSessions: [(id: ObjectID, authorization: Authorization)] = []
+    /// A service session and what it requires (R-B9). The first form's
+    /// `beginServiceSession(authorization:)` requires what it names; its `.notDetermined` and
+    /// `.denied` (which it wrongly accepts) count as `.none`.
+    struct ServiceSessionEntry {
+        var id: ObjectID
+        var requirement: ServiceSessionRequirement
+        var fullAccuracy: Bool
+    }
+    var serviceSessions: [ServiceSessionEntry] = []
+    /// Session objects that observe their diagnostics, in the order begun, with the diagnostic
+    /// the process was last sent (`SessionDiagnostic`).
+    var observedSessions: [(id: ObjectID, told: SessionDiagnostic?)] = []
 
     // Registrations that outlive the process.
     var significantChangeRegistered = false
@@ -95,6 +106,13 @@ final class LocationDaemon: SimulationActor {
         var radiusMeters: Double
         var inside: Bool
         var timer: EventHandle?
+        /// The record of a monitor condition (`Monitor.record(for:)`): its last state and the
+        /// instant it was determined (nil while it is the state assumed at the add).
+        var lastState = ConditionState.unknown
+        var lastChange: Instant?
+        /// Added through a `Monitor` object: its events carry their record
+        /// (`MonitoringEvent.conditionChanged`) instead of the first form's exit and entry.
+        var reportsRecords = false
     }
     var conditions: [Condition] = []
     var visitsRegistered = false
@@ -159,6 +177,7 @@ final class LocationDaemon: SimulationActor {
         updateKeepAlive(&context)
         reconsiderFixes(&context)
         noteIndicator(at: context.now)
+        reportSessionDiagnostics(&context)
     }
 
     // MARK: - The process
@@ -229,6 +248,7 @@ final class LocationDaemon: SimulationActor {
         activitySessions.removeAll()
         deferredSessions.removeAll()
         serviceSessions.removeAll()
+        observedSessions.removeAll()
         cancelGrace(&context)
         graceExpired = false
         if sessionRelaunchArmed { requestSessionRelaunchWhenMoving(&context) }
@@ -312,10 +332,27 @@ final class LocationDaemon: SimulationActor {
             case .invalidateBackgroundActivitySession(let id):
                 activitySessions.removeAll { $0 == id }
                 deferredSessions.removeAll { $0 == id }
+                observedSessions.removeAll { $0.id == id }
             case .beginServiceSession(let id, let authorization):
                 registers = true
-                serviceSessions.append((id, authorization))
-            case .invalidateServiceSession(let id): serviceSessions.removeAll { $0.id == id }
+                let requirement: ServiceSessionRequirement =
+                    switch authorization {
+                    case .always: .always
+                    case .whenInUse: .whenInUse
+                    case .notDetermined, .denied: .none
+                    }
+                serviceSessions.append(
+                    ServiceSessionEntry(id: id, requirement: requirement, fullAccuracy: false))
+            case .beginServiceSessionRequiring(let id, let requirement, let fullAccuracy):
+                registers = true
+                serviceSessions.append(
+                    ServiceSessionEntry(
+                        id: id, requirement: requirement, fullAccuracy: fullAccuracy))
+            case .invalidateServiceSession(let id):
+                serviceSessions.removeAll { $0.id == id }
+                observedSessions.removeAll { $0.id == id }
+            case .observeSessionDiagnostics(let id):
+                observedSessions.append((id, nil))
             case .startSignificantChanges:
                 registers = true
                 startSignificantChanges(&context)
@@ -332,6 +369,18 @@ final class LocationDaemon: SimulationActor {
                     radiusMeters: radius, &context)
             case .removeCondition(let monitor, let name):
                 removeCondition(.condition(monitor: monitor, name: name), &context)
+            case .addMonitorCondition(let monitor, let name, let center, let radius, let state):
+                registers = true
+                let key = RegionKey.condition(monitor: monitor, name: name)
+                if addCondition(key, center: center, radiusMeters: radius, &context),
+                    let index = conditions.firstIndex(where: { $0.key == key })
+                {
+                    conditions[index].lastState = state
+                    conditions[index].reportsRecords = true
+                }
+            case .requestMonitorRecords(let monitor):
+                sendToApp(
+                    .monitorRecords(monitor: monitor, monitorRecords(of: monitor)), &context)
             case .startMonitoringRegion(let manager, let region):
                 registers = true
                 if !addCondition(

@@ -17,8 +17,9 @@ import Simulation
 ///   and a relaunched app receives them through a new manager without starting anything (F,
 ///   R-A12, R-B6, R-F9);
 /// - authorization and accuracy changes go to every manager, in creation order;
-/// - `CLMonitor` conditions and live updates have no manager: they reach only the engine's
-///   first-form callbacks (`AppEngine.didReceive`).
+/// - `CLMonitor` conditions and live updates have no manager: they reach the engine's
+///   first-form callbacks (`AppEngine.didReceive`), and a condition added through a `Monitor`
+///   object also that monitor's delegate (`MonitorDelegate`).
 ///
 /// The engine's first-form callbacks are still called for every item, one location at a time,
 /// before the delegate's.

@@ -217,12 +217,16 @@ public enum MonitoringEvent: Sendable, Equatable, CustomStringConvertible {
     case regionEntry(identifier: String)
     case visitArrival(Coordinate)
     case visitDeparture(Coordinate)
+    /// A condition added through a `Monitor` object changed state: its record, with the
+    /// instant the daemon determined it (an exit is unsatisfied, an entry satisfied, R-F8).
+    case conditionChanged(monitor: String, MonitorRecord)
 
     /// The mechanism that relaunches an ended app for this event (R-A10).
     public var mechanism: RelaunchMechanism {
         switch self {
         case .significantChange: .significantChange
-        case .conditionExit, .conditionEntry, .regionExit, .regionEntry: .region
+        case .conditionExit, .conditionEntry, .conditionChanged, .regionExit, .regionEntry:
+            .region
         case .visitArrival, .visitDeparture: .visit
         }
     }
@@ -236,6 +240,7 @@ public enum MonitoringEvent: Sendable, Equatable, CustomStringConvertible {
         case .regionEntry(let identifier): "region entry \(identifier)"
         case .visitArrival(let at): "visit arrival \(at)"
         case .visitDeparture(let at): "visit departure \(at)"
+        case .conditionChanged(let monitor, let record): "condition \(monitor)/\(record)"
         }
     }
 }
