@@ -216,6 +216,48 @@ struct SessionAndMonitorTests {
         #expect(try #require(session).diagnostic == SessionDiagnostic(isActive: true))
     }
 
+    @Test(
+        "R-B9, R-F10: a service session requiring full accuracy under reduced accuracy reports fullAccuracyDenied; one requiring nothing is active; an invalidated session is told nothing more"
+    )
+    func fullAccuracyAndInvalidation() throws {
+        var sessions: [ServiceSession] = []
+        let leaveSeconds = 5.0
+        let returnSeconds = 10.0
+        let fullAccuracySeconds = 15.0
+        let world = runWorld(
+            authorization: .whenInUse, accuracy: .reduced, until: 20,
+            actions: [
+                (0, .open), (leaveSeconds, .leave), (returnSeconds, .open),
+                (fullAccuracySeconds, .setAccuracy(.full)),
+            ]
+        ) {
+            let engine = SessionEngine { _, services, _ in
+                sessions = [
+                    ServiceSession(
+                        services: services, authorization: .whenInUse, fullAccuracy: true),
+                    ServiceSession(
+                        services: services, authorization: .whenInUse, fullAccuracy: true),
+                    ServiceSession(services: services, authorization: .none),
+                ]
+            }
+            // The second is invalidated on leaving: the accuracy change is not told to it.
+            engine.onLifecycle = { state, _, _ in
+                if state == .background { sessions[1].invalidate() }
+            }
+            return engine
+        }
+        #expect(sessions.count == 3)
+        let told = world.sessionDiagnostics
+        let denied = SessionDiagnostic(isActive: false, fullAccuracyDenied: true)
+        let active = SessionDiagnostic(isActive: true)
+        #expect(told.filter { $0.session == sessions[0].id }.map(\.2) == [denied, active])
+        #expect(told.filter { $0.session == sessions[0].id }.last?.seconds == fullAccuracySeconds)
+        #expect(told.filter { $0.session == sessions[1].id }.map(\.2) == [denied])
+        #expect(told.filter { $0.session == sessions[2].id }.map(\.2) == [active])
+        #expect(sessions[0].diagnostic == active)
+        #expect(sessions[1].isInvalidated && sessions[1].diagnostic == denied)
+    }
+
     @Test("R-B9: a service session's requirement cannot be denied")
     func serviceSessionRequirementHasNoDenied() {
         #expect(
