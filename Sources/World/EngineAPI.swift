@@ -314,8 +314,11 @@ public final class LocationServices {
     /// Records `request`, which follows a call to `api` already noted, only if `api` exists on
     /// the modelled version (a misuse is noted once, by that call).
     func recordIfAvailable(_ request: AppRequest, _ api: CoreLocationAPI) {
-        if api.isAvailable(onVersion: systemVersion) { record(request) }
+        if isAvailable(api) { record(request) }
     }
+
+    /// True when `api` exists on the modelled iOS version.
+    func isAvailable(_ api: CoreLocationAPI) -> Bool { api.isAvailable(onVersion: systemVersion) }
 
     private func newObject() -> ObjectID {
         defer { nextObjectID += 1 }

@@ -101,16 +101,19 @@ public final class Monitor {
     public var identifiers: [String] { records.map(\.identifier) }
 
     /// `add(_:identifier:assuming:)`: monitors `condition` under `identifier`, replacing a
-    /// condition with the same identifier; it persists across launches (R-A10).
+    /// condition with the same identifier; it persists across launches (R-A10). On a version
+    /// without `CLMonitor` it does nothing (the app's log has the error) and no record exists.
     public func add(
         _ condition: CircularGeographicCondition, identifier: String,
         assuming state: ConditionState = .unknown
     ) {
-        services?.record(
+        guard let services else { return }
+        services.record(
             .addMonitorCondition(
                 monitor: name, condition: identifier, center: condition.center,
                 radiusMeters: condition.radiusMeters, assuming: state),
             using: .monitor)
+        guard services.isAvailable(.monitor), services.crashReason == nil else { return }
         set(
             MonitorRecord(
                 condition: condition,

@@ -258,6 +258,33 @@ struct SessionAndMonitorTests {
         #expect(sessions[1].isInvalidated && sessions[1].diagnostic == denied)
     }
 
+    @Test(
+        "CLMonitor and CLServiceSession by version: on iOS 16 a Monitor's add does nothing and leaves no record, and a session object gets no diagnostic"
+    )
+    func objectsOnIOS16() {
+        var monitor: Monitor?
+        var session: ServiceSession?
+        let world = runWorld(
+            policy: .iOS16, authorization: .always, until: 10, actions: [(0, .open)]
+        ) {
+            SessionEngine { _, services, _ in
+                let places = services.monitor(named: FeatureRuntime.monitorName)
+                places.add(
+                    CircularGeographicCondition(
+                        center: home, radius: FeatureRuntime.placeRadiusMeters),
+                    identifier: FeatureRuntime.place)
+                monitor = places
+                session = ServiceSession(services: services, authorization: .always)
+            }
+        }
+        #expect(monitor?.record(for: FeatureRuntime.place) == nil)
+        #expect(session?.diagnostic == nil)
+        let unavailable = world.log.compactMap {
+            if case .unavailableAPI(let api) = $0.kind { api } else { nil }
+        }
+        #expect(unavailable == [.monitor, .monitor, .serviceSession])
+    }
+
     @Test("R-B9: a service session's requirement cannot be denied")
     func serviceSessionRequirementHasNoDenied() {
         #expect(
