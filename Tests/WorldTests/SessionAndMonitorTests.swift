@@ -285,6 +285,33 @@ struct SessionAndMonitorTests {
         #expect(unavailable == [.monitor, .monitor, .serviceSession])
     }
 
+    @Test(
+        "R-A2, R-B9: a diagnostic that changes while the app is suspended is held by the mailbox and learned when the app runs again"
+    )
+    func diagnosticHeldWhileSuspended() throws {
+        var session: ServiceSession?
+        let grantSeconds = 20.0
+        let returnSeconds = 40.0
+        let world = runWorld(
+            authorization: .whenInUse, route: parked, until: 50,
+            actions: [
+                (0, .open), (2, .leave), (grantSeconds, .setAuthorization(.always)),
+                (returnSeconds, .open),
+            ]
+        ) {
+            SessionEngine { _, services, _ in
+                session = ServiceSession(services: services, authorization: .always)
+            }
+        }
+        let handed = world.log.filter {
+            if case .sessionDiagnostic = $0.kind { true } else { false }
+        }
+        // Each was handed to a running process: the second at the return, not at the grant.
+        #expect(handed.allSatisfy { $0.processState.isRunning })
+        #expect(handed.map { ($0.instant - .start).seconds } == [0, returnSeconds])
+        #expect(try #require(session).diagnostic == SessionDiagnostic(isActive: true))
+    }
+
     @Test("R-B9: a service session's requirement cannot be denied")
     func serviceSessionRequirementHasNoDenied() {
         #expect(
