@@ -47,6 +47,9 @@ public enum AppItem: Sendable, Equatable, CustomStringConvertible {
     /// The records of a `Monitor`'s conditions, sent to the process that opened it (R-A12: a
     /// relaunched app learns what happened while it was not running).
     case monitorRecords(monitor: String, [MonitorRecord])
+    /// A timer the app scheduled came due (`LocationServices.scheduledTimer(after:)`): the
+    /// app's own, it runs only while the process runs, and dies with it.
+    case timerFired(ObjectID)
 
     public var description: String {
         switch self {
@@ -67,6 +70,7 @@ public enum AppItem: Sendable, Equatable, CustomStringConvertible {
             "session \(session) diagnostic \(diagnostic)"
         case .monitorRecords(let monitor, let records):
             "monitor \(monitor) records [\(records.map(\.description).joined(separator: "; "))]"
+        case .timerFired(let timer): "timer \(timer) fired"
         }
     }
 }

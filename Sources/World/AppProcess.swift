@@ -41,6 +41,10 @@ public struct AppLogEntry: Sendable, CustomStringConvertible {
         case sessionDiagnostic(ObjectID, SessionDiagnostic)
         /// A `Monitor` object was handed the daemon's records of its conditions.
         case monitorRecords(monitor: String, [MonitorRecord])
+        /// The engine's `timerDidFire` ran.
+        case timerFired(ObjectID)
+        /// A timer still pending when the process ended: it never fired.
+        case timerEnded(ObjectID, TerminationCause)
     }
 
     public var instant: Instant
@@ -93,6 +97,9 @@ extension AppLogEntry.Kind: CustomStringConvertible {
         case .monitorRecords(let monitor, let records):
             AppItem.monitorRecords(monitor: monitor, records).description
         case .dropped(let item, let reason): "dropped \(item): \(reason)"
+        case .timerFired(let timer): AppItem.timerFired(timer).description
+        case .timerEnded(let timer, let cause):
+            "timer \(timer) ended with the process (\(cause.rawValue))"
         case .unavailableAPI(let api):
             "\(api.rawValue) is unavailable before iOS \(api.introducedInVersion): the call did nothing"
         }
@@ -142,6 +149,8 @@ final class AppProcess: SimulationActor {
     private(set) var disk = Disk()
     /// The saved record's pending write: when it is due, and its timer.
     private var savedRecordWrite: (due: Instant, timer: EventHandle)?
+    /// The current process's timers not yet due, in the order scheduled.
+    private var engineTimers: [(timer: ObjectID, handle: EventHandle)] = []
 
     init(
         makeEngine: @escaping () -> any AppEngine, capabilities: AppCapabilities,
@@ -201,6 +210,7 @@ final class AppProcess: SimulationActor {
             cancelExpiry(&context)
             settleDisk(ending: cause, &context)
             cancelUploads(.processEnded(cause), &context)
+            endTimers(cause, &context)
             for item in mailbox.ended(cause) { drop(item, .processEnded(cause), &context) }
             switch cause {
             case .idle:
@@ -246,6 +256,10 @@ final class AppProcess: SimulationActor {
             savedRecordWrite = nil
             guard generation == self.generation, mailbox.state.exists else { return }
             writeSavedRecord(&context)
+        case .appTimer(.engineTimer(let timer, let generation)):
+            engineTimers.removeAll { $0.timer == timer }
+            guard generation == self.generation else { return }
+            route(.timerFired(timer), for: generation, &context)
         case .appTimer(.heldEventsExpired(let generation)):
             heldEventsExpiry = nil
             guard generation == self.generation, mailbox.state.isRunning else { return }
@@ -424,7 +438,39 @@ final class AppProcess: SimulationActor {
         case .monitorRecords(let monitor, let records):
             record(.monitorRecords(monitor: monitor, records), now)
             callMonitor(monitor, &context) { $0.receive(records: records) }
+        case .timerFired(let timer):
+            record(.timerFired(timer), now)
+            call(&context) { $0.timerDidFire(timer, services: $1) }
         }
+    }
+
+    /// Arms and cancels the engine's timers as the callback asked.
+    private func applyTimerRequests(
+        _ services: LocationServices, _ context: inout Scheduler<WorldMessage>
+    ) {
+        for request in services.timerRequests {
+            switch request {
+            case .schedule(let timer, let delay):
+                let handle = context.setTimer(
+                    after: delay, .appTimer(.engineTimer(timer, generation: generation)))
+                engineTimers.append((timer, handle))
+            case .invalidate(let timer):
+                for pending in engineTimers where pending.timer == timer {
+                    context.cancel(pending.handle)
+                }
+                engineTimers.removeAll { $0.timer == timer }
+            }
+        }
+        services.clearTimerRequests()
+    }
+
+    /// The process ended: its pending timers end with it, each noted in the log.
+    private func endTimers(_ cause: TerminationCause, _ context: inout Scheduler<WorldMessage>) {
+        for pending in engineTimers {
+            context.cancel(pending.handle)
+            record(.timerEnded(pending.timer, cause), context.now)
+        }
+        engineTimers.removeAll()
     }
 
     /// Runs a callback of the process's `Monitor` object named `name`, as one callback; nothing
@@ -477,6 +523,7 @@ final class AppProcess: SimulationActor {
             context.send(.upload(request, generation: generation), to: network)
         }
         services.urlSession.clearRequests()
+        applyTimerRequests(services, &context)
         if !services.requests.isEmpty {
             mailbox.noteRequests(services.requests)
             // Background tasks are the operating system's; everything else is the daemon's.

@@ -40,6 +40,9 @@ public protocol AppEngine: AnyObject {
     /// server, failed, or cancelled because the process was suspended outside a background task
     /// (R-D13). Called when the process runs. `Uploader.didCompleteUpload` handles its own.
     func didCompleteUpload(_ task: UploadTaskID, result: UploadResult, services: LocationServices)
+    /// A timer made with `LocationServices.scheduledTimer(after:)` fired. Called only while the
+    /// process runs: one that came due while it was suspended fires when it runs again.
+    func timerDidFire(_ timer: ObjectID, services: LocationServices)
 }
 
 extension AppEngine {
@@ -66,6 +69,7 @@ extension AppEngine {
     public func didCompleteUpload(
         _ task: UploadTaskID, result: UploadResult, services: LocationServices
     ) {}
+    public func timerDidFire(_ timer: ObjectID, services: LocationServices) {}
 }
 
 /// What an engine asks of the system; sent to the location daemon (and the operating system)
@@ -466,6 +470,37 @@ public final class LocationServices {
         return id
     }
     public func endBackgroundTask(_ task: ObjectID) { record(.endBackgroundTask(task)) }
+
+    /// Timers scheduled and invalidated in this callback, in order.
+    private(set) var timerRequests: [TimerRequest] = []
+
+    /// A one-shot timer, like `Timer.scheduledTimer(withTimeInterval:repeats: false)` on the
+    /// main run loop: the engine's `timerDidFire` runs `delay` from now, through the mailbox.
+    /// A suspended process runs no run loop, so a timer that comes due while it is suspended
+    /// fires when the process runs again (as a run-loop timer whose fire date has passed). The
+    /// timer is the process's own: it ends with the process, whatever the cause, and the app's
+    /// log records that it never fired (`timerEnded`).
+    /// - Returns: the timer's handle, which `timerDidFire` carries.
+    @discardableResult
+    public func scheduledTimer(after delay: VirtualDuration) -> ObjectID {
+        let id = newObject()
+        if crashReason == nil { timerRequests.append(.schedule(id, after: delay)) }
+        return id
+    }
+
+    /// `invalidate()`: the timer will not fire (nothing happens if it already has).
+    public func invalidateTimer(_ timer: ObjectID) {
+        if crashReason == nil { timerRequests.append(.invalidate(timer)) }
+    }
+
+    /// Forgets the timer requests once the app process has applied them.
+    func clearTimerRequests() { timerRequests.removeAll() }
+}
+
+/// A timer request of one callback, applied by the app process when the callback returns.
+enum TimerRequest: Sendable, Equatable {
+    case schedule(ObjectID, after: VirtualDuration)
+    case invalidate(ObjectID)
 }
 
 /// The app's upload session, shaped like `URLSession`: an upload task sends one batch to the

@@ -119,6 +119,8 @@ public enum AppTimer: Sendable, Equatable, CustomStringConvertible {
     case heldEventsExpired(generation: Int)
     case commitCompleted(CommitID, generation: Int)
     case savedRecordWrite(generation: Int)
+    /// A timer the engine scheduled came due.
+    case engineTimer(ObjectID, generation: Int)
 
     public var description: String {
         switch self {
@@ -126,6 +128,7 @@ public enum AppTimer: Sendable, Equatable, CustomStringConvertible {
         case .commitCompleted(let commit, let generation):
             "store \(commit) durable (process \(generation))"
         case .savedRecordWrite(let generation): "saved record written (process \(generation))"
+        case .engineTimer(let timer, let generation): "timer \(timer) due (process \(generation))"
         }
     }
 }
