@@ -45,6 +45,8 @@ public struct AppLogEntry: Sendable, CustomStringConvertible {
         case timerFired(ObjectID)
         /// A timer still pending when the process ended: it never fired.
         case timerEnded(ObjectID, TerminationCause)
+        /// The engine's `applicationWillTerminate` ran.
+        case willTerminate
     }
 
     public var instant: Instant
@@ -98,6 +100,7 @@ extension AppLogEntry.Kind: CustomStringConvertible {
             AppItem.monitorRecords(monitor: monitor, records).description
         case .dropped(let item, let reason): "dropped \(item): \(reason)"
         case .timerFired(let timer): AppItem.timerFired(timer).description
+        case .willTerminate: "will terminate"
         case .timerEnded(let timer, let cause):
             "timer \(timer) ended with the process (\(cause.rawValue))"
         case .unavailableAPI(let api):
@@ -205,6 +208,12 @@ final class AppProcess: SimulationActor {
             runAgain(&context)
         case .kill(let cause, let generation)
         where generation == self.generation && mailbox.state.exists:
+            // The operating system's lifecycle messages share the kill's channel, so the
+            // mailbox's state is the state the kill found.
+            if cause == .forceQuit && mailbox.state.isRunning && policy.willTerminateOnForceQuit {
+                record(.willTerminate, context.now)
+                call(&context) { $0.applicationWillTerminate(services: $1) }
+            }
             record(.killed(cause), context.now)
             engine = nil
             cancelExpiry(&context)

@@ -43,6 +43,14 @@ public protocol AppEngine: AnyObject {
     /// A timer made with `LocationServices.scheduledTimer(after:)` fired. Called only while the
     /// process runs: one that came due while it was suspended fires when it runs again.
     func timerDidFire(_ timer: ObjectID, services: LocationServices)
+    /// `applicationWillTerminate`: the process is about to end. Called only when the user
+    /// force-quits a running app (foreground, or background and not suspended) and the policy's
+    /// `willTerminateOnForceQuit` holds; never for a suspended app, a memory purge (R-F3), a
+    /// crash, an exit or a reboot. The requests made here go out as the process ends: those
+    /// that outlive it (significant change, regions, monitor conditions, visits) take effect
+    /// (R-D7); the rest end with the process. Store commits and saved-record changes made here
+    /// do not reach the disk before the process ends.
+    func applicationWillTerminate(services: LocationServices)
 }
 
 extension AppEngine {
@@ -70,6 +78,7 @@ extension AppEngine {
         _ task: UploadTaskID, result: UploadResult, services: LocationServices
     ) {}
     public func timerDidFire(_ timer: ObjectID, services: LocationServices) {}
+    public func applicationWillTerminate(services: LocationServices) {}
 }
 
 /// What an engine asks of the system; sent to the location daemon (and the operating system)

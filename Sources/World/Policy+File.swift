@@ -65,6 +65,7 @@ extension IOSPolicy {
             ("forceQuitRelaunchBySignificantChange", .flag(\.forceQuitRelaunchBySignificantChange)),
             ("forceQuitRelaunchByRegion", .flag(\.forceQuitRelaunchByRegion)),
             ("forceQuitRelaunchBySession", .flag(\.forceQuitRelaunchBySession)),
+            ("willTerminateOnForceQuit", .flag(\.willTerminateOnForceQuit)),
             ("rebootRelaunchWithoutMovement", .flag(\.rebootRelaunchWithoutMovement)),
             ("rebootRelaunchDelay", .duration(\.rebootRelaunchDelay)),
             ("fixInterval", .duration(\.fixInterval)),

@@ -147,6 +147,13 @@ public struct IOSPolicy: Sendable, Equatable {
     /// Live updates held with a service session relaunch a force-quit app (R-B4: within about
     /// 1 s, three times in a row on a device, B).
     public var forceQuitRelaunchBySession = true
+    /// `applicationWillTerminate` runs when the user force-quits the app while its process runs
+    /// (foreground, or background and not suspended). The sources disagree: UIKit's
+    /// documentation says it is "generally not called for background-capable apps" but may be
+    /// called when a running background app is terminated, and location SDKs rely on it at a
+    /// swipe-away (R-D7). It is never called for a suspended app, a purge (R-F3), a crash, an
+    /// exit or a reboot, whatever this says (ios-facts: applicationWillTerminate, A).
+    public var willTerminateOnForceQuit = true
 
     // MARK: Reboot and data protection
 

@@ -173,6 +173,7 @@ struct PolicyEffect: Sendable {
             .significantChangeRelaunch(after: .forceQuit)),
         .init("forceQuitRelaunchByRegion", "true", .conditionRelaunch(after: .forceQuit)),
         .init("forceQuitRelaunchBySession", "false", .sessionAppForceQuit),
+        .init("willTerminateOnForceQuit", "false", .willTerminateAtForceQuit),
         .init("rebootRelaunchWithoutMovement", "false", .rebootRelaunch),
         .init("rebootRelaunchDelay", #""2m""#, .rebootRelaunch),
         .init("fixInterval", #""2s""#, .fixes(desiredAccuracyMeters: nil)),
@@ -194,6 +195,14 @@ struct PolicyEffect: Sendable {
 }
 
 extension PolicyScenario {
+    /// An app force-quit in the foreground at 20 s: whether `applicationWillTerminate` ran.
+    static let willTerminateAtForceQuit = PolicyScenario(name: "force-quit in the foreground") {
+        policy in
+        runWorld(
+            policy: policy, route: parked, until: 60, actions: [(0, .open), (20, .forceQuit)]
+        ) { TerminatingEngine(registers: false) }.log.map(\.kind.description)
+    }
+
     /// A When In Use app updating a plain manager under a test host leaves at 2 s: when it
     /// reaches the background, its last fix (the grace) and its `denied` error.
     static let whenInUseAppLeaves = PolicyScenario(name: "When In Use app leaves") { policy in
