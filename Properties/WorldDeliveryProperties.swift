@@ -99,6 +99,7 @@ let scenarioActions: [UserAction] = [
     .setAccuracy(.reduced), .setAccuracy(.full), .attachTestHost(true), .attachTestHost(false),
     .startLiveActivity, .endLiveActivity,
     .networkDown, .networkUp, .networkSlow(.seconds(5)),
+    .setLowPowerMode(true), .setLowPowerMode(false),
 ]
 
 /// A lifecycle scenario run with every same-instant ordering drawn from the test case.

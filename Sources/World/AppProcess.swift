@@ -133,6 +133,10 @@ final class AppProcess: SimulationActor {
     /// launch and each item received (`LocationManager.authorizationStatus`).
     private var authorization = Authorization.notDetermined
     private var accuracy: AccuracyAuthorization
+    /// Low Power Mode as the user last set it.
+    private var lowPowerMode = false
+    /// The current boot's time: set at each reboot.
+    private var bootTime: BootTime
     private let os: ActorID
     private let daemon: ActorID
     private let network: ActorID
@@ -157,10 +161,11 @@ final class AppProcess: SimulationActor {
 
     init(
         makeEngine: @escaping () -> any AppEngine, capabilities: AppCapabilities,
-        policy: IOSPolicy, accuracy: AccuracyAuthorization, os: ActorID, daemon: ActorID,
-        network: ActorID
+        policy: IOSPolicy, accuracy: AccuracyAuthorization, uptimeAtStart: VirtualDuration,
+        os: ActorID, daemon: ActorID, network: ActorID
     ) {
         self.accuracy = accuracy
+        bootTime = BootTime(sinceStart: .zero - uptimeAtStart)
         self.makeEngine = makeEngine
         self.capabilities = capabilities
         self.policy = policy
@@ -189,6 +194,7 @@ final class AppProcess: SimulationActor {
             services = LocationServices(
                 capabilities: capabilities, systemVersion: policy.systemVersion, nextObjectID: 1)
             authorization = launch.authorization
+            accuracy = launch.accuracyAuthorization
             engine = makeEngine()
             record(.launch(launch), context.now)
             call(&context) { $0.didLaunch(launch, services: $1) }
@@ -232,6 +238,7 @@ final class AppProcess: SimulationActor {
             }
         case .deviceRebooted:
             bootCount += 1
+            bootTime = BootTime(sinceStart: context.now - .start)
             disk.protectedDataAvailable = false
             cancelExpiry(&context)
             dropHeldEvents(.reboot, &context)
@@ -251,6 +258,8 @@ final class AppProcess: SimulationActor {
             // An event sent before a reboot that reached the mailbox after it (R-B7).
             if let boot, boot < bootCount { return drop(item, .reboot, &context) }
             route(item, for: generation, &context)
+        case .user(.setLowPowerMode(let enabled)):
+            lowPowerMode = enabled
         case .dropped(let item, let reason):
             record(.dropped(item, reason), context.now)
         case .lost:
@@ -520,6 +529,9 @@ final class AppProcess: SimulationActor {
         storage.storedValues = disk.protectedDataAvailable ? disk.savedValues : [:]
         services.authorizationStatus = authorization
         services.accuracyAuthorization = accuracy
+        services.isLowPowerModeEnabled = lowPowerMode
+        services.bootTime = bootTime
+        services.uptime = bootTime.uptime(at: context.now)
         if services.crashReason == nil { body(engine, services) }
         // Engine code runs only in callbacks: letting go of the disk's arrays keeps the next
         // commit from copying them.

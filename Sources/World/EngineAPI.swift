@@ -239,9 +239,19 @@ public final class LocationServices {
     /// `authorizationStatus` as the app sees it now: from the launch, then each
     /// authorization callback.
     public internal(set) var authorizationStatus: Authorization = .notDetermined
-    /// `accuracyAuthorization` as the app sees it now: the configuration's, then each change
-    /// the system has sent the app (sent once a manager has a delegate).
+    /// `accuracyAuthorization` as the app sees it now: the one at launch (the launch context's),
+    /// then each change the system has sent the app (sent once a manager has a delegate).
     public internal(set) var accuracyAuthorization: AccuracyAuthorization = .full
+    /// `ProcessInfo.isLowPowerModeEnabled` now (`UserAction.setLowPowerMode`; off at the
+    /// start). Read-only: the world models no effect of it on location services.
+    public internal(set) var isLowPowerModeEnabled = false
+    /// The boot time as `sysctl kern.boottime` gives it: fixed for a boot, the same across
+    /// relaunches, new after a reboot (an engine detects a reboot by comparing it).
+    public internal(set) var bootTime = BootTime(sinceStart: .zero)
+    /// `ProcessInfo.systemUptime`: the time since the boot, at the instant of the callback.
+    /// The world does not model the device sleeping, so the uptime never pauses here (on a
+    /// device it does while the device sleeps).
+    public internal(set) var uptime = VirtualDuration.zero
     /// The process's upload session, like `URLSession.shared`: requests made on it go to the
     /// network when the callback returns.
     public let urlSession: UploadSession

@@ -137,8 +137,8 @@ final class OperatingSystem: SimulationActor {
             // The location daemon decides what it means for delivery, and keeps the app
             // running through its keep-alive while location is in use (R-C4).
             context.send(.liveActivity(action == .startLiveActivity), to: daemon)
-        case .networkDown, .networkUp, .networkSlow:
-            break  // the network's (`World.schedule` sends them there)
+        case .networkDown, .networkUp, .networkSlow, .setLowPowerMode:
+            break  // the network's and the app's (`World.schedule` sends them there)
         }
     }
 
@@ -210,7 +210,7 @@ final class OperatingSystem: SimulationActor {
             ? [] : ["location"]
         let launchContext = LaunchContext(
             state: launchState, protectedDataAvailable: unlockedSinceBoot,
-            launchOptions: options, authorization: authorization)
+            launchOptions: options, authorization: authorization, accuracyAuthorization: accuracy)
         context.send(.launch(launchContext, generation: generation), to: app)
         if launchState == .background {
             wakeRuntime = context.setTimer(

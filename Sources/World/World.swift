@@ -19,12 +19,15 @@ public struct WorldConfiguration: Sendable {
     public var seed: UInt64
     /// How simultaneous deliveries are ordered.
     public var ordering: OrderingSpecification
+    /// How long the device has been up when the run starts: the first boot time the app reads
+    /// (`LocationServices.bootTime`) is this long before the start.
+    public var uptimeAtStart: VirtualDuration
 
     public init(
         policy: IOSPolicy = .measured, capabilities: AppCapabilities = AppCapabilities(),
         authorization: Authorization = .whenInUse, accuracy: AccuracyAuthorization = .full,
         route: Route, fixPhase: VirtualDuration = .zero, seed: UInt64 = 1,
-        ordering: OrderingSpecification = .fifo
+        ordering: OrderingSpecification = .fifo, uptimeAtStart: VirtualDuration = .hours(26)
     ) {
         self.policy = policy
         self.capabilities = capabilities
@@ -34,6 +37,7 @@ public struct WorldConfiguration: Sendable {
         self.fixPhase = fixPhase
         self.seed = seed
         self.ordering = ordering
+        self.uptimeAtStart = uptimeAtStart
     }
 }
 
@@ -85,8 +89,9 @@ public struct World {
         self.locationDaemon = locationDaemon
         appProcess = AppProcess(
             makeEngine: engine, capabilities: configuration.capabilities,
-            policy: configuration.policy, accuracy: configuration.accuracy, os: operatingSystem,
-            daemon: daemon, network: network)
+            policy: configuration.policy, accuracy: configuration.accuracy,
+            uptimeAtStart: configuration.uptimeAtStart, os: operatingSystem, daemon: daemon,
+            network: network)
         networkActor = Network(policy: configuration.policy, app: app, seed: root.derive("network"))
         precondition(simulation.add(os) == operatingSystem)
         precondition(simulation.add(locationDaemon) == daemon)
@@ -96,8 +101,9 @@ public struct World {
 
     /// Schedules a user (or system) action; the network's go to the network.
     public mutating func schedule(_ action: UserAction, at instant: Instant) {
-        simulation.scheduler.send(
-            .user(action), to: action.isNetworkAction ? network : operatingSystem, at: instant)
+        let receiver =
+            action.isNetworkAction ? network : action.isAppAction ? app : operatingSystem
+        simulation.scheduler.send(.user(action), to: receiver, at: instant)
     }
 
     /// Runs until `horizon` (inclusive), within `eventCountMax` deliveries.

@@ -32,8 +32,17 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
     case networkUp
     /// The network is up but slow: requests take `uploadLatency` plus this.
     case networkSlow(VirtualDuration)
+    /// The user turns Low Power Mode on or off (`ProcessInfo.isLowPowerModeEnabled`). It
+    /// changes only what the app reads: the world models no effect of it on location services
+    /// (ios-facts: Low Power Mode, no documented change to Core Location).
+    case setLowPowerMode(Bool)
 
     /// True for the actions the network actor handles rather than the operating system.
+    /// True for the actions only the app process reads (Low Power Mode).
+    var isAppAction: Bool {
+        if case .setLowPowerMode = self { true } else { false }
+    }
+
     var isNetworkAction: Bool {
         switch self {
         case .networkDown, .networkUp, .networkSlow: true
@@ -60,6 +69,7 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
         case .networkDown: "network down"
         case .networkUp: "network up"
         case .networkSlow(let extra): "network slow +\(extra)"
+        case .setLowPowerMode(let enabled): "low power mode \(enabled ? "on" : "off")"
         }
     }
 }

@@ -246,6 +246,26 @@ public enum MonitoringEvent: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// What the app learns at `didFinishLaunching`.
+/// The boot time as `sysctl kern.boottime` gives it: when the device last booted, as an
+/// offset from the scenario's start (negative for the boot before the run,
+/// `WorldConfiguration.uptimeAtStart`). It is fixed for a boot: a relaunch reads the same
+/// value, a reboot a new one. The world's clock does not drift, so neither does this value.
+public struct BootTime: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The boot's instant minus the scenario's start.
+    public var sinceStart: VirtualDuration
+
+    public init(sinceStart: VirtualDuration) { self.sinceStart = sinceStart }
+
+    public static func < (lhs: BootTime, rhs: BootTime) -> Bool { lhs.sinceStart < rhs.sinceStart }
+
+    /// The duration from the boot to `instant` (the uptime then).
+    public func uptime(at instant: Instant) -> VirtualDuration {
+        (instant - .start) - sinceStart
+    }
+
+    public var description: String { "boot at start \(sinceStart)" }
+}
+
 public struct LaunchContext: Sendable, Equatable, CustomStringConvertible {
     /// Foreground (the user launched it) or background (relaunched for an event).
     public var state: ProcessState
@@ -256,6 +276,9 @@ public struct LaunchContext: Sendable, Equatable, CustomStringConvertible {
     public var launchOptions: [String]
     /// The authorization at launch.
     public var authorization: Authorization
+    /// The accuracy authorization at launch (`accuracyAuthorization`). Left out of
+    /// `description`, which the trace prints, so that traces recorded before it stay the same.
+    public var accuracyAuthorization: AccuracyAuthorization = .full
 
     public var description: String {
         "\(state.rawValue), data \(protectedDataAvailable ? "readable" : "locked"), options ["
