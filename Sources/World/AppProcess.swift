@@ -547,9 +547,9 @@ final class AppProcess: SimulationActor {
         applyTimerRequests(services, &context)
         if !services.requests.isEmpty {
             mailbox.noteRequests(services.requests)
-            // Background tasks are the operating system's; everything else is the daemon's.
-            let tasks = services.requests.filter(\.isBackgroundTaskRequest)
-            let location = services.requests.filter { !$0.isBackgroundTaskRequest }
+            // Background tasks and prompts are the operating system's; the rest the daemon's.
+            let tasks = services.requests.filter(\.isOperatingSystemRequest)
+            let location = services.requests.filter { !$0.isOperatingSystemRequest }
             if !location.isEmpty {
                 context.send(.requests(location, generation: generation), to: daemon)
             }

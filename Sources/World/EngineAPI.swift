@@ -125,6 +125,10 @@ public enum AppRequest: Sendable, Equatable, CustomStringConvertible {
     case stopVisits
     case beginBackgroundTask(ObjectID)
     case endBackgroundTask(ObjectID)
+    /// `requestWhenInUseAuthorization()`.
+    case requestWhenInUseAuthorization
+    /// `requestAlwaysAuthorization()`.
+    case requestAlwaysAuthorization
 
     public var description: String {
         switch self {
@@ -175,6 +179,8 @@ public enum AppRequest: Sendable, Equatable, CustomStringConvertible {
         case .stopVisits: "visits stop"
         case .beginBackgroundTask(let id): "background task \(id) begin"
         case .endBackgroundTask(let id): "background task \(id) end"
+        case .requestWhenInUseAuthorization: "request when-in-use authorization"
+        case .requestAlwaysAuthorization: "request always authorization"
         }
     }
 }
@@ -192,11 +198,21 @@ extension AppRequest {
         }
     }
 
-    /// True for `beginBackgroundTask` and `endBackgroundTask`, which the operating system
-    /// handles; the location daemon handles the rest.
+    /// True for `beginBackgroundTask` and `endBackgroundTask`.
     var isBackgroundTaskRequest: Bool {
         switch self {
         case .beginBackgroundTask, .endBackgroundTask: true
+        default: false
+        }
+    }
+
+    /// True for the requests the operating system handles (background tasks and authorization
+    /// prompts); the location daemon handles the rest.
+    var isOperatingSystemRequest: Bool {
+        switch self {
+        case .beginBackgroundTask, .endBackgroundTask, .requestWhenInUseAuthorization,
+            .requestAlwaysAuthorization:
+            true
         default: false
         }
     }
@@ -489,6 +505,16 @@ public final class LocationServices {
         return id
     }
     public func endBackgroundTask(_ task: ObjectID) { record(.endBackgroundTask(task)) }
+
+    /// `requestWhenInUseAuthorization()`: while the authorization is not determined and the app
+    /// is in the foreground, the user answers the prompt (`AuthorizationAnswers.whenInUse`)
+    /// after `responseDelay`, and a change reaches the app as an authorization callback.
+    public func requestWhenInUseAuthorization() { record(.requestWhenInUseAuthorization) }
+
+    /// `requestAlwaysAuthorization()`, once per app (later requests are ignored): from not
+    /// determined it shows the When-in-Use prompt; from When in Use, the Always prompt
+    /// (`AuthorizationAnswers`). Only in the foreground.
+    public func requestAlwaysAuthorization() { record(.requestAlwaysAuthorization) }
 
     /// Timers scheduled and invalidated in this callback, in order.
     private(set) var timerRequests: [TimerRequest] = []

@@ -401,8 +401,9 @@ final class LocationDaemon: SimulationActor {
                 visitsRegistered = false
                 if let timer = visitTimer { context.cancel(timer) }
                 visitTimer = nil
-            case .beginBackgroundTask, .endBackgroundTask:
-                assertionFailure("background tasks go to the operating system")
+            case .beginBackgroundTask, .endBackgroundTask, .requestWhenInUseAuthorization,
+                .requestAlwaysAuthorization:
+                assertionFailure("background tasks and prompts go to the operating system")
             }
         }
         if registers { context.send(.registered(generation: generation), to: os) }

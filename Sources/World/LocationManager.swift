@@ -170,6 +170,11 @@ public final class LocationManager {
         }
     }
 
+    /// `requestWhenInUseAuthorization()` (`LocationServices.requestWhenInUseAuthorization`).
+    public func requestWhenInUseAuthorization() { services?.requestWhenInUseAuthorization() }
+    /// `requestAlwaysAuthorization()` (`LocationServices.requestAlwaysAuthorization`).
+    public func requestAlwaysAuthorization() { services?.requestAlwaysAuthorization() }
+
     /// `authorizationStatus` as the app knows it now.
     public var authorizationStatus: Authorization {
         services?.authorizationStatus ?? .notDetermined

@@ -31,6 +31,11 @@ final class OperatingSystem: SimulationActor {
     private var lastTermination: TerminationCause?
     private var authorization: Authorization
     private var accuracy: AccuracyAuthorization
+    private let answers: AuthorizationAnswers
+    /// The app has asked for Always once: iOS ignores every later request.
+    private var alwaysRequested = false
+    /// The authorization prompt on screen, until the user answers it.
+    private var prompt: EventHandle?
     private var unlockedSinceBoot = true
     private var daemonKeepsAlive = false
     private var testHostAttached = false
@@ -47,8 +52,10 @@ final class OperatingSystem: SimulationActor {
 
     init(
         policy: IOSPolicy, capabilities: AppCapabilities, authorization: Authorization,
-        accuracy: AccuracyAuthorization, daemon: ActorID, app: ActorID, seed: Seed
+        accuracy: AccuracyAuthorization, answers: AuthorizationAnswers, daemon: ActorID,
+        app: ActorID, seed: Seed
     ) {
+        self.answers = answers
         self.policy = policy
         self.capabilities = capabilities
         self.authorization = authorization
@@ -124,9 +131,7 @@ final class OperatingSystem: SimulationActor {
             context.send(.deviceBooted, to: daemon)
             context.send(.deviceRebooted, to: app)
         case .setAuthorization(let value):
-            authorization = value
-            context.send(.authorizationChanged(authorization, accuracy), to: daemon)
-            if state.exists { deliverToApp(.authorization(value), &context) }
+            setAuthorization(value, &context)
         case .setAccuracy(let value):
             accuracy = value
             context.send(.authorizationChanged(authorization, accuracy), to: daemon)
@@ -146,6 +151,9 @@ final class OperatingSystem: SimulationActor {
 
     private func handle(_ timer: OSTimer, _ context: inout Scheduler<WorldMessage>) {
         switch timer {
+        case .authorizationPromptAnswered(let answer):
+            prompt = nil
+            if answer != authorization { setAuthorization(answer, &context) }
         case .enterBackground(let generation):
             leaving = nil
             guard generation == self.generation, state == .foreground else { return }
@@ -297,12 +305,47 @@ final class OperatingSystem: SimulationActor {
         }
     }
 
+    /// The user (or the prompt's answer) set the authorization: the daemon and a running or
+    /// suspended app are told.
+    private func setAuthorization(
+        _ value: Authorization, _ context: inout Scheduler<WorldMessage>
+    ) {
+        authorization = value
+        context.send(.authorizationChanged(authorization, accuracy), to: daemon)
+        if state.exists { deliverToApp(.authorization(value), &context) }
+    }
+
+    /// Shows the prompt an authorization request calls for (`AuthorizationAnswers`), if any:
+    /// only to an app in the foreground with no prompt on screen; Always once per app.
+    private func promptIfAllowed(
+        for request: AppRequest, _ context: inout Scheduler<WorldMessage>
+    ) {
+        guard state == .foreground, prompt == nil else { return }
+        let answer: Authorization
+        switch (request, authorization) {
+        case (.requestWhenInUseAuthorization, .notDetermined):
+            answer = answers.whenInUse
+        case (.requestAlwaysAuthorization, .notDetermined) where !alwaysRequested:
+            alwaysRequested = true
+            answer = answers.whenInUse
+        case (.requestAlwaysAuthorization, .whenInUse) where !alwaysRequested:
+            alwaysRequested = true
+            answer = answers.always
+        default:
+            return
+        }
+        prompt = context.setTimer(
+            after: answers.responseDelay, .osTimer(.authorizationPromptAnswered(answer)))
+    }
+
     private func handleTaskRequests(
         _ requests: [AppRequest], _ context: inout Scheduler<WorldMessage>
     ) {
         for request in requests {
-            assert(request.isBackgroundTaskRequest, "location requests go to the daemon")
+            assert(request.isOperatingSystemRequest, "location requests go to the daemon")
             switch request {
+            case .requestWhenInUseAuthorization, .requestAlwaysAuthorization:
+                promptIfAllowed(for: request, &context)
             case .beginBackgroundTask(let task):
                 backgroundTasks.append(
                     (

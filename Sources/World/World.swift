@@ -22,12 +22,15 @@ public struct WorldConfiguration: Sendable {
     /// How long the device has been up when the run starts: the first boot time the app reads
     /// (`LocationServices.bootTime`) is this long before the start.
     public var uptimeAtStart: VirtualDuration
+    /// How the user answers the app's authorization requests.
+    public var authorizationAnswers: AuthorizationAnswers
 
     public init(
         policy: IOSPolicy = .measured, capabilities: AppCapabilities = AppCapabilities(),
         authorization: Authorization = .whenInUse, accuracy: AccuracyAuthorization = .full,
         route: Route, fixPhase: VirtualDuration = .zero, seed: UInt64 = 1,
-        ordering: OrderingSpecification = .fifo, uptimeAtStart: VirtualDuration = .hours(26)
+        ordering: OrderingSpecification = .fifo, uptimeAtStart: VirtualDuration = .hours(26),
+        authorizationAnswers: AuthorizationAnswers = AuthorizationAnswers()
     ) {
         self.policy = policy
         self.capabilities = capabilities
@@ -38,6 +41,7 @@ public struct WorldConfiguration: Sendable {
         self.seed = seed
         self.ordering = ordering
         self.uptimeAtStart = uptimeAtStart
+        self.authorizationAnswers = authorizationAnswers
     }
 }
 
@@ -80,7 +84,8 @@ public struct World {
         let os = OperatingSystem(
             policy: configuration.policy, capabilities: configuration.capabilities,
             authorization: configuration.authorization, accuracy: configuration.accuracy,
-            daemon: daemon, app: app, seed: root.derive("os"))
+            answers: configuration.authorizationAnswers, daemon: daemon, app: app,
+            seed: root.derive("os"))
         let locationDaemon = LocationDaemon(
             policy: configuration.policy, capabilities: configuration.capabilities,
             route: configuration.route, fixPhase: configuration.fixPhase,

@@ -82,6 +82,8 @@ public enum OSTimer: Sendable, Equatable, CustomStringConvertible {
     case relaunch(RelaunchMechanism)
     case backgroundTaskExpired(ObjectID, generation: Int)
     case backgroundTaskWatchdog(ObjectID, generation: Int)
+    /// The user answers an authorization prompt.
+    case authorizationPromptAnswered(Authorization)
 
     public var description: String {
         switch self {
@@ -89,6 +91,8 @@ public enum OSTimer: Sendable, Equatable, CustomStringConvertible {
         case .suspend(let generation): "suspend (process \(generation))"
         case .wakeRuntimeEnded(let generation): "wake runtime ended (process \(generation))"
         case .relaunch(let mechanism): "relaunch for \(mechanism.rawValue)"
+        case .authorizationPromptAnswered(let answer):
+            "authorization prompt answered \(answer.rawValue)"
         case .backgroundTaskExpired(let task, let generation):
             "background task \(task) expired (process \(generation))"
         case .backgroundTaskWatchdog(let task, let generation):

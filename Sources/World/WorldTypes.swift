@@ -27,6 +27,31 @@ public enum Authorization: String, Sendable, CaseIterable {
     case denied
 }
 
+/// How the user answers the app's location prompts, set by the scenario (ios-facts: Always
+/// request rules). The When-in-Use prompt comes from `requestWhenInUseAuthorization`, or from
+/// `requestAlwaysAuthorization` while the authorization is not determined (iOS then gives When
+/// in Use with a provisional Always, whose later second prompt is not modelled). The Always
+/// prompt comes from the first `requestAlwaysAuthorization` made with When in Use. A prompt is
+/// shown only to an app in the foreground; Always can be requested only once; every other
+/// request is ignored. "Allow Once" is not modelled.
+public struct AuthorizationAnswers: Sendable, Equatable {
+    /// The answer to the When-in-Use prompt: `.whenInUse` or `.denied`.
+    public var whenInUse: Authorization
+    /// The answer to the Always prompt: `.always`, or `.whenInUse` to keep When in Use.
+    public var always: Authorization
+    /// Time from the request to the user's answer.
+    public var responseDelay: VirtualDuration
+
+    public init(
+        whenInUse: Authorization = .whenInUse, always: Authorization = .always,
+        responseDelay: VirtualDuration = .seconds(2)
+    ) {
+        self.whenInUse = whenInUse
+        self.always = always
+        self.responseDelay = responseDelay
+    }
+}
+
 /// Precise or reduced location (R-F10, R-D11).
 public enum AccuracyAuthorization: String, Sendable { case full, reduced }
 
