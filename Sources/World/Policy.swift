@@ -142,8 +142,10 @@ public struct IOSPolicy: Sendable, Equatable {
 
     /// Significant change relaunches a force-quit app (R-B5: until iOS 18; not on iOS 26.4, F).
     public var forceQuitRelaunchBySignificantChange = false
-    /// Region exit relaunches a force-quit app (R-B6: since iOS 8, B; not on iOS 26.4, F).
-    public var forceQuitRelaunchByRegion = false
+    /// Region exit relaunches a force-quit app (R-B6: "the one location event iOS has delivered
+    /// to force-quit apps since iOS 8", B; D's swipe-away relaunch "a few hundred metres" on
+    /// relies on it, R-D6; not on iOS 26.4, F, so the iOS26 preset turns it off).
+    public var forceQuitRelaunchByRegion = true
     /// Live updates held with a service session relaunch a force-quit app (R-B4: within about
     /// 1 s, three times in a row on a device, B).
     public var forceQuitRelaunchBySession = true
@@ -269,6 +271,7 @@ extension IOSPolicy {
         var policy = IOSPolicy()
         policy.name = "iOS26"
         policy.systemVersion = 26
+        policy.forceQuitRelaunchByRegion = false
         policy.rebootRelaunchWithoutMovement = false
         return policy
     }

@@ -171,7 +171,7 @@ struct PolicyEffect: Sendable {
         .init(
             "forceQuitRelaunchBySignificantChange", "true",
             .significantChangeRelaunch(after: .forceQuit)),
-        .init("forceQuitRelaunchByRegion", "true", .conditionRelaunch(after: .forceQuit)),
+        .init("forceQuitRelaunchByRegion", "false", .conditionRelaunch(after: .forceQuit)),
         .init("forceQuitRelaunchBySession", "false", .sessionAppForceQuit),
         .init("willTerminateOnForceQuit", "false", .willTerminateAtForceQuit),
         .init("rebootRelaunchWithoutMovement", "false", .rebootRelaunch),
