@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "ExplorationTesting", targets: ["ExplorationTesting"]),
         .library(name: "Formats", targets: ["Formats"]),
         .library(name: "World", targets: ["World"]),
+        .library(name: "Engines", targets: ["Engines"]),
     ],
     targets: [
         // Layer 1: the discrete-event kernel (virtual time, scheduler, actors, ordering, trace,
@@ -30,6 +31,9 @@ let package = Package(
         .target(name: "World", dependencies: ["Simulation", "Formats"]),
         // The Swift Testing entry point of the explorer (`propertyCheck` inside `@Test`).
         .target(name: "ExplorationTesting", dependencies: ["Exploration", "Simulation"]),
+        // Layer 4: the built-in app engines under test (LocationRuntime, the session engine, the
+        // standard engine), written only against World's public API, and the lifecycle matrix.
+        .target(name: "Engines", dependencies: ["Simulation", "World"]),
         // The shrinking challenges of ../shared/bench/shrinking, run by Properties/ and by
         // `lifeline bench shrink`.
         .target(name: "ShrinkingChallenges", dependencies: ["Exploration"]),
@@ -40,13 +44,15 @@ let package = Package(
         .target(
             name: "LifelineCommands",
             dependencies: [
-                "Simulation", "Exploration", "World", "Benchmarks", "ShrinkingChallenges",
+                "Simulation", "Exploration", "World", "Engines", "Benchmarks",
+                "ShrinkingChallenges",
             ]),
         .executableTarget(name: "lifeline", dependencies: ["LifelineCommands"]),
 
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
         .testTarget(name: "FormatsTests", dependencies: ["Formats"]),
         .testTarget(name: "WorldTests", dependencies: ["World", "Formats", "Simulation"]),
+        .testTarget(name: "EnginesTests", dependencies: ["Engines", "World", "Simulation"]),
         .testTarget(name: "ExplorationTests", dependencies: ["Exploration", "ExplorationTesting"]),
         .testTarget(
             name: "CommandTests",

@@ -137,6 +137,9 @@ final class AppProcess: SimulationActor {
     private var lowPowerMode = false
     /// The current boot's time: set at each reboot.
     private var bootTime: BootTime
+    /// How far the wall clock was set away from virtual time (`adjustClock`): it moves the
+    /// boot time the app reads (`kern.boottime` is the wall clock less the uptime).
+    private var clockAdjustment = VirtualDuration.zero
     private let os: ActorID
     private let daemon: ActorID
     private let network: ActorID
@@ -260,6 +263,8 @@ final class AppProcess: SimulationActor {
             route(item, for: generation, &context)
         case .user(.setLowPowerMode(let enabled)):
             lowPowerMode = enabled
+        case .user(.adjustClock(let offset)):
+            clockAdjustment = clockAdjustment + offset
         case .dropped(let item, let reason):
             record(.dropped(item, reason), context.now)
         case .lost:
@@ -530,8 +535,9 @@ final class AppProcess: SimulationActor {
         services.authorizationStatus = authorization
         services.accuracyAuthorization = accuracy
         services.isLowPowerModeEnabled = lowPowerMode
-        services.bootTime = bootTime
+        services.bootTime = BootTime(sinceStart: bootTime.sinceStart + clockAdjustment)
         services.uptime = bootTime.uptime(at: context.now)
+        services.now = context.now
         if services.crashReason == nil { body(engine, services) }
         // Engine code runs only in callbacks: letting go of the disk's arrays keeps the next
         // commit from copying them.

@@ -262,12 +262,16 @@ public final class LocationServices {
     /// start). Read-only: the world models no effect of it on location services.
     public internal(set) var isLowPowerModeEnabled = false
     /// The boot time as `sysctl kern.boottime` gives it: fixed for a boot, the same across
-    /// relaunches, new after a reboot (an engine detects a reboot by comparing it).
+    /// relaunches, new after a reboot (an engine detects a reboot by comparing it). Being the
+    /// wall clock less the uptime, it moves when the clock is adjusted (`adjustClock`).
     public internal(set) var bootTime = BootTime(sinceStart: .zero)
     /// `ProcessInfo.systemUptime`: the time since the boot, at the instant of the callback.
     /// The world does not model the device sleeping, so the uptime never pauses here (on a
     /// device it does while the device sleeps).
     public internal(set) var uptime = VirtualDuration.zero
+    /// The virtual instant of the callback, the instant fixes carry. It stands for `Date()`,
+    /// except that `UserAction.adjustClock` moves only `bootTime`, not this.
+    public internal(set) var now = Instant.start
     /// The process's upload session, like `URLSession.shared`: requests made on it go to the
     /// network when the callback returns.
     public let urlSession: UploadSession

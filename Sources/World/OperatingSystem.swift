@@ -142,7 +142,7 @@ final class OperatingSystem: SimulationActor {
             // The location daemon decides what it means for delivery, and keeps the app
             // running through its keep-alive while location is in use (R-C4).
             context.send(.liveActivity(action == .startLiveActivity), to: daemon)
-        case .networkDown, .networkUp, .networkSlow, .setLowPowerMode:
+        case .networkDown, .networkUp, .networkSlow, .setLowPowerMode, .adjustClock:
             break  // the network's and the app's (`World.schedule` sends them there)
         }
     }

@@ -36,11 +36,18 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
     /// changes only what the app reads: the world models no effect of it on location services
     /// (ios-facts: Low Power Mode, no documented change to Core Location).
     case setLowPowerMode(Bool)
+    /// The device's wall clock is set forward (positive) or back by this much (network time,
+    /// or the user): `kern.boottime` is the wall clock less the uptime, so the boot time the
+    /// app reads moves by the same amount while the uptime does not (R-B12's drift tolerance
+    /// exists for this). Nothing else in the world reads the wall clock.
+    case adjustClock(by: VirtualDuration)
 
-    /// True for the actions the network actor handles rather than the operating system.
-    /// True for the actions only the app process reads (Low Power Mode).
+    /// True for the actions only the app process reads (Low Power Mode, the clock).
     var isAppAction: Bool {
-        if case .setLowPowerMode = self { true } else { false }
+        switch self {
+        case .setLowPowerMode, .adjustClock: true
+        default: false
+        }
     }
 
     var isNetworkAction: Bool {
@@ -70,6 +77,7 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
         case .networkUp: "network up"
         case .networkSlow(let extra): "network slow +\(extra)"
         case .setLowPowerMode(let enabled): "low power mode \(enabled ? "on" : "off")"
+        case .adjustClock(let offset): "clock adjusted by \(offset)"
         }
     }
 }

@@ -1,0 +1,77 @@
+// The saved record a tracking engine keeps (layer 4): the enabled flag and the boot it was
+// last launched in, and the launch-time decisions of R-B11 and R-B12 that read them.
+import Simulation
+import World
+
+/// What every built-in engine decides at launch about whether tracking goes on, before any
+/// resume path runs: `stopOnTerminate` (R-B11) and `startOnBoot` (R-B12).
+public struct LaunchRules: Sendable, Equatable {
+    /// `stopOnTerminate` (R-B11, default false): a launch (any launch means the last process
+    /// ended) clears the enabled flag before anything resumes; the host app must start again.
+    public var stopOnTerminate = false
+    /// `startOnBoot` (R-B12, default false): false clears the enabled flag at the first launch
+    /// after a reboot; true resumes, best effort (the relaunch is iOS's, R-B7).
+    public var startOnBoot = false
+    /// How far the boot time may move between launches and still be the same boot (R-B12:
+    /// 60 s, for wall-clock adjustments; never the uptime, which pauses while the device
+    /// sleeps).
+    public var bootTimeDriftTolerance = VirtualDuration.seconds(60)
+
+    public init(
+        stopOnTerminate: Bool = false, startOnBoot: Bool = false,
+        bootTimeDriftTolerance: VirtualDuration = .seconds(60)
+    ) {
+        self.stopOnTerminate = stopOnTerminate
+        self.startOnBoot = startOnBoot
+        self.bootTimeDriftTolerance = bootTimeDriftTolerance
+    }
+}
+
+/// The engine's flags in the saved record (`services.userDefaults`), read and written through
+/// one place so every engine keeps them under the same keys.
+public struct TrackingRecord {
+    /// Key of the enabled flag.
+    public static let enabledKey = "tracking.enabled"
+    /// Key of the boot time (nanoseconds from the scenario's start) of the last launch.
+    public static let bootTimeKey = "tracking.bootTime"
+
+    let defaults: SavedRecord
+
+    public init(_ services: LocationServices) { defaults = services.userDefaults }
+
+    /// The persisted enabled flag.
+    public var isEnabled: Bool {
+        get { defaults.bool(forKey: Self.enabledKey) }
+        nonmutating set { defaults.set(newValue, forKey: Self.enabledKey) }
+    }
+
+    /// Applies `rules` at launch, before any resume, and remembers this boot. Returns whether
+    /// tracking is still enabled, and the events the host app is told (a detected reboot, a
+    /// cleared flag). Call it only when protected data is readable (R-D9): before the first
+    /// unlock the record reads empty and the decision would be wrong.
+    public func applyAtLaunch(_ rules: LaunchRules, services: LocationServices)
+        -> (enabled: Bool, events: [TrackingEvent])
+    {
+        var events: [TrackingEvent] = []
+        var enabled = isEnabled
+        let bootNow = services.bootTime.sinceStart
+        if case .int(let saved) = defaults.value(forKey: Self.bootTimeKey) {
+            let drift = bootNow - VirtualDuration(nanoseconds: Int64(saved))
+            let magnitude = drift < .zero ? .zero - drift : drift
+            if magnitude > rules.bootTimeDriftTolerance {
+                events.append(.rebootDetected)
+                if enabled && !rules.startOnBoot {
+                    enabled = false
+                    events.append(.disabledAtLaunch(reason: "reboot with startOnBoot false, R-B12"))
+                }
+            }
+        }
+        if enabled && rules.stopOnTerminate {
+            enabled = false
+            events.append(.disabledAtLaunch(reason: "stopOnTerminate, R-B11"))
+        }
+        defaults.set(Int(bootNow.nanoseconds), forKey: Self.bootTimeKey)
+        if enabled != isEnabled { isEnabled = enabled }
+        return (enabled, events)
+    }
+}
