@@ -10,6 +10,7 @@ enum ExperimentCommand {
                lifeline experiment relaunch [--speed M/S] [--duration SECONDS] [--gpx FILE]
                                             [--policy FILE] [--json]
                lifeline experiment info-plist [--policy FILE] [--json]
+               lifeline experiment matrix [--engine NAME|all] [--policy FILE|PRESET] [--json]
 
         Runs the experiments of ../shared/domain/000_… on the world model and prints their tables.
           background  When In Use, a drive with a fix each second, the app sent to the background:
@@ -19,9 +20,14 @@ enum ExperimentCommand {
           relaunch    Always, monitoring started, the app exits, a drive at --speed m/s (default 50)
                       for --duration seconds (default 150): the launches of the app.
           info-plist  allowsBackgroundLocationUpdates set without the location background mode.
+          matrix      source B's lifecycle matrix (../shared/domain/001_…) for the built-in
+                      engines (--engine location-runtime, session or standard; default all):
+                      backgrounded, suspended-parked, memory-kill, force-quit, reboot-parked,
+                      each with its gap, fixes lost and relaunch time.
         --gpx FILE drives a GPX 1.1 track or waypoint file (as Xcode uses one) instead of the
-        straight drive at --speed. --policy FILE overrides the policy (a JSON object: "preset"
-        and any IOSPolicy property).
+        straight drive at --speed. --policy overrides the policy: a preset name (measured,
+        iOS16, iOS17, iOS18, iOS26) or a file (a JSON object: "preset" and any IOSPolicy
+        property).
         """
 
     /// The experiments, as `lifeline help` lists them and the dispatcher runs them.
@@ -36,6 +42,9 @@ enum ExperimentCommand {
         Subcommand(
             name: "info-plist", summary: "the assertion without the location background mode",
             usage: usage, run: { try infoPlist(&$0, output: $1) }),
+        Subcommand(
+            name: "matrix", summary: "source B's lifecycle matrix for the built-in engines",
+            usage: usage, run: { try MatrixCommand.run(&$0, output: $1) }),
     ]
 
     /// `--gpx FILE`, if given, as a route driven at `speed` where the file has no times. A bad
@@ -45,10 +54,12 @@ enum ExperimentCommand {
         return try Route(gpxFile: path, speedMetersPerSecond: max(speed, 0.1))
     }
 
-    /// `--policy FILE`, or the measured preset. A bad file is an operating error (exit 1).
+    /// `--policy PRESET` or `--policy FILE`, or the measured preset. A preset's name wins
+    /// over a file of that name; a bad file is an operating error (exit 1).
     static func policy(_ reader: inout ArgumentReader) throws -> IOSPolicy {
-        guard let path = try reader.text("--policy") else { return .measured }
-        return try IOSPolicy.load(path: path)
+        guard let value = try reader.text("--policy") else { return .measured }
+        if let preset = IOSPolicy.preset(named: value) { return preset }
+        return try IOSPolicy.load(path: value)
     }
 
     static func seconds(

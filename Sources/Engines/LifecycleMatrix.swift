@@ -1,0 +1,165 @@
+// Source B's lifecycle matrix (001_…) as an experiment over the built-in engines: five
+// boundaries, and for each the gap it causes in the stored fixes.
+import Simulation
+import World
+
+/// Source B's matrix: backgrounded, suspended while parked, killed for memory, force-quit and
+/// rebooted, each run for an engine under a policy, and what each boundary cost.
+///
+/// Engines run with their default settings, `startOnBoot` on (`startOnBoot`). Every scenario
+/// has the same start: an Always app with the location background mode, opened
+/// by the user at the start (the host app starts tracking), left after `leaveAfter` while the
+/// device drives at `driveSpeedMetersPerSecond`. Then:
+/// - `backgrounded`: it drives on in the background; fixes are wanted from the leave.
+/// - `suspended-parked`: it parks `parkAfter` in, for `parkedFor`; it drives off again, and
+///   fixes are wanted from the drive-off.
+/// - `memory-kill`: as `suspended-parked`, and memory pressure `killAfterParking` into the
+///   park (it ends the app if suspended, R-F3); fixes are wanted from the drive-off.
+/// - `force-quit`: the user swipes the app away `parkAfter` in, while driving; fixes are
+///   wanted from the swipe.
+/// - `reboot-parked`: as `suspended-parked`, and the device reboots `killAfterParking` into
+///   the park; the user unlocks it `unlockAfterReboot` later; fixes are wanted from the reboot
+///   (source B measured the return while parked).
+///
+/// Each row's figures:
+/// - `gapSeconds`: from the moment fixes are wanted to the first fix stored after it, less
+///   the engine's recording interval (a fix every interval is no gap), never negative; the
+///   whole rest of the run when no fix is stored again.
+/// - `fixesLost`: the recording slots that fell in the gap (the gap over the interval,
+///   rounded down).
+/// - `relaunchSeconds`: from the moment fixes are wanted to the first launch after the
+///   boundary, nil when the app was not launched again.
+public struct LifecycleMatrix: Sendable {
+    /// The five scenarios, with source B's names.
+    public enum Scenario: String, Sendable, CaseIterable, CustomStringConvertible {
+        case backgrounded
+        case suspendedParked = "suspended-parked"
+        case memoryKill = "memory-kill"
+        case forceQuit = "force-quit"
+        case rebootParked = "reboot-parked"
+
+        public var description: String { rawValue }
+
+        /// Source B's measured gap for its session engine.
+        public var measuredGap: String {
+            switch self {
+            case .backgrounded: "none"
+            case .suspendedParked: "none once moving"
+            case .memoryKill, .forceQuit: "~1 s"
+            case .rebootParked: "~1 min"
+            }
+        }
+    }
+
+    /// One run's figures.
+    public struct Row: Sendable, Equatable {
+        public var engine: BuiltInEngine
+        public var scenario: Scenario
+        public var gapSeconds: Double
+        public var fixesLost: Int
+        public var relaunchSeconds: Double?
+    }
+
+    public var policy: IOSPolicy
+    /// 50 km/h, a town drive.
+    public var driveSpeedMetersPerSecond = 13.9
+    /// When the user leaves the app after opening it.
+    public var leaveAfter = VirtualDuration.seconds(60)
+    /// When the device parks, or the app is swiped away while driving.
+    public var parkAfter = VirtualDuration.minutes(5)
+    /// How long it stays parked: long enough for live updates to pause (R-C2) and the app to
+    /// be suspended.
+    public var parkedFor = VirtualDuration.minutes(20)
+    /// When, into the park, memory pressure or the reboot comes.
+    public var killAfterParking = VirtualDuration.minutes(10)
+    /// When the user unlocks the phone after the reboot (R-D9: the engine's saved state is
+    /// unreadable until then).
+    public var unlockAfterReboot = VirtualDuration.seconds(20)
+    /// How long each run goes on after fixes are wanted.
+    public var observedFor = VirtualDuration.minutes(15)
+    public var seed: UInt64 = 1
+    /// Engines with a `startOnBoot` setting run with it on (R-B12): source B measured its
+    /// reboot row so ("Reboot: enable startOnBoot, start tracking, reboot").
+    public var startOnBoot = true
+
+    public init(policy: IOSPolicy = .measured) { self.policy = policy }
+
+    /// Every scenario for each engine, engines in the given order.
+    public func run(engines: [BuiltInEngine] = BuiltInEngine.allCases) -> [Row] {
+        engines.flatMap { engine in Scenario.allCases.map { run(engine, $0) } }
+    }
+
+    /// One scenario for one engine.
+    public func run(_ engine: BuiltInEngine, _ scenario: Scenario) -> Row {
+        let plan = self.plan(scenario)
+        var world = World(
+            WorldConfiguration(
+                policy: policy, authorization: .always, route: plan.route, seed: seed)
+        ) { engine.make(startOnBoot: startOnBoot) }
+        for (offset, action) in plan.actions { world.schedule(action, at: .start + offset) }
+        let wanted = Instant.start + plan.fixesWantedFrom
+        let end = wanted + observedFor
+        world.run(until: end)
+
+        let interval = engine.recordingInterval(under: policy)
+        let firstStored = world.storedRows.lazy.compactMap(\.fix).map(\.instant)
+            .filter { $0 >= wanted }.min()
+        let stretch = (firstStored ?? end) - wanted
+        let gap = firstStored == nil ? stretch : max(.zero, stretch - interval)
+        let boundary = Instant.start + plan.boundary
+        let relaunch = world.log.first { entry in
+            guard entry.instant > boundary, case .launch = entry.kind else { return false }
+            return true
+        }
+        return Row(
+            engine: engine, scenario: scenario, gapSeconds: gap.seconds,
+            fixesLost: Int(gap.nanoseconds / interval.nanoseconds),
+            relaunchSeconds: relaunch.map { ($0.instant - wanted).seconds })
+    }
+
+    /// A scenario's route, its actions, when its boundary happens and when fixes are wanted.
+    struct Plan {
+        var route: Route
+        var actions: [(VirtualDuration, UserAction)]
+        var boundary: VirtualDuration
+        var fixesWantedFrom: VirtualDuration
+    }
+
+    func plan(_ scenario: Scenario) -> Plan {
+        let drive = Route.Segment(
+            .drive, parkAfter, speedMetersPerSecond: driveSpeedMetersPerSecond)
+        let driveOn = Route.Segment(
+            .drive, parkedFor + observedFor + .hours(1),
+            speedMetersPerSecond: driveSpeedMetersPerSecond)
+        let park = Route.Segment(.park, parkedFor)
+        let start = Coordinate(latitude: 51.5007, longitude: -0.1246)
+        let opening: [(VirtualDuration, UserAction)] = [(.zero, .open), (leaveAfter, .leave)]
+        let driveOff = parkAfter + parkedFor
+        let struck = parkAfter + killAfterParking
+        switch scenario {
+        case .backgrounded:
+            return Plan(
+                route: Route(start: start, headingDegrees: 90, segments: [drive, driveOn]),
+                actions: opening, boundary: leaveAfter, fixesWantedFrom: leaveAfter)
+        case .suspendedParked:
+            return Plan(
+                route: Route(start: start, headingDegrees: 90, segments: [drive, park, driveOn]),
+                actions: opening, boundary: parkAfter, fixesWantedFrom: driveOff)
+        case .memoryKill:
+            return Plan(
+                route: Route(start: start, headingDegrees: 90, segments: [drive, park, driveOn]),
+                actions: opening + [(struck, .memoryPressure)], boundary: struck,
+                fixesWantedFrom: driveOff)
+        case .forceQuit:
+            return Plan(
+                route: Route(start: start, headingDegrees: 90, segments: [drive, driveOn]),
+                actions: opening + [(parkAfter, .forceQuit)], boundary: parkAfter,
+                fixesWantedFrom: parkAfter)
+        case .rebootParked:
+            return Plan(
+                route: Route(start: start, headingDegrees: 90, segments: [drive, park, driveOn]),
+                actions: opening + [(struck, .reboot), (struck + unlockAfterReboot, .unlock)],
+                boundary: struck, fixesWantedFrom: struck)
+        }
+    }
+}

@@ -1,0 +1,256 @@
+// The session engine of source B (layer 4): live updates, a background activity session, a
+// service session recreated synchronously at launch, a rolling wake region and significant
+// change; filtering, the store and uploads inside the engine.
+import Simulation
+import World
+
+/// A tracking engine after source B's session engine (001_…), the one whose lifecycle matrix
+/// (`LifecycleMatrix`) source B measured on a device:
+/// - `CLLocationUpdate.liveUpdates` deliver while moving and pause while parked (R-C2), instead
+///   of being stopped;
+/// - a `BackgroundActivitySession` keeps the app eligible for background location (R-C5; the
+///   blue indicator is its price, R-B8);
+/// - a `ServiceSession` declares the standing authorization need (R-B9), so iOS relaunches the
+///   app after a memory kill or a force-quit (R-B3, R-B4);
+/// - at every launch the sessions are recreated synchronously, before anything slow, so that
+///   iOS counts them as a continuation of the grant (R-B10);
+/// - a rolling wake region around the last accepted fix and significant change are the second
+///   line of defence: they outlive the process and relaunch it (R-B6, R-B7, R-A10).
+///
+/// Fixes pass the accuracy filter and go to the store and the uploader inside the engine
+/// (R-B14). `stopOnTerminate` and `startOnBoot` are honoured at the next launch (R-B11, R-B12),
+/// and `state(at:)` answers source B's "did it really come back" (R-B13).
+///
+/// A new engine is made for every process: everything it knows across processes is in the
+/// saved record (`TrackingRecord`) and the store.
+public final class SessionEngine: TrackingEngine, LocationManagerDelegate {
+    /// The engine's settings, with source B's defaults where it states them.
+    public struct Settings: Sendable, Equatable {
+        /// `stopOnTerminate` and `startOnBoot` (R-B11, R-B12: both false by default, B).
+        public var launchRules = LaunchRules()
+        /// The host app calls `start()` when the user opens it and tracking is off (source B:
+        /// "your app sees state.enabled == false on the next ready() and has to call start()
+        /// again").
+        public var startsWhenOpened = true
+        /// The live-updates configuration (R-C3; B does not say which: the default).
+        public var liveConfiguration = LiveConfiguration.default
+        /// The service session's requirement (R-B9: Always, which relaunches need, R-F5).
+        public var serviceSessionRequirement = ServiceSessionRequirement.always
+        /// Fixes less accurate than this are dropped (the filter; B does not give its number:
+        /// 100 m, source D's `minAccuracyM` default).
+        public var minimumAccuracyMeters = 100.0
+        /// Radius of the rolling wake region (B does not give it: 100 m, the practical minimum
+        /// for a region, F).
+        public var wakeRegionRadiusMeters = 100.0
+        /// The wake region moves to the last accepted fix once the device is this far from its
+        /// centre (inside the region, so the move comes before the exit).
+        public var wakeRegionRollDistanceMeters = 50.0
+        /// The identifier of the wake region.
+        public var wakeRegionIdentifier = "session.wake"
+        /// How uploads batch and retry (R-D13).
+        public var uploader = UploaderConfiguration()
+
+        public init() {}
+    }
+
+    public let settings: Settings
+    public private(set) var events: [TrackingEvent] = []
+    /// The persisted enabled flag, as this process knows it (nil until read).
+    public private(set) var isEnabled: Bool?
+    /// The sessions and stream this process holds while tracking runs.
+    public private(set) var serviceSession: ServiceSession?
+    public private(set) var backgroundActivitySession: BackgroundActivitySession?
+    public private(set) var liveUpdates: ObjectID?
+    /// The manager that holds significant change and the wake region.
+    public private(set) var manager: LocationManager?
+    /// The wake region's centre, while it is monitored.
+    public private(set) var wakeRegionCenter: Coordinate?
+    let recorder: FixRecorder
+    private var launchState = ProcessState.foreground
+
+    public init(_ settings: Settings = Settings()) {
+        self.settings = settings
+        recorder = FixRecorder(uploader: settings.uploader)
+    }
+
+    // MARK: The host app's calls
+
+    /// `start()`: persists the enabled flag and starts the sessions and updates. A background
+    /// activity session begun in the background is deferred by iOS to the next foreground
+    /// (R-C5): the host app calls this in the foreground.
+    public func start(services: LocationServices) {
+        TrackingRecord(services).isEnabled = true
+        isEnabled = true
+        events.append(.started)
+        startMachinery(services: services)
+    }
+
+    /// `stop()`: persists the flag and lets go of every session, stream and registration.
+    public func stop(services: LocationServices) {
+        TrackingRecord(services).isEnabled = false
+        isEnabled = false
+        events.append(.stopped)
+        serviceSession?.invalidate()
+        backgroundActivitySession?.invalidate()
+        if let liveUpdates { services.stopLiveUpdates(liveUpdates) }
+        manager?.stopMonitoringSignificantLocationChanges()
+        stopWakeRegion()
+        serviceSession = nil
+        backgroundActivitySession = nil
+        liveUpdates = nil
+    }
+
+    /// `getState()` (R-B13): the session engine is active while its stream runs and both
+    /// sessions are held and active.
+    public func state(at now: Instant) -> EngineState {
+        let sessionsActive =
+            serviceSession?.diagnostic?.isActive == true
+            && backgroundActivitySession?.diagnostic?.isActive == true
+        return EngineState(
+            enabled: isEnabled ?? false, lastAcceptedFixAge: recorder.lastAcceptedFixAge(at: now),
+            sessionEngineActive: liveUpdates != nil && sessionsActive)
+    }
+
+    // MARK: Launch
+
+    public func didLaunch(_ launch: LaunchContext, services: LocationServices) {
+        launchState = launch.state
+        guard launch.protectedDataAvailable else {
+            // The saved record reads empty before the first unlock: waiting is the only
+            // answer that cannot be wrong (R-D9).
+            events.append(.waitingForFirstUnlock)
+            return
+        }
+        resumeAtLaunch(services: services)
+    }
+
+    public func protectedDataDidBecomeAvailable(services: LocationServices) {
+        guard isEnabled == nil else { return }
+        resumeAtLaunch(services: services)
+    }
+
+    /// Clears the flag as the launch rules say (R-B11, R-B12), then resumes before anything
+    /// slow (R-B10), or starts if the user opened the app.
+    private func resumeAtLaunch(services: LocationServices) {
+        let (enabled, launchEvents) = TrackingRecord(services).applyAtLaunch(
+            settings.launchRules, services: services)
+        isEnabled = enabled
+        events += launchEvents
+        if enabled {
+            events.append(.resumed(launchedIn: launchState))
+            startMachinery(services: services)
+        } else if launchState == .foreground && settings.startsWhenOpened {
+            start(services: services)
+        } else {
+            clearRegistrations(services: services)
+        }
+        recorder.resume(services: services)
+    }
+
+    public func lifecycleChanged(to state: ProcessState, services: LocationServices) {
+        guard state == .foreground, isEnabled == false, settings.startsWhenOpened else { return }
+        start(services: services)
+    }
+
+    // MARK: The machinery
+
+    /// Sessions first, then the stream, then the registrations that outlive the process.
+    /// Nothing starts without permission (R-A13, R-D10).
+    private func startMachinery(services: LocationServices) {
+        let authorization = services.authorizationStatus
+        guard authorization == .whenInUse || authorization == .always else {
+            events.append(.permissionMissing(authorization))
+            return
+        }
+        if serviceSession == nil {
+            serviceSession = ServiceSession(
+                services: services, authorization: settings.serviceSessionRequirement)
+        }
+        if backgroundActivitySession == nil {
+            backgroundActivitySession = BackgroundActivitySession(services: services)
+        }
+        if liveUpdates == nil {
+            liveUpdates = services.startLiveUpdates(settings.liveConfiguration)
+        }
+        let manager = self.manager ?? services.makeLocationManager()
+        if self.manager == nil {
+            manager.delegate = self
+            self.manager = manager
+        }
+        manager.startMonitoringSignificantLocationChanges()
+        if let last = recorder.lastAcceptedFix { moveWakeRegion(to: last.coordinate) }
+    }
+
+    public func authorizationChanged(to authorization: Authorization, services: LocationServices)
+    {
+        guard isEnabled == true, liveUpdates == nil else { return }
+        startMachinery(services: services)
+    }
+
+    // MARK: Fixes
+
+    public func didReceive(_ update: LocationUpdate, services: LocationServices) {
+        guard case .liveUpdates(let stream) = update.channel, stream == liveUpdates,
+            let fix = update.fix
+        else { return }
+        guard fix.horizontalAccuracyMeters <= settings.minimumAccuracyMeters else {
+            events.append(.fixRejected(fix, reason: "accuracy over the minimum"))
+            return
+        }
+        recorder.accept(fix, services: services)
+        events.append(.fixAccepted(fix))
+        if let center = wakeRegionCenter,
+            center.distance(to: fix.coordinate) < settings.wakeRegionRollDistanceMeters
+        {
+            return
+        }
+        moveWakeRegion(to: fix.coordinate)
+    }
+
+    /// Monitors the wake region around `center` (the same identifier replaces the old one).
+    private func moveWakeRegion(to center: Coordinate) {
+        guard let manager else { return }
+        wakeRegionCenter = center
+        manager.startMonitoring(
+            for: CircularRegion(
+                identifier: settings.wakeRegionIdentifier, center: center,
+                radiusMeters: settings.wakeRegionRadiusMeters))
+    }
+
+    /// Tracking is off at launch: the registrations an earlier process left in the daemon
+    /// (significant change, the wake region) would only relaunch the app for nothing.
+    private func clearRegistrations(services: LocationServices) {
+        let manager = self.manager ?? services.makeLocationManager()
+        self.manager = manager
+        manager.stopMonitoringSignificantLocationChanges()
+        manager.stopMonitoring(
+            for: CircularRegion(
+                identifier: settings.wakeRegionIdentifier, center: Coordinate(latitude: 0, longitude: 0),
+                radiusMeters: settings.wakeRegionRadiusMeters))
+    }
+
+    private func stopWakeRegion() {
+        guard let manager, let center = wakeRegionCenter else { return }
+        manager.stopMonitoring(
+            for: CircularRegion(
+                identifier: settings.wakeRegionIdentifier, center: center,
+                radiusMeters: settings.wakeRegionRadiusMeters))
+        wakeRegionCenter = nil
+    }
+
+    // MARK: Store and uploads
+
+    public func storeDidCommit(_ commit: CommitID, services: LocationServices) {
+        recorder.storeDidCommit(commit, services: services)
+    }
+
+    public func didCompleteUpload(
+        _ task: UploadTaskID, result: UploadResult, services: LocationServices
+    ) {
+        recorder.didCompleteUpload(task, result: result, services: services)
+    }
+
+    public func backgroundTaskWillExpire(_ task: ObjectID, services: LocationServices) {
+        recorder.backgroundTaskWillExpire(task, services: services)
+    }
+}
