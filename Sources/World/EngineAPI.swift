@@ -129,6 +129,8 @@ public enum AppRequest: Sendable, Equatable, CustomStringConvertible {
     case requestWhenInUseAuthorization
     /// `requestAlwaysAuthorization()`.
     case requestAlwaysAuthorization
+    /// `requestTemporaryFullAccuracyAuthorization(withPurposeKey:)`.
+    case requestTemporaryFullAccuracy(purposeKey: String)
 
     public var description: String {
         switch self {
@@ -181,6 +183,7 @@ public enum AppRequest: Sendable, Equatable, CustomStringConvertible {
         case .endBackgroundTask(let id): "background task \(id) end"
         case .requestWhenInUseAuthorization: "request when-in-use authorization"
         case .requestAlwaysAuthorization: "request always authorization"
+        case .requestTemporaryFullAccuracy(let key): "request temporary full accuracy \(key)"
         }
     }
 }
@@ -211,7 +214,7 @@ extension AppRequest {
     var isOperatingSystemRequest: Bool {
         switch self {
         case .beginBackgroundTask, .endBackgroundTask, .requestWhenInUseAuthorization,
-            .requestAlwaysAuthorization:
+            .requestAlwaysAuthorization, .requestTemporaryFullAccuracy:
             true
         default: false
         }
@@ -519,6 +522,15 @@ public final class LocationServices {
     /// determined it shows the When-in-Use prompt; from When in Use, the Always prompt
     /// (`AuthorizationAnswers`). Only in the foreground.
     public func requestAlwaysAuthorization() { record(.requestAlwaysAuthorization) }
+
+    /// `requestTemporaryFullAccuracyAuthorization(withPurposeKey:)` (ios-facts: Reduced
+    /// accuracy): with reduced accuracy and the app in the foreground, the user answers
+    /// (`AuthorizationAnswers.temporaryFullAccuracy`) after `responseDelay`; granted, accuracy
+    /// is full until the process ends, and the change reaches the managers' delegates. In the
+    /// background the request fails: nothing changes. With full accuracy it does nothing.
+    public func requestTemporaryFullAccuracy(purposeKey: String) {
+        record(.requestTemporaryFullAccuracy(purposeKey: purposeKey))
+    }
 
     /// Timers scheduled and invalidated in this callback, in order.
     private(set) var timerRequests: [TimerRequest] = []

@@ -402,7 +402,7 @@ final class LocationDaemon: SimulationActor {
                 if let timer = visitTimer { context.cancel(timer) }
                 visitTimer = nil
             case .beginBackgroundTask, .endBackgroundTask, .requestWhenInUseAuthorization,
-                .requestAlwaysAuthorization:
+                .requestAlwaysAuthorization, .requestTemporaryFullAccuracy:
                 assertionFailure("background tasks and prompts go to the operating system")
             }
         }

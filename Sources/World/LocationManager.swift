@@ -175,6 +175,12 @@ public final class LocationManager {
     /// `requestAlwaysAuthorization()` (`LocationServices.requestAlwaysAuthorization`).
     public func requestAlwaysAuthorization() { services?.requestAlwaysAuthorization() }
 
+    /// `requestTemporaryFullAccuracyAuthorization(withPurposeKey:)`
+    /// (`LocationServices.requestTemporaryFullAccuracy(purposeKey:)`).
+    public func requestTemporaryFullAccuracyAuthorization(withPurposeKey purposeKey: String) {
+        services?.requestTemporaryFullAccuracy(purposeKey: purposeKey)
+    }
+
     /// `authorizationStatus` as the app knows it now.
     public var authorizationStatus: Authorization {
         services?.authorizationStatus ?? .notDetermined

@@ -36,6 +36,9 @@ final class OperatingSystem: SimulationActor {
     private var alwaysRequested = false
     /// The authorization prompt on screen, until the user answers it.
     private var prompt: EventHandle?
+    /// Full accuracy was granted for the current process only (temporary full accuracy): it
+    /// reverts to reduced when the process ends.
+    private var temporaryFullAccuracy = false
     private var unlockedSinceBoot = true
     private var daemonKeepsAlive = false
     private var testHostAttached = false
@@ -134,6 +137,7 @@ final class OperatingSystem: SimulationActor {
             setAuthorization(value, &context)
         case .setAccuracy(let value):
             accuracy = value
+            temporaryFullAccuracy = false
             context.send(.authorizationChanged(authorization, accuracy), to: daemon)
         case .attachTestHost(let attached):
             testHostAttached = attached
@@ -154,6 +158,13 @@ final class OperatingSystem: SimulationActor {
         case .authorizationPromptAnswered(let answer):
             prompt = nil
             if answer != authorization { setAuthorization(answer, &context) }
+        case .temporaryFullAccuracyAnswered(let granted, let generation):
+            prompt = nil
+            guard granted, generation == self.generation, state.exists, accuracy == .reduced
+            else { return }
+            accuracy = .full
+            temporaryFullAccuracy = true
+            context.send(.authorizationChanged(authorization, accuracy), to: daemon)
         case .enterBackground(let generation):
             leaving = nil
             guard generation == self.generation, state == .foreground else { return }
@@ -285,6 +296,11 @@ final class OperatingSystem: SimulationActor {
         daemonKeepsAlive = false
         state = .terminated
         context.send(.processChanged(.terminated, generation: ended, cause: cause), to: daemon)
+        if temporaryFullAccuracy {
+            temporaryFullAccuracy = false
+            accuracy = .reduced
+            context.send(.authorizationChanged(authorization, accuracy), to: daemon)
+        }
         context.send(.kill(cause, generation: ended), to: app)
     }
 
@@ -346,6 +362,14 @@ final class OperatingSystem: SimulationActor {
             switch request {
             case .requestWhenInUseAuthorization, .requestAlwaysAuthorization:
                 promptIfAllowed(for: request, &context)
+            case .requestTemporaryFullAccuracy:
+                // In the background the request fails (ios-facts: Reduced accuracy).
+                guard state == .foreground, prompt == nil, accuracy == .reduced else { break }
+                prompt = context.setTimer(
+                    after: answers.responseDelay,
+                    .osTimer(
+                        .temporaryFullAccuracyAnswered(
+                            granted: answers.temporaryFullAccuracy, generation: generation)))
             case .beginBackgroundTask(let task):
                 backgroundTasks.append(
                     (

@@ -92,6 +92,8 @@ public enum OSTimer: Sendable, Equatable, CustomStringConvertible {
     case backgroundTaskWatchdog(ObjectID, generation: Int)
     /// The user answers an authorization prompt.
     case authorizationPromptAnswered(Authorization)
+    /// The user answered the temporary full accuracy prompt.
+    case temporaryFullAccuracyAnswered(granted: Bool, generation: Int)
 
     public var description: String {
         switch self {
@@ -101,6 +103,8 @@ public enum OSTimer: Sendable, Equatable, CustomStringConvertible {
         case .relaunch(let mechanism): "relaunch for \(mechanism.rawValue)"
         case .authorizationPromptAnswered(let answer):
             "authorization prompt answered \(answer.rawValue)"
+        case .temporaryFullAccuracyAnswered(let granted, let generation):
+            "temporary full accuracy \(granted ? "granted" : "declined") (process \(generation))"
         case .backgroundTaskExpired(let task, let generation):
             "background task \(task) expired (process \(generation))"
         case .backgroundTaskWatchdog(let task, let generation):

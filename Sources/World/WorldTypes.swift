@@ -41,14 +41,18 @@ public struct AuthorizationAnswers: Sendable, Equatable {
     public var always: Authorization
     /// Time from the request to the user's answer.
     public var responseDelay: VirtualDuration
+    /// The answer to the temporary full accuracy prompt: true grants full accuracy until the
+    /// process ends.
+    public var temporaryFullAccuracy: Bool
 
     public init(
         whenInUse: Authorization = .whenInUse, always: Authorization = .always,
-        responseDelay: VirtualDuration = .seconds(2)
+        responseDelay: VirtualDuration = .seconds(2), temporaryFullAccuracy: Bool = true
     ) {
         self.whenInUse = whenInUse
         self.always = always
         self.responseDelay = responseDelay
+        self.temporaryFullAccuracy = temporaryFullAccuracy
     }
 }
 

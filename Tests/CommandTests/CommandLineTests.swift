@@ -40,9 +40,10 @@ struct CommandLineTests {
                 count += 1
             }
         }
-        // The five benchmarks (day and gpx included) and the three experiments.
-        #expect(count == 8)
+        // The five benchmarks (day and gpx included) and the four experiments.
+        #expect(count == 9)
         #expect(listed.contains("bench day") && listed.contains("bench gpx"))
+        #expect(listed.contains("experiment matrix"))
         #expect(runTool(["bench", "nonesuch"]).error.contains("unknown benchmark 'nonesuch'"))
         #expect(runTool(["experiment", "nonesuch"]).code == 2)
     }
