@@ -146,6 +146,21 @@ extension LocationDaemon {
         scheduleConditionCrossing(index, &context)
     }
 
+    /// `CLMonitor`'s first determination of a condition just added: when the state the app
+    /// assumed (`unknown`, or a guess) is not the device's, an event with the true state comes
+    /// at once (the determination's latency is not documented; ios-facts: CLMonitor). Not before
+    /// the first unlock after a boot, when conditions do not run (R-F6).
+    func determineInitialState(_ index: Int, _ context: inout Scheduler<WorldMessage>) {
+        guard unlockedSinceBoot, case .condition(let monitor, _) = conditions[index].key else {
+            return
+        }
+        let state: ConditionState = conditions[index].inside ? .satisfied : .unsatisfied
+        guard conditions[index].lastState != state else { return }
+        conditions[index].lastState = state
+        conditions[index].lastChange = context.now
+        dispatch(.conditionChanged(monitor: monitor, record(of: conditions[index])), &context)
+    }
+
     /// The record of a monitor condition, as `Monitor.record(for:)` gives it.
     func record(of condition: Condition) -> MonitorRecord {
         let identifier =

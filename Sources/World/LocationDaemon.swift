@@ -377,6 +377,7 @@ final class LocationDaemon: SimulationActor {
                 {
                     conditions[index].lastState = state
                     conditions[index].reportsRecords = true
+                    determineInitialState(index, &context)
                 }
             case .requestMonitorRecords(let monitor):
                 sendToApp(

@@ -78,9 +78,9 @@ public protocol MonitorDelegate: AnyObject {
 /// after a relaunch too. Each event updates the record before the delegate is told.
 ///
 /// An app holds at most `regionCountMax` conditions; one added over the limit, or under reduced
-/// accuracy, is ignored silently (the diagnostics of `CLMonitor` for it are not modelled). The
-/// first determination of a condition's state is not modelled either: a record holds the
-/// assumed state until the first crossing.
+/// accuracy, is ignored silently (the diagnostics of `CLMonitor` for it are not modelled). A
+/// condition added with a state other than the device's (`unknown`, or a wrong guess) gets its
+/// first determination at once, as an event with the true state; a right guess gets none.
 public final class Monitor {
     /// The monitor's name.
     public let name: String

@@ -140,8 +140,12 @@ struct SessionAndMonitorTests {
     func relaunchedMonitorGetsExitAndRecord() throws {
         let recorder = RuntimeRecorder()
         _ = restoringWorld(recorder)
-        let seen = try #require(recorder.events.first)
-        #expect(recorder.events.count == 1)
+        // First the monitor's initial determination in the process that added the condition
+        // (inside it: satisfied), then the exit in the relaunched process.
+        #expect(recorder.events.count == 2)
+        let initial = try #require(recorder.events.first)
+        #expect(initial.generation == 1 && initial.event.state == .satisfied)
+        let seen = try #require(recorder.events.last)
         #expect(seen.generation == 2)
         #expect(seen.event.identifier == FeatureRuntime.place)
         #expect(seen.event.state == .unsatisfied)
@@ -351,5 +355,32 @@ struct SessionAndMonitorTests {
         #expect(recorder.events.allSatisfy { $0.record?.lastEvent == $0.event })
         let last = try #require(recorder.events.last?.event)
         #expect(try #require(monitor).record(for: FeatureRuntime.place)?.lastEvent == last)
+    }
+
+    @Test(
+        "R-F8: CLMonitor's first determination: a condition added assuming unknown (or the wrong state) gets the device's state at once; a right guess gets no event",
+        arguments: [
+            (ConditionState.unknown, [ConditionState.satisfied]), (.unsatisfied, [.satisfied]),
+            (.satisfied, []),
+        ])
+    func initialDetermination(assumed: ConditionState, expected: [ConditionState]) {
+        let recorder = RuntimeRecorder()
+        var monitor: Monitor?
+        _ = runWorld(authorization: .always, route: parked, until: 10, actions: [(0, .open)]) {
+            SessionEngine { _, services, engine in
+                let places = services.monitor(named: FeatureRuntime.monitorName)
+                places.delegate = recorder
+                places.add(
+                    CircularGeographicCondition(
+                        center: home, radius: FeatureRuntime.placeRadiusMeters),
+                    identifier: FeatureRuntime.place, assuming: assumed)
+                monitor = places
+                engine.objects.append(places)
+            }
+        }
+        #expect(recorder.events.map(\.event.state) == expected)
+        #expect(recorder.events.allSatisfy { $0.event.date == .start })
+        let state = monitor?.record(for: FeatureRuntime.place)?.lastEvent.state
+        #expect(state == expected.last ?? assumed)
     }
 }
