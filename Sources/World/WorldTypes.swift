@@ -199,6 +199,22 @@ public struct LocationUpdate: Sendable, Equatable, CustomStringConvertible {
     /// The stationary flag (R-C2).
     public var stationary: Bool { diagnostics.contains(.stationary) }
 
+    // `CLLocationUpdate`'s names (iOS 17 and 18) for the same fields (R-C1).
+    /// `location`: the fix, nil when none is available now.
+    public var location: Fix? { fix }
+    /// `isStationary`.
+    public var isStationary: Bool { stationary }
+    /// `locationUnavailable`.
+    public var locationUnavailable: Bool { diagnostics.contains(.locationUnavailable) }
+    /// `authorizationDenied`.
+    public var authorizationDenied: Bool { diagnostics.contains(.authorizationDenied) }
+    /// `insufficientlyInUse`.
+    public var insufficientlyInUse: Bool { diagnostics.contains(.insufficientlyInUse) }
+    /// `serviceSessionRequired`.
+    public var serviceSessionRequired: Bool { diagnostics.contains(.serviceSessionRequired) }
+    /// `accuracyLimited`.
+    public var accuracyLimited: Bool { diagnostics.contains(.accuracyLimited) }
+
     public var description: String {
         let source =
             switch channel {

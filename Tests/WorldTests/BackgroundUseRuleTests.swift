@@ -255,6 +255,9 @@ struct LiveUpdateDiagnosticsRuleTests {
         let manager = updates.filter { if case .manager = $0.channel { true } else { false } }
         #expect(live.count >= 9 && live.allSatisfy { $0.diagnostics == .accuracyLimited })
         #expect(manager.count >= 9 && manager.allSatisfy { $0.diagnostics.isEmpty })
+        // CLLocationUpdate's names read the same flags.
+        #expect(live.allSatisfy { $0.accuracyLimited && !$0.isStationary && $0.location != nil })
+        #expect(manager.allSatisfy { !$0.accuracyLimited })
     }
 
     @Test("R-A5, R-C1: bare live updates get no signal at all when the When In Use grace ends")
