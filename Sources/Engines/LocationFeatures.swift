@@ -86,8 +86,7 @@ public enum Restoration: Sendable, Equatable, CustomStringConvertible {
 
 /// What to recreate during launch, before the first event can be lost (source A, verbatim in
 /// substance). Order matters: sessions first (R-A14). Pure: it reads nothing else.
-public func restorations(for features: LocationFeatures, authorizedAlways: Bool) -> [Restoration]
-{
+public func restorations(for features: LocationFeatures, authorizedAlways: Bool) -> [Restoration] {
     var steps: [Restoration] = []
     let needsAlways = features.needsAlways
     if features.recordingWorkout || needsAlways {

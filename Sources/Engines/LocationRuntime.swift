@@ -160,8 +160,7 @@ public final class LocationRuntime: TrackingEngine {
         }
     }
 
-    public func authorizationChanged(to authorization: Authorization, services: LocationServices)
-    {
+    public func authorizationChanged(to authorization: Authorization, services: LocationServices) {
         self.authorization = authorization
         reconcile(services)
         if appState == .foreground { requestAuthorizationIfNeeded(services) }

@@ -232,7 +232,8 @@ struct LocationRuntimeTests {
         #expect(
             runtime.events.contains(.runtime(.sessionDiagnostic(.service, Self.active)))
                 && runtime.events.contains(
-                    .runtime(.sessionDiagnostic(.backgroundActivity, Self.active))))
+                    .runtime(.sessionDiagnostic(.backgroundActivity, Self.active)))
+        )
     }
 
     @Test(
@@ -351,7 +352,8 @@ struct LocationRuntimeTests {
         let launch = try #require(batches.first)
         let ids = launch.compactMap { request -> ObjectID? in
             switch request {
-            case .beginServiceSessionRequiring(let id, _, _), .beginBackgroundActivitySession(let id),
+            case .beginServiceSessionRequiring(let id, _, _),
+                .beginBackgroundActivitySession(let id),
                 .startLiveUpdates(let id, _):
                 id
             default: nil
@@ -362,7 +364,8 @@ struct LocationRuntimeTests {
         let at = { (seconds: Double) in
             run.requests.filter { $0.seconds == seconds }.map(\.requests)
         }
-        #expect(at(10) == [[.invalidateBackgroundActivitySession(activity), .stopLiveUpdates(live)]])
+        #expect(
+            at(10) == [[.invalidateBackgroundActivitySession(activity), .stopLiveUpdates(live)]])
         #expect(at(20) == [[.removeCondition(monitor: "Places", condition: office.identifier)]])
         #expect(at(30) == [[.stopSignificantChanges, .invalidateServiceSession(service)]])
         #expect(
@@ -372,7 +375,8 @@ struct LocationRuntimeTests {
         #expect(runtime.events.contains(.stopped))
         #expect(
             runtime.events.contains(
-                .runtime(.featuresSaved(LocationFeatures(watchedPlaces: [], commuteDetection: true)))
+                .runtime(
+                    .featuresSaved(LocationFeatures(watchedPlaces: [], commuteDetection: true)))
             ))
     }
 
@@ -393,6 +397,8 @@ struct LocationRuntimeTests {
             }
         }
         #expect(run.launches.count == 2)
+        // No live updates after the stop, so no session relaunch (R-B4): the user opens it.
+        #expect(run.launches.last?.context.state == .foreground)
         let runtime = try #require(run.runtimes.last)
         #expect(runtime.restored == [.serviceSession(always: true), .monitor(name: "Places")])
         #expect(runtime.backgroundActivitySession == nil)
