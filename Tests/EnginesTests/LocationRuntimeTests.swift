@@ -305,6 +305,38 @@ struct LocationRuntimeTests {
         #expect(runtime.restored.isEmpty, "first-open features are started, not restored")
     }
 
+    @Test(
+        "R-A13, R-A14: a place saved while undetermined and never registered is added by the next process that may start it, and a registered one is not added again"
+    )
+    func placeSavedUndeterminedIsAddedLater() throws {
+        let places = LocationFeatures(watchedPlaces: [office])
+        let run = runRuntime(
+            authorization: .notDetermined, route: parked,
+            settings: LocationRuntimeSettings(
+                initialFeatures: places, requestsAuthorization: false),
+            until: 70,
+            actions: [
+                (0, .open), (5, .leave), (30, .memoryPressure), (40, .setAuthorization(.always)),
+                (50, .open), (55, .leave), (60, .open),
+            ])
+        #expect(run.terminations == [.memory])
+        #expect(run.runtimes.count == 2)
+        #expect(run.requests(ofProcess: 1).isEmpty, "undetermined: nothing at all")
+        let adds = run.requests.flatMap { batch in
+            batch.requests.compactMap { request -> (Int, String)? in
+                guard case .addMonitorCondition(let monitor, let condition, _, _, _) = request
+                else { return nil }
+                return (batch.generation, "\(monitor)/\(condition)")
+            }
+        }
+        #expect(adds.map(\.0) == [2] && adds.map(\.1) == ["Places/office"])
+        let runtime = try #require(run.runtimes.last)
+        #expect(runtime.restored == [.serviceSession(always: true), .monitor(name: "Places")])
+        #expect(runtime.serviceSession?.diagnostic?.isActive == true)
+        #expect(
+            run.world.savedRecordOnDisk[LocationRuntime.registeredPlacesKey] == .string("office"))
+    }
+
     @Test("R-A14: with nothing saved, the runtime starts nothing, foreground or background")
     func nothingSavedStartsNothing() throws {
         let run = runRuntime(
