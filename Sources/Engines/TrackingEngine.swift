@@ -63,6 +63,9 @@ public enum TrackingEvent: Sendable, Equatable, CustomStringConvertible {
     case fixAccepted(Fix)
     /// A fix was filtered out, with the reason.
     case fixRejected(Fix, reason: String)
+    /// What only `LocationRuntime` tells (its features, restorations, places, significant
+    /// changes and session diagnostics).
+    case runtime(RuntimeEvent)
 
     public var description: String {
         switch self {
@@ -76,6 +79,7 @@ public enum TrackingEvent: Sendable, Equatable, CustomStringConvertible {
             "permission missing: \(authorization.rawValue)"
         case .fixAccepted(let fix): "accepted \(fix)"
         case .fixRejected(let fix, let reason): "rejected \(fix): \(reason)"
+        case .runtime(let event): event.description
         }
     }
 }
