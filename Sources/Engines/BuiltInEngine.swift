@@ -17,15 +17,24 @@ public enum BuiltInEngine: String, Sendable, CaseIterable, CustomStringConvertib
     public static var names: [String] { allCases.map(\.rawValue) }
 
     /// A new engine of this kind with its default settings, except `startOnBoot` for the
-    /// engines that have it (R-B12): the factory a world calls at every process launch.
+    /// engines that have it (R-B12): the factory a world calls at every process launch. The
+    /// `LocationRuntime`'s host app records a workout and detects commutes from its first open
+    /// (`hostFeatures`); it has no `startOnBoot`: it restores whatever its record says.
     public func make(startOnBoot: Bool = false) -> any TrackingEngine {
         switch self {
-        case .locationRuntime, .standard, .session:
+        case .locationRuntime:
+            return LocationRuntime(settings: LocationRuntimeSettings(initialFeatures: Self.hostFeatures))
+        case .session, .standard:
             var settings = SessionEngine.Settings()
             settings.launchRules.startOnBoot = startOnBoot
             return SessionEngine(settings)
         }
     }
+
+    /// The features the built-in `LocationRuntime`'s host app starts at its first open: a
+    /// workout (live updates and a background activity session) and commute detection
+    /// (significant change, with the service session requiring Always).
+    public static let hostFeatures = LocationFeatures(recordingWorkout: true, commuteDetection: true)
 
     /// The interval at which the engine records fixes with its default settings under
     /// `policy`: a gap shorter than this loses nothing.
