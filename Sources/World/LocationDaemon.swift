@@ -236,10 +236,19 @@ final class LocationDaemon: SimulationActor {
     /// Clears everything that dies with the process; arms a session relaunch when the app ended
     /// with live updates and a held session (R-B3; after a force-quit only with a service
     /// session, R-B4).
+    ///
+    /// The session that keeps the grant across the termination is a background activity
+    /// session, or, for an Always app, a service session on its own (R-B9: it "preserves the
+    /// grant across suspension and termination", B; the system relaunches an app for
+    /// "outstanding CLLocationUpdate, CLMonitor, or session objects", F). A When In Use app
+    /// still needs the background activity session: without one its location does not run
+    /// in the background at all (R-A3).
     private func processEnded(_ cause: TerminationCause, _ context: inout Scheduler<WorldMessage>) {
-        let hadLiveSession =
-            !liveStreams.isEmpty && !activitySessions.isEmpty && capabilities.locationBackgroundMode
         let hadServiceSession = !serviceSessions.isEmpty
+        let keptGrant =
+            !activitySessions.isEmpty || (hadServiceSession && authorization == .always)
+        let hadLiveSession =
+            !liveStreams.isEmpty && keptGrant && capabilities.locationBackgroundMode
         sessionRelaunchArmed =
             hadLiveSession && cause != .reboot && cause != .idle
             && (cause != .forceQuit || hadServiceSession)

@@ -119,10 +119,11 @@ public final class BackgroundActivitySession: DiagnosedSession {
 
 /// `CLServiceSession`: declares the authorization the app's features need while it is held
 /// (R-B9). A force-quit app with live updates and a held service session is relaunched when
-/// the device moves (R-B4). Its diagnostic says whether the requirement is met: not with
-/// access denied (`authorizationDenied`), not for Always under When In Use
-/// (`alwaysAuthorizationDenied`), not for full accuracy under reduced accuracy
-/// (`fullAccuracyDenied`). The standing authorization prompt is not modelled: while the
+/// the device moves (R-B4); for an Always app the service session keeps the grant across a
+/// termination on its own, with no background activity session (R-B3, R-B9). Its diagnostic
+/// says whether the requirement is met: not with access denied (`authorizationDenied`), not
+/// for Always under When In Use (`alwaysAuthorizationDenied`), not for full accuracy under
+/// reduced accuracy (`fullAccuracyDenied`). The standing authorization prompt is not modelled: while the
 /// authorization is undetermined a session that requires some is inactive with no flag.
 ///
 /// It exists from iOS 18 (`CoreLocationAPI.serviceSession`); it belongs to the process that

@@ -91,7 +91,8 @@ struct RegionMonitoringTests {
         }
     }
 
-    @Test("CLServiceSession is an iOS 18 API: on iOS 17 the call is an error in the app's log")
+    @Test(
+        "R-B9: CLServiceSession is an iOS 18 API: on iOS 17 the call is an error in the app's log")
     func serviceSessionNeedsIOS18() {
         for (policy, available) in [(IOSPolicy.iOS17, false), (.iOS18, true)] {
             let world = runWorld(policy: policy, until: 5, actions: [(0, .open)]) {
@@ -103,6 +104,77 @@ struct RegionMonitoringTests {
                 if case .unavailableAPI(.serviceSession) = $0.kind { true } else { false }
             }
             #expect(errors.count == (available ? 0 : 1), "\(policy.name)")
+        }
+    }
+
+    /// Source D's standard engine in small: at every launch a manager (with a delegate) runs
+    /// standard updates in the background with no automatic pause; at the first launch, in the
+    /// foreground, it also monitors a legacy region of `radius` around the parked position if
+    /// `withRegion`.
+    static func standardUpdatesApp(
+        _ recorder: DelegateRecorder, radius: Double, withRegion: Bool
+    ) -> () -> any AppEngine {
+        {
+            ManagerEngine(recorder: recorder) { launch, services, engine in
+                let manager = engine.makeManager(services)
+                manager.allowsBackgroundLocationUpdates = true
+                manager.pausesLocationUpdatesAutomatically = false
+                manager.startUpdatingLocation()
+                guard withRegion, launch.state == .foreground else { return }
+                manager.startMonitoring(
+                    for: CircularRegion(identifier: "wake", center: home, radiusMeters: radius))
+            }
+        }
+    }
+
+    @Test(
+        "R-D6, R-B6: a standard-updates app swiped away while parked stays stopped; its legacy region relaunches it once the drive is radius + exit cushion away, after the exit latency; not on iOS 26"
+    )
+    func swipeAwayRelaunchedAfterAFewHundredMetres() throws {
+        let radius = 100.0
+        let speed = 15.0
+        let forceQuit = 60.0
+        let driveStart = 300.0
+        let route = drive(speed, parkedFor: VirtualDuration(seconds: driveStart))
+        for (policy, withRegion, relaunched) in [
+            (IOSPolicy.measured, true, true), (.measured, false, false), (.iOS26, true, false),
+        ] {
+            let label = "\(policy.name), region \(withRegion)"
+            let recorder = DelegateRecorder()
+            let world = runWorld(
+                policy: policy, authorization: .always, route: route, until: 600,
+                actions: [(0, .open), (2, .leave), (forceQuit, .forceQuit)],
+                engine: Self.standardUpdatesApp(recorder, radius: radius, withRegion: withRegion))
+            #expect(world.terminations == [.forceQuit], "\(label)")
+            #expect(
+                world.fixSeconds.filter { $0 > forceQuit }.allSatisfy { $0 > driveStart },
+                "\(label): stopped while parked")
+            guard relaunched else {
+                #expect(world.launches.count == 1, "\(label)")
+                #expect(world.fixSeconds.allSatisfy { $0 <= forceQuit }, "\(label)")
+                continue
+            }
+            #expect(policy.forceQuitRelaunchByRegion)
+            // The exit comes once the device is radius + cushion from the centre (R-F8), after
+            // the exit latency; the relaunch after the region's relaunch latency (R-B6).
+            let exitDistance = radius + policy.regionExitCushionMeters
+            let crossing = driveStart + exitDistance / speed
+            let expected =
+                crossing + policy.regionExitLatency.seconds + policy.relaunchLatencyRegion.seconds
+            let relaunch = try #require(world.launches.dropFirst().first, "\(label)")
+            #expect(world.launches.count == 2, "\(label)")
+            #expect(relaunch.context.state == .background, "\(label)")
+            #expect(abs(relaunch.seconds - expected) < 0.1, "\(label)")
+            #expect(
+                route.position(at: .start + VirtualDuration(seconds: crossing)).distance(to: home)
+                    > exitDistance - 1, "a few hundred metres, not a wander in the car park")
+            // The relaunched process's new manager gets the exit (R-A12) and its updates run
+            // again, from where the device now is.
+            #expect(
+                recorder.calls.contains(.exit(generation: 2, manager: ObjectID(1), region: "wake")))
+            let restarted = world.fixSeconds.filter { $0 > forceQuit }
+            #expect(restarted.first.map { $0 >= relaunch.seconds } == true, "\(label)")
+            #expect(restarted.count > 100, "\(label): updates for the rest of the drive")
         }
     }
 }
