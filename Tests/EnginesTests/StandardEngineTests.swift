@@ -498,4 +498,22 @@ struct StandardEngineTests {
         #expect(!run.storedSeconds.contains { $0 > quit && $0 < open })
         #expect(run.storedSeconds.contains { $0 >= open && $0 <= open + 2 })
     }
+
+    @Test(
+        "R-D13: every stored fix reaches the server once, across a swipe-away and the relaunch, each request inside a background task"
+    )
+    func uploadsEveryFixOnce() {
+        let run = swipeWhileDriving(policy: .measured, quit: 600)
+        let stored = run.world.storedRows.filter { $0.key == FixRecorder.fixRowKey }
+        #expect(stored.count > 20)
+        #expect(run.world.server.acceptedRows.filter { $0.key == FixRecorder.fixRowKey } == stored)
+        #expect(run.world.server.repeatedKeys.isEmpty)
+        let tasks = run.trace.records.count { record in
+            guard record.actor == run.world.operatingSystem,
+                case .requests(let requests, _) = record.message
+            else { return false }
+            return requests.contains { if case .beginBackgroundTask = $0 { true } else { false } }
+        }
+        #expect(tasks >= 1)
+    }
 }
