@@ -1,0 +1,196 @@
+// The standard engine (layer 4): source D's standard-updates SDK. Standard location updates run
+// the whole time tracking is on, their accuracy (not their running) controls the cost; a parked
+// region and significant change bring a terminated app back. This file is its public face and
+// its lifecycle: start, stop, launch, unlock, authorization, termination.
+import Simulation
+import World
+
+/// Source D's engine (003_cfa36ecb85c68369.txt) as a `TrackingEngine`: one `LocationManager`
+/// runs standard updates for as long as tracking is on (R-D1), resting the GPS at 3 km between
+/// the fixes of its recording clock (R-D4), watching a region while parked (R-D5), making sure
+/// significant change and a region outlive a swipe-away (R-D7), waiting for the first unlock
+/// (R-D9) and for permission (R-D10), filtering by accuracy with an overdue rule (R-D11), and
+/// uploading through the shared `FixRecorder` (R-D13). Every number is a `Settings` property.
+public final class StandardEngine: TrackingEngine {
+    /// The settings this engine was made with.
+    public let settings: Settings
+    /// What this process's engine has told its host app, in order.
+    public internal(set) var events: [TrackingEvent] = []
+    /// The store, the uploader and the last accepted fix (shared with the other engines).
+    public let recorder: FixRecorder
+
+    /// The one manager of this process (made at every launch, so a relaunched app receives the
+    /// region exit that woke it, R-A12).
+    var manager: LocationManager?
+    /// This process's services, for the delegate's callbacks (held weakly: the app process
+    /// keeps them for the life of the process).
+    weak var services: LocationServices?
+    /// Tracking is on, as this process knows it (the persisted flag once readable).
+    var enabled = false
+    /// Launched before the first unlock: the decision waits for it (R-D9).
+    var waitingForFirstUnlock = false
+    /// The app's state as last told (launch, then lifecycle changes).
+    var processState = ProcessState.notRunning
+    /// Standard updates are on in this process (R-D1).
+    var updating = false
+    /// The recording clock runs: fixes are due and recorded (R-D4).
+    var recording = false
+    /// The recording clock (R-D4, R-D11).
+    var clock = RecordingClock()
+    /// Motion and the parked region (R-D5, R-D7).
+    var motion = MotionState()
+
+    public init(settings: Settings = Settings()) {
+        self.settings = settings
+        recorder = FixRecorder(uploader: settings.uploader)
+    }
+
+    // MARK: - The host app's calls
+
+    /// `start()`: turns tracking on and persists it; begins at once if permission allows,
+    /// otherwise reports the missing permission and asks for Always once (R-D10, R-A13).
+    public func start(services: LocationServices) {
+        guard !enabled else { return }
+        enabled = true
+        TrackingRecord(services).isEnabled = true
+        events.append(.started)
+        if Self.permits(services.authorizationStatus) {
+            begin(services: services)
+        } else {
+            events.append(.permissionMissing(services.authorizationStatus))
+            if services.authorizationStatus == .notDetermined {
+                manager?.requestAlwaysAuthorization()
+            }
+        }
+    }
+
+    /// `stop()`: turns tracking off and persists it; updates, the region and significant change
+    /// all stop (R-D5: "the region is removed when … tracking stops").
+    public func stop(services: LocationServices) {
+        guard enabled else { return }
+        enabled = false
+        TrackingRecord(services).isEnabled = false
+        halt(services: services)
+        removeRegistrations()
+        events.append(.stopped)
+    }
+
+    /// `getState()` (R-B13): the session engine is active while this process's standard
+    /// updates run and record.
+    public func state(at now: Instant) -> EngineState {
+        EngineState(
+            enabled: enabled, lastAcceptedFixAge: recorder.lastAcceptedFixAge(at: now),
+            sessionEngineActive: recording)
+    }
+
+    // MARK: - Launch, unlock and lifecycle
+
+    /// Any launch, foreground or background (R-D7): make the manager first, so the event that
+    /// woke the app reaches it (R-A12); before the first unlock wait for it (R-D9); otherwise
+    /// apply the launch rules (R-B11, R-B12) and resume before anything slow.
+    public func didLaunch(_ launch: LaunchContext, services: LocationServices) {
+        processState = launch.state
+        self.services = services
+        let manager = services.makeLocationManager()
+        manager.delegate = self
+        self.manager = manager
+        guard launch.protectedDataAvailable else {
+            waitingForFirstUnlock = true
+            events.append(.waitingForFirstUnlock)
+            if launch.state == .background { holdUntilFirstUnlock() }
+            return
+        }
+        resumeAtLaunch(services: services)
+    }
+
+    /// The first unlock after a boot (R-D9): the saved state is readable, the launch decision
+    /// is made now.
+    public func protectedDataDidBecomeAvailable(services: LocationServices) {
+        guard waitingForFirstUnlock else { return }
+        waitingForFirstUnlock = false
+        resumeAtLaunch(services: services)
+    }
+
+    /// The user opened the app: the host app starts tracking if it is off.
+    public func lifecycleChanged(to state: ProcessState, services: LocationServices) {
+        processState = state
+        if state == .foreground && !enabled && !waitingForFirstUnlock && settings.startsWhenOpened {
+            start(services: services)
+        }
+    }
+
+    /// R-D7: with `stopOnTerminate` false, significant change and the region outlive the
+    /// process; with true, nothing is left to relaunch it.
+    public func applicationWillTerminate(services: LocationServices) {
+        guard enabled else { return }
+        if settings.launchRules.stopOnTerminate {
+            removeRegistrations()
+        } else {
+            keepRegistrationsForRelaunch()
+        }
+    }
+
+    // MARK: - Authorization (R-D10)
+
+    static func permits(_ authorization: Authorization) -> Bool {
+        authorization == .always || authorization == .whenInUse
+    }
+
+    /// Applies the launch rules, then resumes (or reports the missing permission) before the
+    /// store and the uploader are read (R-D7: "before anything slow").
+    private func resumeAtLaunch(services: LocationServices) {
+        let decision = TrackingRecord(services).applyAtLaunch(
+            settings.launchRules, services: services)
+        events.append(contentsOf: decision.events)
+        enabled = decision.enabled
+        if enabled {
+            if Self.permits(services.authorizationStatus) {
+                begin(services: services)
+                events.append(.resumed(launchedIn: processState))
+            } else {
+                halt(services: services)
+                events.append(.permissionMissing(services.authorizationStatus))
+            }
+        } else {
+            halt(services: services)
+            removeRegistrations()
+            if processState == .foreground && settings.startsWhenOpened {
+                start(services: services)
+            }
+        }
+        recorder.resume(services: services)
+    }
+
+    /// Begins once permission arrives; stops recording if it goes (R-D10).
+    func authorizationChanged(services: LocationServices) {
+        guard enabled, !waitingForFirstUnlock else { return }
+        let status = services.authorizationStatus
+        if Self.permits(status) && !recording {
+            begin(services: services)
+            events.append(.resumed(launchedIn: processState))
+        } else if !Self.permits(status) && recording {
+            halt(services: services)
+            events.append(.permissionMissing(status))
+        }
+    }
+
+    // MARK: - Store, uploads, timers (R-D13)
+
+    public func storeDidCommit(_ commit: CommitID, services: LocationServices) {
+        recorder.storeDidCommit(commit, services: services)
+    }
+
+    public func didCompleteUpload(
+        _ task: UploadTaskID, result: UploadResult, services: LocationServices
+    ) {
+        recorder.didCompleteUpload(task, result: result, services: services)
+    }
+
+    public func backgroundTaskWillExpire(_ task: ObjectID, services: LocationServices) {
+        recorder.backgroundTaskWillExpire(task, services: services)
+    }
+
+    public func timerDidFire(_ timer: ObjectID, services: LocationServices) {
+        warmUpTimerFired(timer)
+    }
+}
