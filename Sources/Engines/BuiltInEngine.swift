@@ -24,10 +24,14 @@ public enum BuiltInEngine: String, Sendable, CaseIterable, CustomStringConvertib
         switch self {
         case .locationRuntime:
             return LocationRuntime(settings: LocationRuntimeSettings(initialFeatures: Self.hostFeatures))
-        case .session, .standard:
+        case .session:
             var settings = SessionEngine.Settings()
             settings.launchRules.startOnBoot = startOnBoot
             return SessionEngine(settings)
+        case .standard:
+            var settings = StandardEngine.Settings()
+            settings.launchRules.startOnBoot = startOnBoot
+            return StandardEngine(settings: settings)
         }
     }
 
@@ -40,7 +44,8 @@ public enum BuiltInEngine: String, Sendable, CaseIterable, CustomStringConvertib
     /// `policy`: a gap shorter than this loses nothing.
     public func recordingInterval(under policy: IOSPolicy) -> VirtualDuration {
         switch self {
-        case .locationRuntime, .session, .standard: policy.fixInterval
+        case .locationRuntime, .session: policy.fixInterval
+        case .standard: StandardEngine.Settings().interval
         }
     }
 }

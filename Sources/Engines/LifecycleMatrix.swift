@@ -25,8 +25,9 @@ import World
 /// - `gapSeconds`: from the moment fixes are wanted to the first fix stored after it, less
 ///   the engine's recording interval (a fix every interval is no gap), never negative; the
 ///   whole rest of the run when no fix is stored again.
-/// - `fixesLost`: the recording slots that fell in the gap (the gap over the interval,
-///   rounded down).
+/// - `fixesLost`: the engine's recording slots (one each recording interval) that fell between
+///   the last fix stored within one interval before fixes were wanted (or, if none, the moment
+///   they were wanted) and the first stored after.
 /// - `relaunchSeconds`: from the moment fixes are wanted to the first launch after the
 ///   boundary, nil when the app was not launched again.
 public struct LifecycleMatrix: Sendable {
@@ -102,10 +103,17 @@ public struct LifecycleMatrix: Sendable {
         world.run(until: end)
 
         let interval = engine.recordingInterval(under: policy)
-        let firstStored = world.storedRows.lazy.compactMap(\.fix).map(\.instant)
-            .filter { $0 >= wanted }.min()
+        let stored = world.storedRows.compactMap(\.fix).map(\.instant)
+        let firstStored = stored.filter { $0 >= wanted }.min()
         let stretch = (firstStored ?? end) - wanted
         let gap = firstStored == nil ? stretch : max(.zero, stretch - interval)
+        // The slots lost: those due after the last fix stored within one interval before fixes
+        // were wanted (or, if none, after the moment they were wanted), and before the first
+        // stored after.
+        let recent = stored.filter { $0 < wanted && wanted - $0 <= interval }.max()
+        let anchor = recent ?? wanted
+        let slack = VirtualDuration.milliseconds(1)
+        let lost = max(0, ((firstStored ?? end) - anchor - slack).nanoseconds / interval.nanoseconds)
         let boundary = Instant.start + plan.boundary
         let relaunch = world.log.first { entry in
             guard entry.instant > boundary, case .launch = entry.kind else { return false }
@@ -113,7 +121,7 @@ public struct LifecycleMatrix: Sendable {
         }
         return Row(
             engine: engine, scenario: scenario, gapSeconds: gap.seconds,
-            fixesLost: Int(gap.nanoseconds / interval.nanoseconds),
+            fixesLost: Int(lost),
             relaunchSeconds: relaunch.map { ($0.instant - wanted).seconds })
     }
 
