@@ -12,6 +12,7 @@ let package = Package(
             name: "MyTrackerCheck",
             dependencies: [
                 .product(name: "World", package: "Lifeline"),
+                .product(name: "Engines", package: "Lifeline"),
                 .product(name: "Simulation", package: "Lifeline"),
             ]),
     ],

@@ -1,6 +1,8 @@
 // A small engine written only against Lifeline's public API, driven through a drive with a
 // force-quit: it tracks with a `LocationManager` allowed in the background, its own delegate,
-// keeps significant change on as a safety net, and makes its manager again at every launch.
+// keeps significant change on as a safety net, makes its manager again at every launch, and
+// stores every fix through the Engines library's `FixRecorder` (the store and the uploader).
+import Engines
 import Simulation
 import World
 
@@ -10,6 +12,8 @@ final class Tally { var fixes = 0 }
 final class MyTracker: AppEngine, LocationManagerDelegate {
     private let tally: Tally
     private var manager: LocationManager?  // held, as an iOS app holds its CLLocationManager
+    private weak var services: LocationServices?
+    private let recorder = FixRecorder()
     init(tally: Tally) { self.tally = tally }
 
     func didLaunch(_ launch: LaunchContext, services: LocationServices) {
@@ -20,10 +24,21 @@ final class MyTracker: AppEngine, LocationManagerDelegate {
         manager.startUpdatingLocation()
         manager.startMonitoringSignificantLocationChanges()
         self.manager = manager
+        self.services = services
+        recorder.resume(services: services)
     }
 
     func locationManager(_ manager: LocationManager, didUpdateLocations locations: [Fix]) {
         tally.fixes += locations.count  // a resumed app gets its held fixes in one batch
+        guard let services else { return }
+        for fix in locations where fix.source == .gnss { recorder.accept(fix, services: services) }
+    }
+
+    func storeDidCommit(_ commit: CommitID, services: LocationServices) {
+        recorder.storeDidCommit(commit, services: services)
+    }
+    func didCompleteUpload(_ task: UploadTaskID, result: UploadResult, services: LocationServices) {
+        recorder.didCompleteUpload(task, result: result, services: services)
     }
 }
 
@@ -57,5 +72,6 @@ for entry in world.log {
 if tally.fixes < fixes {
     print("FAIL the delegates got \(tally.fixes) fixes, the log shows \(fixes)")
 } else {
-    print("launches=\(launches) fixes=\(fixes) dropped=\(dropped)")
+    let stored = world.storedRows.filter { $0.key == FixRecorder.fixRowKey }.count
+    print("launches=\(launches) fixes=\(fixes) stored=\(stored) dropped=\(dropped)")
 }
