@@ -73,3 +73,27 @@ public final class FixRecorder {
         lastAcceptedFix.map { now - $0.instant }
     }
 }
+
+/// A tracking engine that records through a `FixRecorder`: its store, upload and
+/// background-task callbacks go to the recorder (a task that is not the uploader's is ended, as
+/// a well-behaved app ends every task). An engine that needs more in one of them implements it
+/// and calls the recorder itself.
+public protocol RecordingEngine: TrackingEngine {
+    var recorder: FixRecorder { get }
+}
+
+extension RecordingEngine {
+    public func storeDidCommit(_ commit: CommitID, services: LocationServices) {
+        recorder.storeDidCommit(commit, services: services)
+    }
+
+    public func didCompleteUpload(
+        _ task: UploadTaskID, result: UploadResult, services: LocationServices
+    ) {
+        recorder.didCompleteUpload(task, result: result, services: services)
+    }
+
+    public func backgroundTaskWillExpire(_ task: ObjectID, services: LocationServices) {
+        recorder.backgroundTaskWillExpire(task, services: services)
+    }
+}

@@ -26,7 +26,7 @@ import World
 /// `TrackingEngine`'s `start` and `stop` start and stop a workout; `state(at:)` reports the
 /// workout as `enabled`. Its events are one stream (`events`, `onEvent`): fixes, starts and
 /// stops, and `.runtime(_)` for the rest (`RuntimeEvent`).
-public final class LocationRuntime: TrackingEngine {
+public final class LocationRuntime: RecordingEngine {
     /// Saved-record key of the features' text (`LocationFeatures.savedText`).
     public static let featuresKey = "runtime.features"
     /// Saved-record key of the places registered with the system's monitor (escaped
@@ -179,20 +179,6 @@ public final class LocationRuntime: TrackingEngine {
         else { return }
         recorder.accept(fix, services: services)
         tell(.fixAccepted(fix))
-    }
-
-    public func storeDidCommit(_ commit: CommitID, services: LocationServices) {
-        recorder.storeDidCommit(commit, services: services)
-    }
-
-    public func didCompleteUpload(
-        _ task: UploadTaskID, result: UploadResult, services: LocationServices
-    ) {
-        recorder.didCompleteUpload(task, result: result, services: services)
-    }
-
-    public func backgroundTaskWillExpire(_ task: ObjectID, services: LocationServices) {
-        recorder.backgroundTaskWillExpire(task, services: services)
     }
 
     // MARK: - State of this process

@@ -23,7 +23,7 @@ import World
 ///
 /// A new engine is made for every process: everything it knows across processes is in the
 /// saved record (`TrackingRecord`) and the store.
-public final class SessionEngine: TrackingEngine, LocationManagerDelegate {
+public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     /// The engine's settings, with source B's defaults where it states them.
     public struct Settings: Sendable, Equatable {
         /// `stopOnTerminate` and `startOnBoot` (R-B11, R-B12: both false by default, B).
@@ -65,7 +65,7 @@ public final class SessionEngine: TrackingEngine, LocationManagerDelegate {
     public private(set) var manager: LocationManager?
     /// The wake region's centre, while it is monitored.
     public private(set) var wakeRegionCenter: Coordinate?
-    let recorder: FixRecorder
+    public let recorder: FixRecorder
     private var launchState = ProcessState.foreground
 
     public init(_ settings: Settings = Settings()) {
@@ -236,21 +236,5 @@ public final class SessionEngine: TrackingEngine, LocationManagerDelegate {
                 identifier: settings.wakeRegionIdentifier, center: center,
                 radiusMeters: settings.wakeRegionRadiusMeters))
         wakeRegionCenter = nil
-    }
-
-    // MARK: Store and uploads
-
-    public func storeDidCommit(_ commit: CommitID, services: LocationServices) {
-        recorder.storeDidCommit(commit, services: services)
-    }
-
-    public func didCompleteUpload(
-        _ task: UploadTaskID, result: UploadResult, services: LocationServices
-    ) {
-        recorder.didCompleteUpload(task, result: result, services: services)
-    }
-
-    public func backgroundTaskWillExpire(_ task: ObjectID, services: LocationServices) {
-        recorder.backgroundTaskWillExpire(task, services: services)
     }
 }

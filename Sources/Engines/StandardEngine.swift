@@ -11,7 +11,7 @@ import World
 /// significant change and a region outlive a swipe-away (R-D7), waiting for the first unlock
 /// (R-D9) and for permission (R-D10), filtering by accuracy with an overdue rule (R-D11), and
 /// uploading through the shared `FixRecorder` (R-D13). Every number is a `Settings` property.
-public final class StandardEngine: TrackingEngine {
+public final class StandardEngine: RecordingEngine {
     /// The settings this engine was made with.
     public let settings: Settings
     /// What this process's engine has told its host app, in order.
@@ -174,21 +174,7 @@ public final class StandardEngine: TrackingEngine {
         }
     }
 
-    // MARK: - Store, uploads, timers (R-D13)
-
-    public func storeDidCommit(_ commit: CommitID, services: LocationServices) {
-        recorder.storeDidCommit(commit, services: services)
-    }
-
-    public func didCompleteUpload(
-        _ task: UploadTaskID, result: UploadResult, services: LocationServices
-    ) {
-        recorder.didCompleteUpload(task, result: result, services: services)
-    }
-
-    public func backgroundTaskWillExpire(_ task: ObjectID, services: LocationServices) {
-        recorder.backgroundTaskWillExpire(task, services: services)
-    }
+    // MARK: - Timers (the store and uploads go to the recorder: `RecordingEngine`, R-D13)
 
     public func timerDidFire(_ timer: ObjectID, services: LocationServices) {
         warmUpTimerFired(timer)
