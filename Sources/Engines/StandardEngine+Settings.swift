@@ -42,11 +42,6 @@ extension StandardEngine {
         /// `showsBackgroundLocationIndicator` passed to Core Location (D:
         /// `ios.showsBackgroundLocationIndicator` default false; R-A8).
         public var showsBackgroundLocationIndicator = false
-        /// Whether the app's Info.plist has `location` in `UIBackgroundModes`. D sets
-        /// `allowsBackgroundLocationUpdates` only then (R-D1), because setting it without the
-        /// mode aborts the process (R-A9); an engine cannot read its Info.plist, so the host
-        /// app says it here.
-        public var hasLocationBackgroundMode = true
         /// The stop radius: the parked region's radius is max(`parkedRegionRadiusMin`,
         /// `parkedRegionRadiusFactor` × this) (R-D5, D: `stopRadiusM`). D states no default;
         /// 50 m is the engine's choice (it gives D's 100 m floor).

@@ -42,7 +42,10 @@ extension StandardEngine {
     private func startUpdates(_ manager: LocationManager, desiredAccuracy: Double) {
         setDesiredAccuracy(desiredAccuracy)
         guard !updating else { return }
-        if settings.hasLocationBackgroundMode { manager.allowsBackgroundLocationUpdates = true }
+        // Only with the mode in the Info.plist: without it the setter aborts (R-A9, R-D1).
+        if services?.backgroundModes.contains("location") == true {
+            manager.allowsBackgroundLocationUpdates = true
+        }
         manager.pausesLocationUpdatesAutomatically = false
         manager.distanceFilter = LocationManager.distanceFilterNone
         manager.activityType = settings.activityType

@@ -275,6 +275,10 @@ public final class LocationServices {
     /// The virtual instant of the callback, the instant fixes carry. It stands for `Date()`,
     /// except that `UserAction.adjustClock` moves only `bootTime`, not this.
     public internal(set) var now = Instant.start
+    /// `UIBackgroundModes` of the app's Info.plist, as `Bundle.main` reads it: `["location"]`
+    /// when the location background mode is declared, empty otherwise. An engine that sets
+    /// `allowsBackgroundLocationUpdates` checks it first (R-A9).
+    public var backgroundModes: [String] { capabilities.locationBackgroundMode ? ["location"] : [] }
     /// The process's upload session, like `URLSession.shared`: requests made on it go to the
     /// network when the callback returns.
     public let urlSession: UploadSession

@@ -134,10 +134,8 @@ struct StandardEngineTests {
         "R-D1, R-A9: without the location background mode the engine does not set background updates, and does not crash"
     )
     func noBackgroundModeNoCrash() {
-        var settings = StandardEngine.Settings()
-        settings.hasLocationBackgroundMode = false
         let run = StandardRun(
-            settings: settings, capabilities: AppCapabilities(locationBackgroundMode: false),
+            capabilities: AppCapabilities(locationBackgroundMode: false),
             route: route([.init(.drive, .minutes(5), speedMetersPerSecond: 20)]), until: 120,
             actions: [(0, .open)])
         #expect(!run.world.log.contains { if case .crashed = $0.kind { true } else { false } })
