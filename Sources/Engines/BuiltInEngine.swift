@@ -19,10 +19,16 @@ public enum BuiltInEngine: String, Sendable, CaseIterable, CustomStringConvertib
     /// A new engine of this kind with its default settings, except `startOnBoot` for the
     /// engines that have it (R-B12): the factory a world calls at every process launch.
     public func make(startOnBoot: Bool = false) -> any TrackingEngine {
+        make(launchRules: LaunchRules(startOnBoot: startOnBoot))
+    }
+
+    /// A new engine of this kind with its default settings, except its launch rules
+    /// (`stopOnTerminate`, R-B11, and `startOnBoot`, R-B12), which every built-in engine has.
+    public func make(launchRules: LaunchRules) -> any TrackingEngine {
         switch self {
         case .locationRuntime, .standard, .session:
             var settings = SessionEngine.Settings()
-            settings.launchRules.startOnBoot = startOnBoot
+            settings.launchRules = launchRules
             return SessionEngine(settings)
         }
     }
