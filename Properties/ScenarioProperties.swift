@@ -145,7 +145,8 @@ var damagedTexts: Gen<String> {
         let start = Gen<Int>.int(in: 0...text.count).generate(testCase)
         let length = Gen<Int>.int(in: 0...(text.count - start)).generate(testCase)
         let junk = Gen<String>.element(of: [
-            "", " ", "\n", "  ", "#", "=", "-", "+", ":", ",", "9", "x", "\t", "1e400", "nan", "route",
+            "", " ", "\n", "  ", "#", "=", "-", "+", ":", ",", "9", "x", "\t", "1e400", "nan",
+            "route",
             "events", "\n  0s open", "\n  drive", "gpx", "m/s", "at", "999999999999h",
         ]).generate(testCase)
         return String(text[..<start]) + junk + String(text[(start + length)...])

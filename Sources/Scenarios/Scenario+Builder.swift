@@ -39,12 +39,15 @@ extension Scenario {
 
     /// Drives for `duration` at `speed` metres per second, turning by `turn` degrees first.
     public mutating func drive(_ duration: VirtualDuration, speed: Double, turn: Double = 0) {
-        append(Route.Segment(.drive, duration, speedMetersPerSecond: speed, headingChangeDegrees: turn))
+        append(
+            Route.Segment(.drive, duration, speedMetersPerSecond: speed, headingChangeDegrees: turn)
+        )
     }
 
     /// Walks for `duration` at `speed` metres per second, turning by `turn` degrees first.
     public mutating func walk(_ duration: VirtualDuration, speed: Double, turn: Double = 0) {
-        append(Route.Segment(.walk, duration, speedMetersPerSecond: speed, headingChangeDegrees: turn))
+        append(
+            Route.Segment(.walk, duration, speedMetersPerSecond: speed, headingChangeDegrees: turn))
     }
 
     /// Stays still for `duration`.

@@ -42,6 +42,8 @@ extension Scenario {
     public func makeWorld(
         trace: (any TraceSink<WorldMessage>)? = nil, ordering: OrderingStrategy? = nil
     ) throws -> (world: World, engines: LaunchedEngines) {
+        precondition(horizon >= .zero, "a scenario's horizon is not negative")
+        precondition(events.allSatisfy { $0.at >= .zero }, "an event comes at or after the start")
         let configuration = WorldConfiguration(
             policy: try policy.makePolicy(), capabilities: capabilities,
             authorization: authorization, accuracy: accuracy, route: try route.makeRoute(),

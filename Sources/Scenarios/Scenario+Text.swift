@@ -60,8 +60,7 @@ extension Scenario: CustomStringConvertible {
     }
 
     /// Every capability by its word in a file, in the order they print.
-    static var capabilityFields: [(word: String, keyPath: WritableKeyPath<AppCapabilities, Bool>)]
-    {
+    static var capabilityFields: [(word: String, keyPath: WritableKeyPath<AppCapabilities, Bool>)] {
         [("location-background", \.locationBackgroundMode), ("scene-based", \.sceneBased)]
     }
 

@@ -30,13 +30,14 @@ public struct ScenarioEngine: Sendable, Equatable {
     public var name: BuiltInEngine
     public var settings: Settings
 
-    public init(_ name: BuiltInEngine, settings: Settings = Settings()) {
+    public init(_ name: BuiltInEngine, settings: Settings) {
         self.name = name
         self.settings = settings
     }
 
     public init(_ name: BuiltInEngine, stopOnTerminate: Bool = false, startOnBoot: Bool = false) {
-        self.init(name, settings: Settings(stopOnTerminate: stopOnTerminate, startOnBoot: startOnBoot))
+        self.init(
+            name, settings: Settings(stopOnTerminate: stopOnTerminate, startOnBoot: startOnBoot))
     }
 
     /// A new engine with these settings: the factory the world calls at every launch.

@@ -64,7 +64,8 @@ extension ScenarioParser {
             let keyPath = try reader.choice(
                 token, "a capability", fields.map { ($0.word, $0.keyPath) })
             if words.contains(token.text) {
-                throw reader.fail(token, "expected each capability once, found a second '\(token.text)'")
+                throw reader.fail(
+                    token, "expected each capability once, found a second '\(token.text)'")
             }
             words.append(token.text)
             capabilities[keyPath: keyPath] = true
@@ -76,16 +77,24 @@ extension ScenarioParser {
     mutating func readAnswers(_ reader: inout ScenarioTokenReader) throws(ScenarioParseError) {
         var answers = AuthorizationAnswers()
         let keys = ["whenInUse", "always", "responseDelay", "temporaryFullAccuracy"]
-        for (key, value) in try reader.keyValues("an answer KEY=VALUE (\(keys.joined(separator: ", ")))") {
+        for (key, value) in try reader.keyValues(
+            "an answer KEY=VALUE (\(keys.joined(separator: ", ")))")
+        {
             switch key.text {
             case "whenInUse":
                 answers.whenInUse = try reader.choice(
                     value, "an answer to the When In Use prompt",
-                    [(Authorization.whenInUse.rawValue, .whenInUse), (Authorization.denied.rawValue, .denied)])
+                    [
+                        (Authorization.whenInUse.rawValue, .whenInUse),
+                        (Authorization.denied.rawValue, .denied),
+                    ])
             case "always":
                 answers.always = try reader.choice(
                     value, "an answer to the Always prompt",
-                    [(Authorization.always.rawValue, .always), (Authorization.whenInUse.rawValue, .whenInUse)])
+                    [
+                        (Authorization.always.rawValue, .always),
+                        (Authorization.whenInUse.rawValue, .whenInUse),
+                    ])
             case "responseDelay": answers.responseDelay = try reader.duration(value)
             case "temporaryFullAccuracy": answers.temporaryFullAccuracy = try reader.flag(value)
             default:

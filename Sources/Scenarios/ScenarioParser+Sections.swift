@@ -37,7 +37,9 @@ extension ScenarioParser {
             guard at.text == "at" else { throw reader.fail(at, expected: "'at SPEED m/s'") }
             let speedToken = try reader.next("a speed in m/s")
             speed = try reader.number(speedToken, "a speed in m/s")
-            guard speed >= 0 else { throw reader.fail(speedToken, expected: "a speed of at least 0 m/s") }
+            guard speed >= 0 else {
+                throw reader.fail(speedToken, expected: "a speed of at least 0 m/s")
+            }
             let unit = try reader.next("'m/s'")
             guard unit.text == "m/s" else { throw reader.fail(unit, expected: "'m/s'") }
         }

@@ -76,7 +76,8 @@ struct ScenarioParser {
         }
         if let first = directiveLines[directive] {
             throw reader.fail(
-                word, "expected each directive once, found a second '\(word.text)' "
+                word,
+                "expected each directive once, found a second '\(word.text)' "
                     + "(the first is on line \(first))")
         }
         directiveLines[directive] = line.number
@@ -105,7 +106,8 @@ struct ScenarioParser {
         case .seed:
             let token = try reader.next("a seed")
             guard let seed = UInt64(token.text) else {
-                throw reader.fail(token, expected: "a seed (a whole number from 0 to \(UInt64.max))")
+                throw reader.fail(
+                    token, expected: "a seed (a whole number from 0 to \(UInt64.max))")
             }
             scenario.seed = seed
         case .horizon: scenario.horizon = try reader.duration(reader.next("the horizon"))

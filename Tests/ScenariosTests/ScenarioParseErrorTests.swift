@@ -141,7 +141,8 @@ let badScenarios: [BadScenario] = [
 
 @Suite("Scenario parse errors")
 struct ScenarioParseErrorTests {
-    @Test("each kind of bad input is an error at its file, line and column", arguments: badScenarios)
+    @Test(
+        "each kind of bad input is an error at its file, line and column", arguments: badScenarios)
     func badInput(_ bad: BadScenario) throws {
         _ = gpxFixturePath
         let error = #expect(throws: ScenarioParseError.self) {

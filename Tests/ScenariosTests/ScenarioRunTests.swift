@@ -9,7 +9,8 @@ import World
 
 /// Writes `text` to `name` in this process's temporary folder; returns the path.
 func writeTemporary(_ name: String, _ text: String) throws -> String {
-    let folder = NSTemporaryDirectory() + "lifeline-scenarios-\(ProcessInfo.processInfo.processIdentifier)"
+    let folder =
+        NSTemporaryDirectory() + "lifeline-scenarios-\(ProcessInfo.processInfo.processIdentifier)"
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     let path = folder + "/" + name
     try Data(text.utf8).write(to: URL(fileURLWithPath: path))
