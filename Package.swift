@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "Formats", targets: ["Formats"]),
         .library(name: "World", targets: ["World"]),
         .library(name: "Engines", targets: ["Engines"]),
+        .library(name: "Scenarios", targets: ["Scenarios"]),
     ],
     targets: [
         // Layer 1: the discrete-event kernel (virtual time, scheduler, actors, ordering, trace,
@@ -34,6 +35,10 @@ let package = Package(
         // Layer 4: the built-in app engines under test (LocationRuntime, the session engine, the
         // standard engine), written only against World's public API, and the lifecycle matrix.
         .target(name: "Engines", dependencies: ["Simulation", "World"]),
+        // Layer 5: scenarios (one complete input to a run: a value, a builder, the `.scenario`
+        // text format with its parser and printer, and running one on the world).
+        .target(
+            name: "Scenarios", dependencies: ["Simulation", "Formats", "World", "Engines"]),
         // The shrinking challenges of ../shared/bench/shrinking, run by Properties/ and by
         // `lifeline bench shrink`.
         .target(name: "ShrinkingChallenges", dependencies: ["Exploration"]),
@@ -53,6 +58,9 @@ let package = Package(
         .testTarget(name: "FormatsTests", dependencies: ["Formats"]),
         .testTarget(name: "WorldTests", dependencies: ["World", "Formats", "Simulation"]),
         .testTarget(name: "EnginesTests", dependencies: ["Engines", "World", "Simulation"]),
+        .testTarget(
+            name: "ScenariosTests",
+            dependencies: ["Scenarios", "Engines", "World", "Simulation"]),
         .testTarget(name: "ExplorationTests", dependencies: ["Exploration", "ExplorationTesting"]),
         .testTarget(
             name: "CommandTests",
@@ -62,6 +70,7 @@ let package = Package(
             name: "Properties",
             dependencies: [
                 "Simulation", "Exploration", "ExplorationTesting", "ShrinkingChallenges", "World",
+                "Scenarios",
             ],
             path: "Properties"
         ),

@@ -21,16 +21,23 @@ public enum BuiltInEngine: String, Sendable, CaseIterable, CustomStringConvertib
     /// `LocationRuntime`'s host app records a workout and detects commutes from its first open
     /// (`hostFeatures`); it has no `startOnBoot`: it restores whatever its record says.
     public func make(startOnBoot: Bool = false) -> any TrackingEngine {
+        make(launchRules: LaunchRules(startOnBoot: startOnBoot))
+    }
+
+    /// A new engine of this kind with its default settings, except its launch rules
+    /// (`stopOnTerminate`, R-B11, and `startOnBoot`, R-B12), which the session and standard
+    /// engines have (`LocationRuntime` restores whatever its record says).
+    public func make(launchRules: LaunchRules) -> any TrackingEngine {
         switch self {
         case .locationRuntime:
             return LocationRuntime(settings: LocationRuntimeSettings(initialFeatures: Self.hostFeatures))
         case .session:
             var settings = SessionEngine.Settings()
-            settings.launchRules.startOnBoot = startOnBoot
+            settings.launchRules = launchRules
             return SessionEngine(settings)
         case .standard:
             var settings = StandardEngine.Settings()
-            settings.launchRules.startOnBoot = startOnBoot
+            settings.launchRules = launchRules
             return StandardEngine(settings: settings)
         }
     }

@@ -13,6 +13,13 @@ public struct PolicyFileError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         line > 0 ? "\(path):\(line): \(message)" : "\(path): \(message)"
     }
+
+    public init(path: String, line: Int, key: String?, message: String) {
+        self.path = path
+        self.line = line
+        self.key = key
+        self.message = message
+    }
 }
 
 extension IOSPolicy {
@@ -127,6 +134,40 @@ extension IOSPolicy {
             lines: Dictionary(
                 entries.map { ($0.key, $0.line) }, uniquingKeysWith: { first, _ in first }))
         return policy
+    }
+
+    /// The keys a policy file or a scenario's `policy` line may set, in declaration order.
+    public static var overrideKeys: [String] { fields.map(\.key) }
+
+    /// This policy with `overrides` applied in order, each value written as text the way a
+    /// scenario writes it (`whenInUseGrace=5s`, `significantChangeDistanceMeters=250`,
+    /// `willTerminateOnForceQuit=false`), through the same checks and messages as a policy
+    /// file: the text is read as the value a policy file would hold for that key (a duration
+    /// string, a number, `true` or `false`) and applied as one of its entries.
+    /// - Throws: `PolicyFileError` naming `path`, `line` and the key that failed.
+    public func applying(overrides: [(key: String, value: String)], path: String, line: Int)
+        throws -> IOSPolicy
+    {
+        var policy = self
+        for override in overrides {
+            let value = Self.fileValue(ofOverride: override.value, key: override.key)
+            try policy.apply((override.key, value, line), path: path)
+        }
+        try policy.validate(
+            path: path,
+            lines: Dictionary(
+                overrides.map { ($0.key, line) }, uniquingKeysWith: { first, _ in first }))
+        return policy
+    }
+
+    /// The policy-file value that an override's text stands for, by the kind of its key (a
+    /// text that is not of that kind stays a string, which `apply` rejects with its message).
+    private static func fileValue(ofOverride text: String, key: String) -> FlatJSONValue {
+        switch fields.first(where: { $0.key == key })?.field {
+        case .duration?, nil: .string(text)
+        case .meters?, .count?: Double(text).map(FlatJSONValue.number) ?? .string(text)
+        case .flag?: text == "true" ? .bool(true) : text == "false" ? .bool(false) : .string(text)
+        }
     }
 
     private mutating func apply(

@@ -1,0 +1,173 @@
+// Every kind of error the scenario parser knows, each with its exact place (file, line,
+// column) and message; none traps.
+import Foundation
+import Scenarios
+import Testing
+
+/// A bad scenario text and the error it must give.
+struct BadScenario: CustomTestStringConvertible, Sendable {
+    var kind: String
+    var lines: [String]
+    /// `file:line:column: message`.
+    var error: String
+    var testDescription: String { kind }
+}
+
+/// A good scenario's lines, into which the cases put their mistake.
+let header = ["engine session", "horizon 10m", "route", "  drive 5m at 13.9 m/s"]
+
+let badScenarios: [BadScenario] = [
+    BadScenario(
+        kind: "unknown directive", lines: ["engines session"] + header.dropFirst(),
+        error:
+            "bad.scenario:1:1: expected a directive (engine, policy, authorization, accuracy, "
+            + "capabilities, answers, ordering, seed, horizon, route, events), found 'engines'"),
+    BadScenario(
+        kind: "missing value", lines: header + ["seed"],
+        error: "bad.scenario:5:5: expected a seed, found the end of the line"),
+    BadScenario(
+        kind: "bad number", lines: header + ["  walk 5m at fast m/s"],
+        error: "bad.scenario:5:14: expected a speed in m/s, found 'fast'"),
+    BadScenario(
+        kind: "bad seed", lines: header + ["seed -1"],
+        error:
+            "bad.scenario:5:6: expected a seed (a whole number from 0 to 18446744073709551615), "
+            + "found '-1'"),
+    BadScenario(
+        kind: "bad duration", lines: ["engine session", "horizon 10x", "route"],
+        error:
+            "bad.scenario:2:9: expected a duration such as 90s, 5m or 1h30m, found '10x'"),
+    BadScenario(
+        kind: "duration over the bound", lines: ["engine session", "horizon 200h", "route"],
+        error: "bad.scenario:2:9: expected a duration of at most 168h, found '200h'"),
+    BadScenario(
+        kind: "unknown event", lines: header + ["events", "  5m forcequit"],
+        error:
+            "bad.scenario:6:6: expected an event (open, leave, lock, unlock, force-quit, "
+            + "memory-pressure, crash, exit, reboot, authorization, precise-location, "
+            + "low-power, live-activity, network, clock), found 'forcequit'"),
+    BadScenario(
+        kind: "bad event argument", lines: header + ["events", "  5m authorization sometimes"],
+        error:
+            "bad.scenario:6:20: expected an authorization (not-determined, when-in-use, "
+            + "always, denied), found 'sometimes'"),
+    BadScenario(
+        kind: "unknown engine", lines: ["engine turbo"] + header.dropFirst(),
+        error:
+            "bad.scenario:1:8: expected an engine (location-runtime, session, standard), "
+            + "found 'turbo'"),
+    BadScenario(
+        kind: "bad engine setting", lines: ["engine session startOnBoot=yes"] + header.dropFirst(),
+        error: "bad.scenario:1:28: expected true or false, found 'yes'"),
+    BadScenario(
+        kind: "unknown policy preset", lines: header + ["policy iOS99"],
+        error:
+            "bad.scenario:5:8: expected a policy preset (measured, iOS16, iOS17, iOS18, iOS26), "
+            + "found 'iOS99'"),
+    BadScenario(
+        kind: "unknown policy key", lines: header + ["policy measured graceWhenInUse=5s"],
+        error:
+            "bad.scenario:5:17: unknown key 'graceWhenInUse'; a policy file sets 'preset' or a "
+            + "property of IOSPolicy (leavingTransition, suspensionDelay, "
+            + "backgroundTaskBudget, …)"),
+    BadScenario(
+        kind: "bad policy value", lines: header + ["policy measured whenInUseGrace=soon"],
+        error:
+            "bad.scenario:5:32: 'whenInUseGrace' expects a duration such as \"5s\" or "
+            + "\"1m30s\" (not negative), got \"soon\""),
+    BadScenario(
+        kind: "impossible policy value", lines: header + ["policy iOS18 fixInterval=0s"],
+        error: "bad.scenario:5:26: 'fixInterval' must be longer than 0s"),
+    BadScenario(
+        kind: "events out of order", lines: header + ["events", "  5m leave", "  1m open"],
+        error:
+            "bad.scenario:7:3: expected an event at or after 5m (events are written in time "
+            + "order), found '1m'"),
+    BadScenario(
+        kind: "duplicate directive", lines: header + ["seed 1", "seed 2"],
+        error:
+            "bad.scenario:6:1: expected each directive once, found a second 'seed' (the first "
+            + "is on line 5)"),
+    BadScenario(
+        kind: "event after the horizon", lines: header + ["events", "  0s open", "  11m leave"],
+        error: "bad.scenario:7:3: expected an event at or before the horizon (10m), found '11m'"),
+    BadScenario(
+        kind: "negative speed", lines: header + ["  drive 5m at -3 m/s"],
+        error: "bad.scenario:5:15: expected a speed of at least 0 m/s, found '-3'"),
+    BadScenario(
+        kind: "missing unit", lines: header + ["  drive 5m at 3 km/h"],
+        error: "bad.scenario:5:17: expected 'm/s', found 'km/h'"),
+    BadScenario(
+        kind: "missing route", lines: ["engine session", "horizon 10m", "seed 3", ""],
+        error: "bad.scenario:4:1: expected a 'route' directive, found the end of the file"),
+    BadScenario(
+        kind: "indented line outside a section", lines: ["engine session", "  horizon 10m"],
+        error:
+            "bad.scenario:2:3: expected a directive at the start of the line, found 'horizon' "
+            + "indented (segments follow 'route', events follow 'events')"),
+    BadScenario(
+        kind: "extra word", lines: header + ["accuracy full please"],
+        error: "bad.scenario:5:15: expected the end of the line, found 'please'"),
+    BadScenario(
+        kind: "bad coordinate", lines: ["engine session", "horizon 1h", "route from 95,0"],
+        error:
+            "bad.scenario:3:12: expected a coordinate LATITUDE,LONGITUDE (latitude -90 to 90, "
+            + "longitude -180 to 180), found '95,0'"),
+    BadScenario(
+        kind: "bad ordering", lines: header + ["ordering pct:7:99"],
+        error:
+            "bad.scenario:5:10: expected an ordering (fifo, random:SEED or pct:SEED:DEPTH, "
+            + "depth 1 to 64), found 'pct:7:99'"),
+    BadScenario(
+        kind: "unknown capability", lines: header + ["capabilities location"],
+        error:
+            "bad.scenario:5:14: expected a capability (location-background, scene-based), "
+            + "found 'location'"),
+    BadScenario(
+        kind: "a GPX route with segments",
+        lines: ["engine session", "horizon 1h", "route gpx \(gpxFixturePath)", "  park 5m"],
+        error:
+            "bad.scenario:4:3: expected a directive, found 'park': a GPX route has no segments"),
+    BadScenario(
+        kind: "missing GPX file",
+        lines: ["engine session", "horizon 1h", "route gpx /no/such/commute.gpx speed 13.9"],
+        error: "bad.scenario:3:11: cannot read the GPX file '/no/such/commute.gpx'"),
+    BadScenario(
+        kind: "zero GPX speed",
+        lines: ["engine session", "horizon 1h", "route gpx \(gpxFixturePath) speed 0"],
+        error:
+            "bad.scenario:3:\(18 + gpxFixturePath.count): expected a speed above 0 m/s, found '0'"),
+]
+
+@Suite("Scenario parse errors")
+struct ScenarioParseErrorTests {
+    @Test(
+        "each kind of bad input is an error at its file, line and column", arguments: badScenarios)
+    func badInput(_ bad: BadScenario) throws {
+        _ = gpxFixturePath
+        let error = #expect(throws: ScenarioParseError.self) {
+            try Scenario(parsing: bad.lines.joined(separator: "\n"), path: "bad.scenario")
+        }
+        #expect(error?.description == bad.error)
+    }
+
+    @Test("a GPX file that is not a route: the scenario's line and the GPX reader's error")
+    func badGPX() throws {
+        let path = try writeTemporary("bad.gpx", "<gpx><wpt lat=\"95\" lon=\"0\"/></gpx>")
+        let error = #expect(throws: ScenarioParseError.self) {
+            try Scenario(
+                parsing: "engine session\nhorizon 1h\nroute gpx \(path)\n", path: "bad.scenario")
+        }
+        #expect(error?.line == 3)
+        #expect(error?.column == 11)
+        #expect(error?.message.hasPrefix("the GPX file is not a route: \(path):1: ") == true)
+    }
+
+    @Test("a scenario file that cannot be read names its path")
+    func unreadableFile() {
+        let error = #expect(throws: ScenarioParseError.self) {
+            try Scenario(contentsOfFile: "/no/such/force-quit.scenario")
+        }
+        #expect(error?.description == "/no/such/force-quit.scenario: cannot read the scenario file")
+    }
+}
