@@ -16,6 +16,11 @@ public struct UploaderConfiguration: Sendable, Equatable {
     /// Whether each request runs inside a background task (R-D13: so that a request in flight
     /// when the app would be suspended can finish). False only to show what it protects.
     public var usesBackgroundTask = true
+    /// Whether a request carries its batch's key, so that the server stores a retried batch
+    /// once. False sends each request under a key of its own (a fresh request id, as a POST
+    /// without an idempotency key): a retry after a lost answer is stored twice. False only to
+    /// show what the key protects.
+    public var keysRequestsByBatch = true
 
     public init() {}
 }
@@ -210,7 +215,13 @@ public final class Uploader {
         if configuration.usesBackgroundTask && backgroundTask == nil {
             backgroundTask = services.beginBackgroundTask()
         }
-        currentTask = services.urlSession.uploadTask(with: batch, earliestBeginAfter: delay)
+        var request = batch
+        if !configuration.keysRequestsByBatch {
+            // A request id of its own: the instant it is made, unique per request.
+            request.key = UploadBatchKey(
+                firstRowIndex: Int(services.now.nanosecondsSinceStart), rowCount: batch.key.rowCount)
+        }
+        currentTask = services.urlSession.uploadTask(with: request, earliestBeginAfter: delay)
     }
 
     private func endBackgroundTaskIfIdle(services: LocationServices) {

@@ -175,6 +175,22 @@ struct UploaderTests {
         #expect(repeated.reduce(0, +) > 0, "some answer was lost after the server accepted")
     }
 
+    @Test("without the batch's key on each request, a retry after a lost answer is stored twice")
+    func unkeyedRequestsDuplicate() {
+        var policy = IOSPolicy.measured
+        policy.networkFailurePercent = 40
+        var configuration = UploaderConfiguration()
+        configuration.keysRequestsByBatch = false
+        let duplicated = (1...5 as ClosedRange<UInt64>).map { seed in
+            let world = runUploads(
+                policy: policy, seed: seed, configuration: configuration, recordUntil: 120,
+                until: 1_800, actions: [(0, .open)])
+            let accepted = world.server.acceptedRows
+            return world.storedFixRows.filter { row in accepted.count { $0 == row } > 1 }.count
+        }
+        #expect(duplicated.reduce(0, +) > 0, "some stored fix reached the server twice")
+    }
+
     @Test(
         "an upload in flight when the app would be suspended completes inside its background task")
     func backgroundTaskLetsTheUploadFinish() throws {
