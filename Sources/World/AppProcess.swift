@@ -140,6 +140,8 @@ final class AppProcess: SimulationActor {
     /// How far the wall clock was set away from virtual time (`adjustClock`): it moves the
     /// boot time the app reads (`kern.boottime` is the wall clock less the uptime).
     private var clockAdjustment = VirtualDuration.zero
+    /// The device's sleep since the boot, which the uptime leaves out.
+    private var sleep = DeviceSleep()
     private let os: ActorID
     private let daemon: ActorID
     private let network: ActorID
@@ -242,6 +244,7 @@ final class AppProcess: SimulationActor {
         case .deviceRebooted:
             bootCount += 1
             bootTime = BootTime(sinceStart: context.now - .start)
+            sleep = DeviceSleep(asleepSince: context.now)  // booted to the lock screen
             disk.protectedDataAvailable = false
             cancelExpiry(&context)
             dropHeldEvents(.reboot, &context)
@@ -265,6 +268,8 @@ final class AppProcess: SimulationActor {
             lowPowerMode = enabled
         case .user(.adjustClock(let offset)):
             clockAdjustment = clockAdjustment + offset
+        case .screenLocked(let locked):
+            sleep.screenLocked(locked, at: context.now)
         case .dropped(let item, let reason):
             record(.dropped(item, reason), context.now)
         case .lost:
@@ -536,7 +541,7 @@ final class AppProcess: SimulationActor {
         services.accuracyAuthorization = accuracy
         services.isLowPowerModeEnabled = lowPowerMode
         services.bootTime = BootTime(sinceStart: bootTime.sinceStart + clockAdjustment)
-        services.uptime = bootTime.uptime(at: context.now)
+        services.uptime = bootTime.uptime(at: context.now) - sleep.asleep(until: context.now)
         services.now = context.now
         if services.crashReason == nil { body(engine, services) }
         // Engine code runs only in callbacks: letting go of the disk's arrays keeps the next

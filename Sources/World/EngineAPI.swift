@@ -268,9 +268,10 @@ public final class LocationServices {
     /// relaunches, new after a reboot (an engine detects a reboot by comparing it). Being the
     /// wall clock less the uptime, it moves when the clock is adjusted (`adjustClock`).
     public internal(set) var bootTime = BootTime(sinceStart: .zero)
-    /// `ProcessInfo.systemUptime`: the time since the boot, at the instant of the callback.
-    /// The world does not model the device sleeping, so the uptime never pauses here (on a
-    /// device it does while the device sleeps).
+    /// `ProcessInfo.systemUptime`: the time since the boot, less the time the device slept
+    /// (`DeviceSleep`: while its screen is locked, and from a boot to the unlock), at the
+    /// instant of the callback. So `now - uptime` is not the boot time: an engine that detects
+    /// a reboot from it sees one after every long lock (source B, R-B12).
     public internal(set) var uptime = VirtualDuration.zero
     /// The virtual instant of the callback, the instant fixes carry. It stands for `Date()`,
     /// except that `UserAction.adjustClock` moves only `bootTime`, not this.

@@ -40,6 +40,8 @@ final class OperatingSystem: SimulationActor {
     /// reverts to reduced when the process ends.
     private var temporaryFullAccuracy = false
     private var unlockedSinceBoot = true
+    /// The screen is locked: the device sleeps. The world starts unlocked.
+    private var screenLocked = false
     private var daemonKeepsAlive = false
     private var testHostAttached = false
     private var launchedInBackground = false
@@ -110,6 +112,11 @@ final class OperatingSystem: SimulationActor {
             leaving = context.setTimer(
                 after: policy.leavingTransition, .osTimer(.enterBackground(generation: generation)))
         case .lock, .unlock:
+            let locking = action == .lock
+            if locking != screenLocked {
+                screenLocked = locking
+                context.send(.screenLocked(locking), to: app)
+            }
             if action == .unlock && !unlockedSinceBoot {
                 unlockedSinceBoot = true
                 context.send(.firstUnlock, to: daemon)
@@ -131,6 +138,7 @@ final class OperatingSystem: SimulationActor {
             bootCount += 1
             state = .notRunning
             unlockedSinceBoot = false
+            screenLocked = true  // a device boots to its lock screen (the app process knows)
             context.send(.deviceBooted, to: daemon)
             context.send(.deviceRebooted, to: app)
         case .setAuthorization(let value):

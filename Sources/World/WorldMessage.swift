@@ -197,6 +197,8 @@ public enum WorldMessage: Sendable, CustomStringConvertible {
     case resumed(generation: Int)
     case kill(TerminationCause, generation: Int)
     case deviceRebooted
+    /// The screen was locked (the device sleeps: the uptime pauses) or unlocked.
+    case screenLocked(Bool)
     /// The operating system will not relaunch the app for `mechanism` (R-F5, R-B4–R-B6): the
     /// events held for it are lost.
     case wakeRefused(RelaunchMechanism, DropReason)
@@ -246,6 +248,7 @@ public enum WorldMessage: Sendable, CustomStringConvertible {
         case .resumed(let generation): "resumed (process \(generation))"
         case .kill(let cause, let generation): "kill process \(generation) (\(cause.rawValue))"
         case .deviceRebooted: "device rebooted"
+        case .screenLocked(let locked): "screen \(locked ? "locked" : "unlocked")"
         case .wakeRefused(let mechanism, let reason):
             "no relaunch for \(mechanism.rawValue): \(reason)"
         case .deliver(let item, let generation, let withheld, _):

@@ -363,3 +363,32 @@ public struct LocationIndicatorChange: Sendable, Equatable, CustomStringConverti
         "location indicator \(shown ? "shown" : "hidden") at \(instant)"
     }
 }
+
+/// How long the device has slept since it booted: `ProcessInfo.systemUptime` (like
+/// `mach_absolute_time`) does not advance while it sleeps (source B: "systemUptime, which
+/// pauses while the device sleeps"). The model's device sleeps while its screen is locked, and
+/// boots to the lock screen; a real device also wakes briefly for work while locked, which is
+/// not modelled.
+struct DeviceSleep: Sendable {
+    /// Sleep that has ended, since the boot.
+    private var slept = VirtualDuration.zero
+    /// When the current sleep began, if the device sleeps now.
+    private var since: Instant?
+
+    init(asleepSince: Instant? = nil) { since = asleepSince }
+
+    /// The screen was locked (sleep begins) or unlocked (it ends) at `now`.
+    mutating func screenLocked(_ locked: Bool, at now: Instant) {
+        if locked {
+            if since == nil { since = now }
+        } else if let began = since {
+            slept = slept + (now - began)
+            since = nil
+        }
+    }
+
+    /// The time asleep from the boot to `now`.
+    func asleep(until now: Instant) -> VirtualDuration {
+        slept + (since.map { now - $0 } ?? .zero)
+    }
+}

@@ -59,7 +59,9 @@ struct SystemFactsTests {
         #expect(readings.map(\.seconds) == [0, backgroundAt.seconds])
     }
 
-    @Test("R-B12: the boot time changes across a reboot and not across a relaunch")
+    @Test(
+        "R-B12: the boot time changes across a reboot and not across a relaunch; the uptime leaves out the time on the lock screen after the boot"
+    )
     func bootTimeDetectsReboot() {
         let readings = readFacts(actions: [
             (0, .open), (10, .forceQuit), (20, .open), (30, .reboot), (100, .unlock), (110, .open),
@@ -68,7 +70,21 @@ struct SystemFactsTests {
         let boots = readings.map(\.bootTime)
         #expect(boots[0] == boots[1])
         #expect(boots[2] == BootTime(sinceStart: .seconds(30)))
-        #expect(readings[2].uptime == .seconds(80))
+        // Rebooted at 30 s to the lock screen, unlocked at 100 s, read at 110 s.
+        #expect(readings[2].uptime == VirtualDuration.seconds(110 - 30) - VirtualDuration.seconds(100 - 30))
+    }
+
+    @Test(
+        "R-B12: while the screen is locked the device sleeps: the uptime pauses, the boot time does not move"
+    )
+    func uptimePausesWhileLocked() {
+        let readings = readFacts(
+            uptimeAtStart: .hours(1),
+            actions: [(0, .open), (10, .lock), (310, .unlock), (320, .forceQuit), (330, .open)])
+        #expect(readings.count == 2)
+        #expect(readings[0].bootTime == readings[1].bootTime)
+        let asleep = VirtualDuration.seconds(310 - 10)
+        #expect(readings[1].uptime == .hours(1) + .seconds(330) - asleep)
     }
 
     @Test("Low Power Mode reads as the user last set it, in a running process and at a launch")

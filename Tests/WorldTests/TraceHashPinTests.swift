@@ -85,6 +85,6 @@ struct TraceHashPinTests {
             }
         }
         #expect(world.terminations.first == .memory)
-        #expect(hash == "607f2d4f17d8f058")
+        #expect(hash == "bbfb3cde29ebd092")
     }
 }
