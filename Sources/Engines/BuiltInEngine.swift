@@ -28,24 +28,46 @@ public enum BuiltInEngine: String, Sendable, CaseIterable, CustomStringConvertib
     /// (`stopOnTerminate`, R-B11, and `startOnBoot`, R-B12), which the session and standard
     /// engines have (`LocationRuntime` restores whatever its record says).
     public func make(launchRules: LaunchRules) -> any TrackingEngine {
+        make(launchRules: launchRules, flaws: [])
+    }
+
+    /// The same, with `flaws` planted (`Mutant`).
+    func make(launchRules: LaunchRules, flaws: Flaws) -> any TrackingEngine {
         switch self {
         case .locationRuntime:
-            return LocationRuntime(settings: LocationRuntimeSettings(initialFeatures: Self.hostFeatures))
+            return LocationRuntime(
+                settings: LocationRuntimeSettings(initialFeatures: Self.hostFeatures),
+                flaws: flaws)
         case .session:
             var settings = SessionEngine.Settings()
             settings.launchRules = launchRules
-            return SessionEngine(settings)
+            if flaws.contains(.retryWithoutIdempotency) {
+                settings.uploader.keysRequestsByBatch = false
+            }
+            return SessionEngine(settings, flaws: flaws)
         case .standard:
             var settings = StandardEngine.Settings()
             settings.launchRules = launchRules
-            return StandardEngine(settings: settings)
+            return StandardEngine(settings: settings, flaws: flaws)
         }
     }
 
     /// The features the built-in `LocationRuntime`'s host app starts at its first open: a
-    /// workout (live updates and a background activity session) and commute detection
-    /// (significant change, with the service session requiring Always).
-    public static let hostFeatures = LocationFeatures(recordingWorkout: true, commuteDetection: true)
+    /// workout (live updates and a background activity session), a watched place where the
+    /// built-in scenarios start (`hostHome`, the Places monitor) and commute detection
+    /// (significant change); the place and the commute need the service session to require
+    /// Always.
+    public static let hostFeatures = LocationFeatures(
+        recordingWorkout: true,
+        watchedPlaces: [
+            WatchedPlace(identifier: "home", center: hostHome, radiusMeters: hostHomeRadiusMeters)
+        ],
+        commuteDetection: true)
+
+    /// Where the lifecycle matrix and the scenarios start by default (Westminster).
+    public static let hostHome = Coordinate(latitude: 51.5007, longitude: -0.1246)
+    /// The watched home's radius: 150 m, over the 100 m practical minimum of a region (F).
+    public static let hostHomeRadiusMeters = 150.0
 
     /// The interval at which the engine records fixes with its default settings under
     /// `policy`: a gap shorter than this loses nothing.

@@ -41,8 +41,12 @@ public final class FixRecorder {
         }
         flushPending(store)
         store.insert(StoredRow(key: Self.fixRowKey, fix: fix))
-        store.commit()
+        if store.uncommittedRows.count >= fixesPerCommit { store.commit() }
     }
+
+    /// Fixes per commit: 1, so that a kill loses at most the fix in flight. More is
+    /// `Mutant.fixAcknowledgedBeforeCommit`'s mistake (rows acknowledged, not yet durable).
+    var fixesPerCommit = 1
 
     private func flushPending(_ store: Store) {
         guard !pending.isEmpty else { return }

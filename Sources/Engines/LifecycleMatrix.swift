@@ -140,7 +140,7 @@ public struct LifecycleMatrix: Sendable {
             .drive, parkedFor + observedFor + .hours(1),
             speedMetersPerSecond: driveSpeedMetersPerSecond)
         let park = Route.Segment(.park, parkedFor)
-        let start = Coordinate(latitude: 51.5007, longitude: -0.1246)
+        let start = BuiltInEngine.hostHome
         let opening: [(VirtualDuration, UserAction)] = [(.zero, .open), (leaveAfter, .leave)]
         let driveOff = parkAfter + parkedFor
         let struck = parkAfter + killAfterParking

@@ -61,8 +61,16 @@ public final class LocationRuntime: RecordingEngine {
     /// Stores the workout's fixes and uploads them (R-B14, R-D13).
     public let recorder: FixRecorder
 
-    public init(settings: LocationRuntimeSettings = LocationRuntimeSettings()) {
+    public convenience init(settings: LocationRuntimeSettings = LocationRuntimeSettings()) {
+        self.init(settings: settings, flaws: [])
+    }
+
+    /// The mistakes planted in this runtime (`Mutant`); none in the built-in one.
+    let flaws: Flaws
+
+    init(settings: LocationRuntimeSettings, flaws: Flaws) {
         self.settings = settings
+        self.flaws = flaws
         recorder = FixRecorder(uploader: settings.uploader)
     }
 
@@ -278,7 +286,7 @@ public final class LocationRuntime: RecordingEngine {
     /// process lacks, in R-A14's order. Nothing while the authorization is undetermined.
     private func reconcile(_ services: LocationServices) {
         guard featuresLoaded else { return }
-        guard authorization != .notDetermined else {
+        guard authorization != .notDetermined || flaws.contains(.startsUndetermined) else {
             if !features.isEmpty && !permissionMissingTold {
                 permissionMissingTold = true
                 tell(.permissionMissing(.notDetermined))
@@ -345,7 +353,9 @@ public final class LocationRuntime: RecordingEngine {
             liveUpdates = services.startLiveUpdates(settings.workoutConfiguration)
         case .monitor(let name):
             guard placesMonitor == nil else { return false }
-            let monitor = services.monitor(named: name)
+            let renamed = flaws.contains(.monitorRenamed) && featuresFromRecord
+            let monitor = services.monitor(
+                named: renamed ? name + Flaws.renamedMonitorSuffix : name)
             monitor.delegate = self
             placesMonitor = monitor
         case .significantChanges:

@@ -65,12 +65,27 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     public private(set) var manager: LocationManager?
     /// The wake region's centre, while it is monitored.
     public private(set) var wakeRegionCenter: Coordinate?
+    /// Stores the fixes and uploads them (R-B14, R-D13).
     public let recorder: FixRecorder
     private var launchState = ProcessState.foreground
+    /// Foreground or background, as UIKit last told this process.
+    private var appState = ProcessState.foreground
+    /// The mistakes planted in this engine (`Mutant`); none in the built-in one.
+    let flaws: Flaws
+    /// The timer of the slow launch work (`Flaws.restoreAfterSlowWork`).
+    private var slowWork: ObjectID?
 
-    public init(_ settings: Settings = Settings()) {
+    public convenience init(_ settings: Settings = Settings()) {
+        self.init(settings, flaws: [])
+    }
+
+    init(_ settings: Settings, flaws: Flaws) {
         self.settings = settings
+        self.flaws = flaws
         recorder = FixRecorder(uploader: settings.uploader)
+        if flaws.contains(.fixAcknowledgedBeforeCommit) {
+            recorder.fixesPerCommit = Flaws.fixesPerCommit
+        }
     }
 
     // MARK: The host app's calls
@@ -115,6 +130,7 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
 
     public func didLaunch(_ launch: LaunchContext, services: LocationServices) {
         launchState = launch.state
+        appState = launch.state
         guard launch.protectedDataAvailable else {
             // The saved record reads empty before the first unlock: waiting is the only
             // answer that cannot be wrong (R-D9).
@@ -132,13 +148,21 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     /// Clears the flag as the launch rules say (R-B11, R-B12), then resumes before anything
     /// slow (R-B10), or starts if the user opened the app.
     private func resumeAtLaunch(services: LocationServices) {
+        if flaws.contains(.stopOnTerminateAfterResume), TrackingRecord(services).isEnabled {
+            startMachinery(services: services)  // the flaw: resumes before the launch rules
+        }
         let (enabled, launchEvents) = TrackingRecord(services).applyAtLaunch(
-            settings.launchRules, services: services)
+            settings.launchRules, services: services,
+            bootFromUptime: flaws.contains(.rebootByUptime))
         isEnabled = enabled
         events += launchEvents
         if enabled {
             events.append(.resumed(launchedIn: launchState))
-            startMachinery(services: services)
+            if flaws.contains(.restoreAfterSlowWork) {
+                slowWork = services.scheduledTimer(after: Flaws.slowLaunchWork)
+            } else {
+                startMachinery(services: services)
+            }
         } else if launchState == .foreground && settings.startsWhenOpened {
             start(services: services)
         } else {
@@ -148,8 +172,20 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     }
 
     public func lifecycleChanged(to state: ProcessState, services: LocationServices) {
+        appState = state
+        if state == .background, flaws.contains(.sessionFromBackground), isEnabled == true,
+            backgroundActivitySession == nil
+        {
+            backgroundActivitySession = BackgroundActivitySession(services: services)
+        }
         guard state == .foreground, isEnabled == false, settings.startsWhenOpened else { return }
         start(services: services)
+    }
+
+    public func timerDidFire(_ timer: ObjectID, services: LocationServices) {
+        guard timer == slowWork else { return }
+        slowWork = nil
+        startMachinery(services: services)
     }
 
     // MARK: The machinery
@@ -166,7 +202,8 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
             serviceSession = ServiceSession(
                 services: services, authorization: settings.serviceSessionRequirement)
         }
-        if backgroundActivitySession == nil {
+        let deferred = flaws.contains(.sessionFromBackground) && appState == .foreground
+        if backgroundActivitySession == nil && !deferred {
             backgroundActivitySession = BackgroundActivitySession(services: services)
         }
         if liveUpdates == nil {
@@ -190,9 +227,14 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     // MARK: Fixes
 
     public func didReceive(_ update: LocationUpdate, services: LocationServices) {
-        guard case .liveUpdates(let stream) = update.channel, stream == liveUpdates,
-            let fix = update.fix
-        else { return }
+        guard case .liveUpdates(let stream) = update.channel, stream == liveUpdates else { return }
+        guard let fix = update.fix else {
+            if flaws.contains(.nilLocationEndsStream) {
+                // The flaw: the loop ended, and the engine still thinks it runs.
+                services.stopLiveUpdates(stream)
+            }
+            return
+        }
         guard fix.horizontalAccuracyMeters <= settings.minimumAccuracyMeters else {
             events.append(.fixRejected(fix, reason: "accuracy over the minimum"))
             return

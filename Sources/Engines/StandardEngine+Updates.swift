@@ -43,7 +43,9 @@ extension StandardEngine {
         setDesiredAccuracy(desiredAccuracy)
         guard !updating else { return }
         // Only with the mode in the Info.plist: without it the setter aborts (R-A9, R-D1).
-        if services?.backgroundModes.contains("location") == true {
+        if services?.backgroundModes.contains("location") == true
+            || flaws.contains(.backgroundWithoutCapability)
+        {
             manager.allowsBackgroundLocationUpdates = true
         }
         manager.pausesLocationUpdatesAutomatically = false

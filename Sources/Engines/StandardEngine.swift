@@ -40,8 +40,16 @@ public final class StandardEngine: RecordingEngine {
     /// Motion and the parked region (R-D5, R-D7).
     var motion = MotionState()
 
-    public init(settings: Settings = Settings()) {
+    public convenience init(settings: Settings = Settings()) {
+        self.init(settings: settings, flaws: [])
+    }
+
+    /// The mistakes planted in this engine (`Mutant`); none in the built-in one.
+    let flaws: Flaws
+
+    init(settings: Settings, flaws: Flaws) {
         self.settings = settings
+        self.flaws = flaws
         recorder = FixRecorder(uploader: settings.uploader)
     }
 
@@ -122,7 +130,7 @@ public final class StandardEngine: RecordingEngine {
     /// R-D7: with `stopOnTerminate` false, significant change and the region outlive the
     /// process; with true, nothing is left to relaunch it.
     public func applicationWillTerminate(services: LocationServices) {
-        guard enabled else { return }
+        guard enabled, !flaws.contains(.noRegionOnTerminate) else { return }
         if settings.launchRules.stopOnTerminate {
             removeRegistrations()
         } else {

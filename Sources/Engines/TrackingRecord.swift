@@ -52,9 +52,19 @@ public struct TrackingRecord {
     public func applyAtLaunch(_ rules: LaunchRules, services: LocationServices)
         -> (enabled: Bool, events: [TrackingEvent])
     {
+        applyAtLaunch(rules, services: services, bootFromUptime: false)
+    }
+
+    /// The same; `bootFromUptime` is `Mutant.rebootByUptime`'s mistake: the boot taken as
+    /// `now - uptime`, which moves whenever the device sleeps.
+    func applyAtLaunch(_ rules: LaunchRules, services: LocationServices, bootFromUptime: Bool)
+        -> (enabled: Bool, events: [TrackingEvent])
+    {
         var events: [TrackingEvent] = []
         var enabled = isEnabled
-        let bootNow = services.bootTime.sinceStart
+        let bootNow =
+            bootFromUptime
+            ? (services.now - .start) - services.uptime : services.bootTime.sinceStart
         if case .int(let saved) = defaults.value(forKey: Self.bootTimeKey) {
             let drift = bootNow - VirtualDuration(nanoseconds: Int64(saved))
             let magnitude = drift < .zero ? .zero - drift : drift

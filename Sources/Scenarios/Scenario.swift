@@ -1,5 +1,6 @@
 // One complete input to a run (layer 5): the policy, the engine, the app's capabilities and
 // permissions, the route, the timed external events, the ordering, the seed and the horizon.
+import Engines
 import Simulation
 import World
 
@@ -56,7 +57,7 @@ public struct Scenario: Sendable, Equatable {
     public init() {}
 
     /// The start of a route of segments when none is given: Westminster, London.
-    public static let defaultStart = Coordinate(latitude: 51.5007, longitude: -0.1246)
+    public static let defaultStart = BuiltInEngine.hostHome
     /// The heading of a route of segments when none is given: east.
     public static let defaultHeadingDegrees = 90.0
     /// The horizon when none is given.
