@@ -56,7 +56,7 @@ var scenarioPolicies: Gen<ScenarioPolicy> {
 
 var scenarioEngines: Gen<ScenarioEngine> {
     Gen.zip(
-        Gen<BuiltInEngine>.element(of: BuiltInEngine.allCases), Gen<Bool>.bool, Gen<Bool>.bool
+        Gen<EngineChoice>.element(of: EngineChoice.all), Gen<Bool>.bool, Gen<Bool>.bool
     ).map { ScenarioEngine($0.0, stopOnTerminate: $0.1, startOnBoot: $0.2) }
 }
 

@@ -36,10 +36,15 @@ public enum LifelineCommand {
             subcommands: BenchCommand.subcommands),
     ]
 
-    /// `lifeline help`: every subcommand of every group, one line each, then `help`.
+    /// The commands that are one word (`lifeline engines`, `lifeline run FILE`).
+    static let commands: [Subcommand] = [EnginesCommand.command]
+
+    /// `lifeline help`: every command, then every subcommand of every group, one line each,
+    /// then `help`.
     public static let usage: String = {
         let rows =
-            groups.flatMap { group in
+            commands.map { ($0.name, $0.summary) }
+            + groups.flatMap { group in
                 group.subcommands.map { ("\(group.name) \($0.name)", $0.summary) }
             } + [("help", "this text")]
         let width = rows.map(\.0.count).max()! + 3
@@ -80,6 +85,14 @@ public enum LifelineCommand {
             output.standard(usage)
             return 0
         default:
+            if let single = commands.first(where: { $0.name == command }) {
+                var reader = ArgumentReader(rest)
+                if reader.wantsHelp() {
+                    output.standard(single.usage)
+                    return 0
+                }
+                return try single.run(&reader, output)
+            }
             guard let group = groups.first(where: { $0.name == command }) else {
                 throw UsageError("unknown command '\(command)'")
             }
@@ -93,6 +106,9 @@ public enum LifelineCommand {
             return BenchCommand.usage(for: Array(arguments.dropFirst()))
         }
         if arguments.first == "experiment" { return ExperimentCommand.usage }
+        if let single = commands.first(where: { $0.name == arguments.first }) {
+            return single.usage
+        }
         return usage
     }
 }

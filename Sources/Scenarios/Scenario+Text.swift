@@ -13,7 +13,7 @@ extension Scenario: CustomStringConvertible {
     /// fixed point.
     public var description: String {
         var lines = [
-            (["engine", engine.name.rawValue] + engineSettingsWords).joined(separator: " "),
+            (["engine", engine.name.name] + engineSettingsWords).joined(separator: " "),
             (["policy", policy.preset] + policy.overrides.map(\.description))
                 .joined(separator: " "),
             "authorization \(authorization.rawValue)",

@@ -26,18 +26,23 @@ public struct ScenarioEngine: Sendable, Equatable {
         }
     }
 
-    /// Which built-in engine.
-    public var name: BuiltInEngine
+    /// Which engine: a built-in one or a mutant.
+    public var name: EngineChoice
     public var settings: Settings
 
-    public init(_ name: BuiltInEngine, settings: Settings) {
+    public init(_ name: EngineChoice, settings: Settings) {
         self.name = name
         self.settings = settings
     }
 
-    public init(_ name: BuiltInEngine, stopOnTerminate: Bool = false, startOnBoot: Bool = false) {
+    public init(_ name: EngineChoice, stopOnTerminate: Bool = false, startOnBoot: Bool = false) {
         self.init(
             name, settings: Settings(stopOnTerminate: stopOnTerminate, startOnBoot: startOnBoot))
+    }
+
+    /// A built-in engine with these settings.
+    public init(_ name: BuiltInEngine, stopOnTerminate: Bool = false, startOnBoot: Bool = false) {
+        self.init(.builtIn(name), stopOnTerminate: stopOnTerminate, startOnBoot: startOnBoot)
     }
 
     /// A new engine with these settings: the factory the world calls at every launch.

@@ -8,8 +8,11 @@ import World
 extension ScenarioParser {
     /// `engine NAME [KEY=BOOL …]`.
     mutating func readEngine(_ reader: inout ScenarioTokenReader) throws(ScenarioParseError) {
+        let token = try reader.next("an engine")
+        let builtIn = BuiltInEngine.names.joined(separator: ", ")
         let name = try reader.choice(
-            reader.next("an engine"), "an engine", BuiltInEngine.allCases.map { ($0.rawValue, $0) })
+            token, "an engine (\(builtIn), or a mutant that `lifeline engines` lists)",
+            EngineChoice.all.map { ($0.name, $0) }, listed: false)
         var engine = ScenarioEngine(name)
         let fields = ScenarioEngine.Settings.fields
         let keys = fields.map(\.key).joined(separator: ", ")

@@ -31,6 +31,12 @@ struct CommandLineTests {
             $0.split(separator: " ").prefix(2).joined(separator: " ")
         }
         var count = 0
+        for command in LifelineCommand.commands {
+            #expect(listed.contains(where: { $0.hasPrefix(command.name) }), "'\(command.name)' is missing")
+            let usage = runTool([command.name, "--help"])
+            #expect(usage.code == 0 && usage.standard.contains("lifeline \(command.name)"))
+            count += 1
+        }
         for group in LifelineCommand.groups {
             for subcommand in group.subcommands {
                 let words = "\(group.name) \(subcommand.name)"
@@ -40,8 +46,8 @@ struct CommandLineTests {
                 count += 1
             }
         }
-        // The five benchmarks (day and gpx included) and the four experiments.
-        #expect(count == 9)
+        // `engines`, the five benchmarks (day and gpx included) and the four experiments.
+        #expect(count == 10)
         #expect(listed.contains("bench day") && listed.contains("bench gpx"))
         #expect(listed.contains("experiment matrix"))
         #expect(runTool(["bench", "nonesuch"]).error.contains("unknown benchmark 'nonesuch'"))

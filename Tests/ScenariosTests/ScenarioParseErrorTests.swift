@@ -54,8 +54,8 @@ let badScenarios: [BadScenario] = [
     BadScenario(
         kind: "unknown engine", lines: ["engine turbo"] + header.dropFirst(),
         error:
-            "bad.scenario:1:8: expected an engine (location-runtime, session, standard), "
-            + "found 'turbo'"),
+            "bad.scenario:1:8: expected an engine (location-runtime, session, standard, or a "
+            + "mutant that `lifeline engines` lists), found 'turbo'"),
     BadScenario(
         kind: "bad engine setting", lines: ["engine session startOnBoot=yes"] + header.dropFirst(),
         error: "bad.scenario:1:28: expected true or false, found 'yes'"),

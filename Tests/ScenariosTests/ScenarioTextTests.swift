@@ -72,7 +72,7 @@ struct ScenarioTextTests {
     func sampleParses() throws {
         let scenario = try Scenario(parsing: sampleText, path: "force-quit.scenario")
         #expect(scenario == sampleScenario)
-        #expect(scenario.engine.name == .session)
+        #expect(scenario.engine.name == .builtIn(.session))
         #expect(scenario.engine.settings == .init(stopOnTerminate: false, startOnBoot: true))
         #expect(scenario.policy.overrides == [.init("whenInUseGrace", "5s")])
         #expect(scenario.events.map(\.event) == [.open, .leave, .forceQuit])
