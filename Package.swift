@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "World", targets: ["World"]),
         .library(name: "Engines", targets: ["Engines"]),
         .library(name: "Scenarios", targets: ["Scenarios"]),
+        .library(name: "Fuzzing", targets: ["Fuzzing"]),
     ],
     targets: [
         // Layer 1: the discrete-event kernel (virtual time, scheduler, actors, ordering, trace,
@@ -39,6 +40,11 @@ let package = Package(
         // text format with its parser and printer, and running one on the world).
         .target(
             name: "Scenarios", dependencies: ["Simulation", "Formats", "World", "Engines"]),
+        // Layer 5: lifecycle fuzzing: scenario generators on the explorer, the fuzz loop with
+        // shrinking and the corpus of failing scenarios.
+        .target(
+            name: "Fuzzing",
+            dependencies: ["Simulation", "Exploration", "World", "Engines", "Scenarios"]),
         // The shrinking challenges of ../shared/bench/shrinking, run by Properties/ and by
         // `lifeline bench shrink`.
         .target(name: "ShrinkingChallenges", dependencies: ["Exploration"]),

@@ -1,0 +1,127 @@
+// Scenarios for the fuzzer (layer 5): routes, user and OS events, permission changes and
+// same-instant orderings, drawn on the exploration engine so that a failure shrinks to a short
+// story: fewer events, shorter routes, round times, FIFO ordering.
+import Engines
+import Exploration
+import Scenarios
+import Simulation
+import World
+
+/// The scenarios `lifeline fuzz` generates for one engine.
+///
+/// Every scenario starts with the user opening the app at 0 s (the host app starts tracking);
+/// then a route of up to `segmentCountMax` drive and park segments in whole minutes, up to
+/// `eventCountMax` more external events at whole seconds, chosen under a swarm mask over event
+/// kinds (so that rare combinations come up), and the policy, permissions, capabilities, engine
+/// settings and same-instant ordering around them. The run goes on `settleTime` after the
+/// route ends, the device parked, so that what was stored has time to upload. Every choice's
+/// simplest value is the usual one (`measured`, Always, full accuracy, the background mode,
+/// FIFO, no event), so shrinking moves toward it.
+public struct ScenarioGenerator: Sendable {
+    /// The engine under test.
+    public var engine: EngineChoice
+    /// External events after the opening one, at most (the shrink target is 8 in all).
+    public var eventCountMax = 7
+    /// Route segments, at most.
+    public var segmentCountMax = 4
+    /// The longest segment.
+    public var segmentMinutesMax: Int64 = 30
+    /// How long the run goes on after the route ends.
+    public var settleTime = VirtualDuration.minutes(10)
+
+    public init(engine: EngineChoice) { self.engine = engine }
+
+    /// The kinds of external event, each one feature of the swarm mask.
+    static var eventKinds: [Gen<ScenarioEvent>] {
+        [
+        .constant(.leave), .constant(.open), .constant(.forceQuit), .constant(.memoryPressure),
+        .constant(.lock), .constant(.unlock), .constant(.reboot), .constant(.crash),
+        Gen.element(of: [Authorization.denied, .whenInUse, .always]).map { .authorization($0) },
+        Gen<Bool>.bool.map { .preciseLocation($0) },
+        .constant(.networkDown), .constant(.networkUp),
+        ]
+    }
+    /// Presets, `measured` first (the simplest).
+    static let presets = ["measured", "iOS18", "iOS26", "iOS17"]
+    /// Ground speeds of a drive: a town drive first.
+    static let speeds = [13.9, 5.0, 30.0]
+    /// The share of upload requests a failing network loses (an override of the policy's
+    /// `networkFailurePercent`).
+    static let failingNetworkPercent = 30
+
+    /// The generator.
+    public var scenarios: Gen<Scenario> {
+        let settings = self
+        let segment = Self.segment(minutesMax: segmentMinutesMax)
+        return Gen("scenario") { testCase in
+            let mask = Gen<FeatureMask>.swarm(featureCount: Self.eventKinds.count)
+                .generate(testCase)
+            var scenario = Scenario()
+            scenario.engine = ScenarioEngine(
+                settings.engine, stopOnTerminate: Gen<Bool>.bool.generate(testCase),
+                startOnBoot: Gen<Bool>.bool.generate(testCase))
+            scenario.policy.preset = Gen.element(of: Self.presets).generate(testCase)
+            if Gen<Bool>.bool.generate(testCase) {
+                scenario.policy.overrides = [
+                    .init("networkFailurePercent", "\(Self.failingNetworkPercent)")
+                ]
+            }
+            scenario.authorization = Gen.element(of: [
+                Authorization.always, .whenInUse, .notDetermined,
+            ]).generate(testCase)
+            scenario.accuracy = Gen.element(of: [AccuracyAuthorization.full, .reduced])
+                .generate(testCase)
+            scenario.capabilities.locationBackgroundMode = !Gen<Bool>.bool.generate(testCase)
+            scenario.ordering = Self.ordering.generate(testCase)
+            let segments = Gen.array(of: segment, length: 1...settings.segmentCountMax)
+                .generate(testCase)
+            scenario.route = .segments(
+                start: Scenario.defaultStart, headingDegrees: Scenario.defaultHeadingDegrees,
+                segments)
+            let routeTime = segments.reduce(VirtualDuration.zero) { $0 + $1.duration }
+            scenario.horizon = routeTime + settings.settleTime
+            let event = Self.event(enabledBy: mask, within: scenario.horizon)
+            scenario.events =
+                [ScenarioEvent.Timed(at: .zero, .open)]
+                + Gen.array(of: event, length: 0...settings.eventCountMax).generate(testCase)
+            return scenario
+        }
+    }
+
+    /// A drive (the simplest) or a park of whole minutes.
+    static func segment(minutesMax: Int64) -> Gen<Route.Segment> {
+        Gen("segment") { testCase in
+            let minutes = Gen<Int64>.int64(in: 1...minutesMax).generate(testCase)
+            if Gen<Bool>.bool.generate(testCase) { return .init(.park, .minutes(minutes)) }
+            let speed = Gen.element(of: speeds).generate(testCase)
+            let turn = Gen.element(of: [0.0, 90.0, -90.0]).generate(testCase)
+            return .init(
+                .drive, .minutes(minutes), speedMetersPerSecond: speed, headingChangeDegrees: turn)
+        }
+    }
+
+    /// An event of an enabled kind, at a whole second before `horizon`; the seconds past the
+    /// minute are drawn apart, so that they shrink to a round minute.
+    static func event(enabledBy mask: FeatureMask, within horizon: VirtualDuration)
+        -> Gen<ScenarioEvent.Timed>
+    {
+        let minutesMax = max(0, horizon.nanoseconds / VirtualDuration.minutes(1).nanoseconds - 1)
+        let kinds = Gen.weighted(eventKinds.map { (1, $0) }, enabledBy: mask)
+        return Gen("event") { testCase in
+            let minute = Gen<Int64>.int64(in: 0...minutesMax).generate(testCase)
+            let second = Gen<Int64>.int64(in: 0...59).generate(testCase)
+            let kind = kinds.generate(testCase)
+            return ScenarioEvent.Timed(at: .minutes(minute) + .seconds(second), kind)
+        }
+    }
+
+    /// FIFO (the simplest), or a seeded random or PCT ordering of same-instant deliveries.
+    static var ordering: Gen<OrderingSpecification> {
+        Gen("ordering") { testCase in
+        let seed = UInt64(Gen<Int64>.int64(in: 1...1_000).generate(testCase))
+        return Gen.element(of: [
+            OrderingSpecification.fifo, .random(seed: seed), .pct(seed: seed, depth: 2),
+        ]).generate(testCase)
+        }
+    }
+}
