@@ -66,12 +66,13 @@ public struct ScenarioGenerator: Sendable {
                     .init("networkFailurePercent", "\(Self.failingNetworkPercent)")
                 ]
             }
-            scenario.authorization = Gen.element(of: [
-                Authorization.always, .whenInUse, .notDetermined,
-            ]).generate(testCase)
-            scenario.accuracy = Gen.element(of: [AccuracyAuthorization.full, .reduced])
+            scenario.authorization = Self.usually(
+                Authorization.always, else: [.whenInUse, .notDetermined]
+            ).generate(testCase)
+            scenario.accuracy = Self.usually(AccuracyAuthorization.full, else: [.reduced])
                 .generate(testCase)
-            scenario.capabilities.locationBackgroundMode = !Gen<Bool>.bool.generate(testCase)
+            scenario.capabilities.locationBackgroundMode = Self.usually(true, else: [false])
+                .generate(testCase)
             scenario.ordering = Self.ordering.generate(testCase)
             let segments = Gen.array(of: segment, length: 1...settings.segmentCountMax)
                 .generate(testCase)
@@ -86,6 +87,13 @@ public struct ScenarioGenerator: Sendable {
                 + Gen.array(of: event, length: 0...settings.eventCountMax).generate(testCase)
             return scenario
         }
+    }
+
+    /// `common` (the simplest) four times in five, otherwise one of `rare`.
+    static func usually<Value>(_ common: Value, else rare: [Value]) -> Gen<Value> {
+        let commonWeight = 4 * rare.count
+        return Gen.weighted(
+            [(commonWeight, Gen.constant(common))] + rare.map { (1, Gen.constant($0)) })
     }
 
     /// A drive (the simplest) or a park of whole minutes.
