@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "Formats", targets: ["Formats"]),
         .library(name: "World", targets: ["World"]),
         .library(name: "Engines", targets: ["Engines"]),
+        .library(name: "Invariants", targets: ["Invariants"]),
     ],
     targets: [
         // Layer 1: the discrete-event kernel (virtual time, scheduler, actors, ordering, trace,
@@ -34,6 +35,9 @@ let package = Package(
         // Layer 4: the built-in app engines under test (LocationRuntime, the session engine, the
         // standard engine), written only against World's public API, and the lifecycle matrix.
         .target(name: "Engines", dependencies: ["Simulation", "World"]),
+        // Layer 5 (part): one finished run as a record, the invariants checked over it, its
+        // metrics and its timeline. Knows engines only through `TrackingEngine`.
+        .target(name: "Invariants", dependencies: ["Simulation", "World", "Engines"]),
         // The shrinking challenges of ../shared/bench/shrinking, run by Properties/ and by
         // `lifeline bench shrink`.
         .target(name: "ShrinkingChallenges", dependencies: ["Exploration"]),
@@ -53,6 +57,8 @@ let package = Package(
         .testTarget(name: "FormatsTests", dependencies: ["Formats"]),
         .testTarget(name: "WorldTests", dependencies: ["World", "Formats", "Simulation"]),
         .testTarget(name: "EnginesTests", dependencies: ["Engines", "World", "Simulation"]),
+        .testTarget(
+            name: "InvariantsTests", dependencies: ["Invariants", "Engines", "World", "Simulation"]),
         .testTarget(name: "ExplorationTests", dependencies: ["Exploration", "ExplorationTesting"]),
         .testTarget(
             name: "CommandTests",
