@@ -85,6 +85,27 @@ public struct RunRecord {
             engineEvents: stamper.stamped)
     }
 
+    /// A record from parts gathered elsewhere (a replayed or edited run): `engines` in launch
+    /// order and `engineEvents` stamped as `StampedEngineEvent` says.
+    public init(
+        configuration: WorldConfiguration, launchRules: LaunchRules?, actions: [ScheduledAction],
+        horizon: Instant, outcome: RunOutcome, log: [AppLogEntry], storedRows: [StoredRow],
+        server: UploadServer, trace: MemoryTrace<WorldMessage>, engines: [any TrackingEngine],
+        engineEvents: [StampedEngineEvent]
+    ) {
+        self.configuration = configuration
+        self.launchRules = launchRules
+        self.actions = actions
+        self.horizon = horizon
+        self.outcome = outcome
+        self.log = log
+        self.storedRows = storedRows
+        self.server = server
+        self.trace = trace
+        self.engines = engines
+        self.engineEvents = engineEvents
+    }
+
     /// The deliveries a run may make before it stops (`World.run`'s bound): far above a
     /// simulated day (about a million), so reaching it is a reported outcome, never a hang.
     public static let defaultEventCountMax = 50_000_000
