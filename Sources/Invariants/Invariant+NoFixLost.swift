@@ -59,6 +59,7 @@ struct NoFixLost {
 
     // MARK: - Accounted
 
+    /// One violation per process at most, naming the first and last fix left unaccounted.
     private func unaccounted(
         _ process: ProcessSpan, _ events: [StampedEngineEvent]
     ) -> [Violation] {
@@ -69,19 +70,26 @@ struct NoFixLost {
             default: break
             }
         }
-        var found: [Violation] = []
+        var dropped: [(delivered: Instant, fix: Fix)] = []
         for entry in record.log where entry.generation == process.generation {
             guard case .location(let update) = entry.kind, let fix = update.fix,
                 accounted.count(of: fix) == 0, isTracking(events, at: entry.instant)
             else { continue }
-            found.append(
-                Violation(
-                    invariant: Self.name, instant: entry.instant,
-                    explanation: "fix at \(TimeText.clock(fix.instant)) was delivered to process "
-                        + "\(process.generation) at \(TimeText.clock(entry.instant)) while its "
-                        + "engine was tracking, and the engine neither accepted nor rejected it"))
+            dropped.append((entry.instant, fix))
         }
-        return found
+        guard let first = dropped.first else { return [] }
+        let what =
+            dropped.count == 1
+            ? "fix at \(TimeText.clock(first.fix.instant)) was"
+            : "\(dropped.count) fixes, the first at \(TimeText.clock(first.fix.instant)) and the "
+                + "last at \(TimeText.clock(dropped[dropped.count - 1].fix.instant)), were"
+        return [
+            Violation(
+                invariant: Self.name, instant: first.delivered,
+                explanation: "\(what) delivered to process \(process.generation) while its engine "
+                    + "was tracking, and the engine neither accepted nor rejected "
+                    + (dropped.count == 1 ? "it" : "them"))
+        ]
     }
 
     private func isTracking(_ events: [StampedEngineEvent], at instant: Instant) -> Bool {

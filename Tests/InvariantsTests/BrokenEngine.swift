@@ -22,12 +22,16 @@ final class BrokenEngine: TrackingEngine {
         case allowsBackgroundUpdates
         /// Resumes at every launch whatever `stopOnTerminate` says.
         case ignoresStopOnTerminate
-        /// Uploads each stored fix twice, under two keys.
+        /// Uploads each stored fix twice, under two keys (and not through the `Uploader`).
         case uploadsTwice
         /// Never resumes after a relaunch.
         case neverRestarts
         /// Resumes with live updates first and its sessions after them.
         case liveUpdatesBeforeSessions
+        /// Stores its fixes and never uploads them.
+        case neverUploads
+        /// Starts its services while the authorization is not determined (R-A13).
+        case startsUndetermined
     }
 
     let flaw: Flaw
@@ -40,6 +44,7 @@ final class BrokenEngine: TrackingEngine {
     private var manager: LocationManager?
     private var fixCount = 0
     private var launchState = ProcessState.foreground
+    private let uploader = Uploader()
 
     init(_ flaw: Flaw = .none, rules: LaunchRules = LaunchRules()) {
         self.flaw = flaw
@@ -77,6 +82,7 @@ final class BrokenEngine: TrackingEngine {
         } else if launch.state == .foreground {
             start(services: services)
         }
+        if flaw != .uploadsTwice && flaw != .neverUploads { uploader.resume(services: services) }
     }
 
     func lifecycleChanged(to state: ProcessState, services: LocationServices) {
@@ -86,6 +92,14 @@ final class BrokenEngine: TrackingEngine {
     }
 
     private func startMachinery(_ services: LocationServices) {
+        let authorization = services.authorizationStatus
+        guard
+            flaw == .startsUndetermined || authorization == .always
+                || authorization == .whenInUse
+        else {
+            events.append(.permissionMissing(authorization))
+            return
+        }
         if flaw == .liveUpdatesBeforeSessions, stream == nil {
             stream = services.startLiveUpdates()
         }
@@ -113,7 +127,11 @@ final class BrokenEngine: TrackingEngine {
     }
 
     func storeDidCommit(_ commit: CommitID, services: LocationServices) {
-        guard flaw == .uploadsTwice, let store = try? services.openStore() else { return }
+        guard flaw != .neverUploads else { return }
+        guard flaw == .uploadsTwice else {
+            return uploader.storeDidCommit(commit, services: services)
+        }
+        guard let store = try? services.openStore() else { return }
         let index = store.rows.count - 1
         guard index >= 0 else { return }
         let row = store.rows[index]
@@ -121,6 +139,18 @@ final class BrokenEngine: TrackingEngine {
             services.urlSession.uploadTask(
                 with: UploadBatch(
                     key: UploadBatchKey(firstRowIndex: index + offset, rowCount: 1), rows: [row]))
+        }
+    }
+
+    func didCompleteUpload(
+        _ task: UploadTaskID, result: UploadResult, services: LocationServices
+    ) {
+        uploader.didCompleteUpload(task, result: result, services: services)
+    }
+
+    func backgroundTaskWillExpire(_ task: ObjectID, services: LocationServices) {
+        if !uploader.backgroundTaskWillExpire(task, services: services) {
+            services.endBackgroundTask(task)
         }
     }
 
