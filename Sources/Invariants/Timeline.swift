@@ -131,7 +131,8 @@ public struct Timeline: Sendable {
             routine = update.fix == nil ? .other : .fixDelivered
         case .commitDurable: (marker, routine) = (.none, .rowsStored)
         case .uploadCompleted: (marker, routine) = (.none, .uploadCompleted)
-        case .didCommit, .savedRecordWritten, .timerFired, .sessionDiagnostic:
+        case .didCommit, .savedRecordWritten, .timerFired, .sessionDiagnostic,
+            .backgroundTaskExpiring:
             (marker, routine) = (.none, .other)
         default: marker = .none
         }
