@@ -80,3 +80,11 @@ extension [Violation] {
             .map(\.element)
     }
 }
+
+extension RunRecord {
+    /// What `invariants` find in this run, each invariant's violations in time order, the
+    /// invariants in the order given.
+    public func violations(of invariants: [Invariant] = Invariant.builtIn) -> [Violation] {
+        invariants.flatMap { $0.check(self) }
+    }
+}

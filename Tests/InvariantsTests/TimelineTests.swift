@@ -16,7 +16,7 @@ struct TimelineTests {
             actions: plan.actions.map { ScheduledAction(.start + $0.0, $0.1) },
             horizon: MatrixRuns.horizon(plan), launchRules: LaunchRules()
         ) { BrokenEngine(.neverRestarts) }
-        return (record, Invariant.builtIn.flatMap { $0.check(record) })
+        return (record, record.violations())
     }
 
     func lines(_ timeline: Timeline, _ marker: Timeline.Marker) -> [Timeline.Line] {
