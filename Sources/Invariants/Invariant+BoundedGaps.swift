@@ -18,6 +18,9 @@ extension Invariant {
     ///   `setAuthorization` or `setAccuracy` action has changed that yet (conservative: once
     ///   changed, never again; R-A3, R-F5, R-F10);
     /// - the app declares the location background mode (R-A3);
+    /// - the engine never called an API the modelled iOS version lacks (an `unavailableAPI`
+    ///   entry in the log: the engine targets a newer iOS, e.g. live updates on iOS 16, and
+    ///   the log says so already); such a run is not checked at all;
     /// - the device moves faster than `policy.stationarySpeedMetersPerSecond` (R-C2);
     /// - no iOS rule has stopped the app for good: not from a `forceQuit`, `crash` or `exit`
     ///   action until the next launch (whether iOS relaunches after a swipe depends on the

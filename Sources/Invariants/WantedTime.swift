@@ -11,7 +11,10 @@ struct WantedTime {
 
     init(record: RunRecord) {
         let run = Stretches([(.start, record.horizon)])
-        guard record.capabilities.locationBackgroundMode else {
+        let targetsNewerSystem = record.log.contains { entry in
+            if case .unavailableAPI = entry.kind { true } else { false }
+        }
+        guard record.capabilities.locationBackgroundMode, !targetsNewerSystem else {
             stretches = Stretches()
             return
         }
