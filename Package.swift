@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "Engines", targets: ["Engines"]),
         .library(name: "Scenarios", targets: ["Scenarios"]),
         .library(name: "Fuzzing", targets: ["Fuzzing"]),
+        .library(name: "Invariants", targets: ["Invariants"]),
     ],
     targets: [
         // Layer 1: the discrete-event kernel (virtual time, scheduler, actors, ordering, trace,
@@ -36,6 +37,9 @@ let package = Package(
         // Layer 4: the built-in app engines under test (LocationRuntime, the session engine, the
         // standard engine), written only against World's public API, and the lifecycle matrix.
         .target(name: "Engines", dependencies: ["Simulation", "World"]),
+        // Layer 5 (part): one finished run as a record, the invariants checked over it, its
+        // metrics and its timeline. Knows engines only through `TrackingEngine`.
+        .target(name: "Invariants", dependencies: ["Simulation", "World", "Engines"]),
         // Layer 5: scenarios (one complete input to a run: a value, a builder, the `.scenario`
         // text format with its parser and printer, and running one on the world).
         .target(
@@ -44,7 +48,9 @@ let package = Package(
         // shrinking and the corpus of failing scenarios.
         .target(
             name: "Fuzzing",
-            dependencies: ["Simulation", "Exploration", "World", "Engines", "Scenarios"]),
+            dependencies: [
+                "Simulation", "Exploration", "World", "Engines", "Scenarios", "Invariants",
+            ]),
         // The shrinking challenges of ../shared/bench/shrinking, run by Properties/ and by
         // `lifeline bench shrink`.
         .target(name: "ShrinkingChallenges", dependencies: ["Exploration"]),
@@ -67,6 +73,8 @@ let package = Package(
         .testTarget(
             name: "ScenariosTests",
             dependencies: ["Scenarios", "Engines", "World", "Simulation"]),
+        .testTarget(
+            name: "InvariantsTests", dependencies: ["Invariants", "Engines", "World", "Simulation"]),
         .testTarget(name: "ExplorationTests", dependencies: ["Exploration", "ExplorationTesting"]),
         .testTarget(
             name: "CommandTests",

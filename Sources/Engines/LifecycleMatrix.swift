@@ -125,15 +125,22 @@ public struct LifecycleMatrix: Sendable {
             relaunchSeconds: relaunch.map { ($0.instant - wanted).seconds })
     }
 
-    /// A scenario's route, its actions, when its boundary happens and when fixes are wanted.
-    struct Plan {
-        var route: Route
-        var actions: [(VirtualDuration, UserAction)]
-        var boundary: VirtualDuration
-        var fixesWantedFrom: VirtualDuration
+    /// A scenario's route, its actions, when its boundary happens and when fixes are wanted:
+    /// what a run of the scenario is built from (the invariants' tests run the same scenarios).
+    public struct Plan: Sendable {
+        /// Where the device goes.
+        public var route: Route
+        /// The user's and the system's actions, as offsets from the start, in order.
+        public var actions: [(VirtualDuration, UserAction)]
+        /// When the scenario's boundary (the leave, the park, the kill, the swipe, the reboot)
+        /// happens, from the start.
+        public var boundary: VirtualDuration
+        /// From when fixes are wanted again after the boundary, from the start.
+        public var fixesWantedFrom: VirtualDuration
     }
 
-    func plan(_ scenario: Scenario) -> Plan {
+    /// The plan of `scenario` under this matrix's numbers.
+    public func plan(_ scenario: Scenario) -> Plan {
         let drive = Route.Segment(
             .drive, parkAfter, speedMetersPerSecond: driveSpeedMetersPerSecond)
         let driveOn = Route.Segment(

@@ -1,0 +1,75 @@
+// Instants for engine events (layer 5): a trace sink that keeps the whole trace and stamps each
+// event an engine tells with the instant of the delivery whose callback told it.
+import Engines
+import Simulation
+import World
+
+/// One event an engine told, with when and by which process.
+///
+/// `TrackingEvent`s carry no time; the engine tells them inside the callbacks the app process
+/// runs for one delivery. The stamp is that delivery's instant, and `traceIndex` its index in
+/// `RunRecord.trace.records`, so events compare exactly with the trace (same-instant order
+/// included) and, by instant, with the log.
+public struct StampedEngineEvent: Sendable {
+    public var instant: Instant
+    /// The index in the trace of the delivery during which the event was told.
+    public var traceIndex: Int
+    /// The process whose engine told it (`RunRecord.engines[generation - 1]`).
+    public var generation: Int
+    public var event: TrackingEvent
+}
+
+/// The engines a run made, in launch order, shared between the world's engine factory and the
+/// stamper (the world owns the trace sink, the factory closure owns nothing else).
+final class EngineLedger {
+    var engines: [any TrackingEngine] = []
+}
+
+/// A trace sink that forwards every delivery to a `MemoryTrace` and, before recording delivery
+/// k + 1, stamps the events the engines told since delivery k with delivery k's instant (the
+/// kernel records a delivery just before the actor receives it, so everything told in a
+/// callback is told between two records). `finish()` stamps what the last delivery told.
+final class EngineEventStamper: TraceSink {
+    let memory = MemoryTrace<WorldMessage>()
+    private let ledger: EngineLedger
+    private(set) var stamped: [StampedEngineEvent] = []
+    /// Events already stamped, per engine (same indices as `ledger.engines`).
+    private var stampedCounts: [Int] = []
+    private var lastInstant = Instant.start
+    private var recordCount = 0
+
+    init(ledger: EngineLedger) { self.ledger = ledger }
+
+    func record(instant: Instant, actor: ActorID, message: WorldMessage) {
+        stampNewEvents()
+        lastInstant = instant
+        recordCount += 1
+        memory.record(instant: instant, actor: actor, message: message)
+    }
+
+    /// Stamps what the last delivery told.
+    func finish() { stampNewEvents() }
+
+    /// Engines only tell events during app deliveries, and only the engines of the current
+    /// and (at a launch) previous process can: the last two are checked.
+    private func stampNewEvents() {
+        let engines = ledger.engines
+        while stampedCounts.count < engines.count { stampedCounts.append(0) }
+        let firstLive = max(0, engines.count - Self.liveEngineCountMax)
+        for index in firstLive..<engines.count {
+            let events = engines[index].events
+            guard events.count > stampedCounts[index] else { continue }
+            for event in events[stampedCounts[index]...] {
+                stamped.append(
+                    StampedEngineEvent(
+                        instant: lastInstant, traceIndex: recordCount - 1,
+                        generation: index + 1, event: event))
+            }
+            stampedCounts[index] = events.count
+        }
+    }
+
+    /// The engines that can still tell events between two records: the process just launched
+    /// and the one it replaced.
+    private static let liveEngineCountMax = 2
+}

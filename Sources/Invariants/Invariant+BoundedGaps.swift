@@ -1,0 +1,94 @@
+// bounded-gaps (layer 5): while a fix is wanted and iOS allows one, the stretches with no
+// stored fix stay within what the policy allows (`GapBound`).
+import Engines
+import Simulation
+import World
+
+extension Invariant {
+    /// `bounded-gaps`: between two consecutive stored fixes (by the fix's instant; the run's
+    /// start and horizon close the first and last stretch), the time a fix was wanted stays
+    /// within `GapBound` (the slowest relaunch path at the route's slowest moving speed, plus
+    /// `recordingInterval`, `policy.fixInterval` when nil).
+    ///
+    /// A fix is wanted at an instant when all hold:
+    /// - tracking is on: the last of the engines' `.started`, `.resumed`, `.fixAccepted` (on)
+    ///   and `.stopped`, `.disabledAtLaunch` (off) told before it is on; with `stopOnTerminate`
+    ///   every termination turns it off too (R-B11);
+    /// - the authorization is Always with full accuracy, from the configuration, and no
+    ///   `setAuthorization` or `setAccuracy` action has changed that yet (conservative: once
+    ///   changed, never again; R-A3, R-F5, R-F10);
+    /// - the app declares the location background mode (R-A3);
+    /// - the engine never called an API the modelled iOS version lacks (an `unavailableAPI`
+    ///   entry in the log: the engine targets a newer iOS, e.g. live updates on iOS 16, and
+    ///   the log says so already); such a run is not checked at all;
+    /// - the device moves faster than `policy.stationarySpeedMetersPerSecond` (R-C2);
+    /// - no iOS rule has stopped the app for good: not from a `forceQuit`, `crash` or `exit`
+    ///   action until the next launch (whether iOS relaunches after a swipe depends on the
+    ///   preset and on what the engine held, R-B4–R-B6), and not from a `reboot` until an
+    ///   engine next tells `.resumed` or `.started` (R-B7, R-B12, R-D9: the relaunch, the
+    ///   user's unlock and `startOnBoot` are best effort).
+    public static func boundedGaps(recordingInterval: VirtualDuration? = nil) -> Invariant {
+        Invariant(
+            name: BoundedGaps.name,
+            summary: "While a fix is wanted and iOS allows one, no stretch without a stored "
+                + "fix exceeds the policy's slowest relaunch path."
+        ) { record in
+            BoundedGaps(
+                record: record,
+                recordingInterval: recordingInterval ?? record.policy.fixInterval
+            ).violations()
+        }
+    }
+}
+
+/// The check of `Invariant.boundedGaps(recordingInterval:)`.
+struct BoundedGaps {
+    static let name = "bounded-gaps"
+    let record: RunRecord
+    let recordingInterval: VirtualDuration
+
+    func violations() -> [Violation] {
+        guard let speed = slowestMovingSpeed() else { return [] }
+        let bound = GapBound(
+            policy: record.policy, speedMetersPerSecond: speed,
+            recordingInterval: recordingInterval)
+        let wanted = WantedTime(record: record).stretches
+        let fixes = record.storedFixes.map(\.fix.instant).sorted()
+        let points = [Instant.start] + fixes + [record.horizon]
+        var found: [Violation] = []
+        for (from, to) in zip(points, points.dropFirst()) where from < to {
+            let (length, first) = wanted.measure(from: from, to: to)
+            guard length > bound.total, let first else { continue }
+            let opening = from == .start ? "the start" : "the fix at \(TimeText.clock(from))"
+            let closing = to == record.horizon ? "the horizon" : "the fix at \(TimeText.clock(to))"
+            found.append(
+                Violation(
+                    invariant: Self.name, instant: first,
+                    explanation: "no fix was stored from \(opening) to \(closing): "
+                        + "\(TimeText.duration(length)) of that time "
+                        + "a fix was wanted (tracking on, Always, moving, nothing stopping the "
+                        + "app for good, from \(TimeText.clock(first))), over the bound "
+                        + "\(bound)"))
+        }
+        return found
+    }
+
+    /// A leg's speed is read at its middle.
+    private static let halves: Int64 = 2
+
+    /// The slowest speed of any leg of the route that moves, nil when none does.
+    private func slowestMovingSpeed() -> Double? {
+        let route = record.route
+        let threshold = record.policy.stationarySpeedMetersPerSecond
+        var slowest: Double?
+        for (start, end) in zip(route.waypoints, route.waypoints.dropFirst())
+        where start.instant < end.instant && start.instant < record.horizon {
+            let span = end.instant.nanosecondsSinceStart - start.instant.nanosecondsSinceStart
+            let middle = Instant(
+                nanosecondsSinceStart: start.instant.nanosecondsSinceStart + span / Self.halves)
+            let speed = route.speed(at: middle)
+            if speed > threshold { slowest = min(slowest ?? speed, speed) }
+        }
+        return slowest
+    }
+}

@@ -1,0 +1,78 @@
+// causality (layer 5, meta): virtual time never runs backwards, and nothing reaches the code of
+// a process that is not running.
+import Simulation
+import World
+
+extension Invariant {
+    /// `causality`: the trace's instants never decrease, nor do the log's; and every item the
+    /// app's mailbox handed to the engine (a log entry of a location, failure, event,
+    /// authorization, pause or resume, background task expiry, unlock, commit or upload
+    /// completion, session diagnostic, monitor records or timer) was handed while its process
+    /// was running (foreground or background, not suspended or ended), as the entry's
+    /// `processState` records.
+    public static var causality: Invariant {
+        Invariant(
+            name: Causality.name,
+            summary: "Virtual time never runs backwards, and nothing is handed to a process "
+                + "that is not running."
+        ) { record in Causality(record: record).violations() }
+    }
+}
+
+/// The check of `Invariant.causality`.
+struct Causality {
+    static let name = "causality"
+    let record: RunRecord
+
+    func violations() -> [Violation] {
+        var found: [Violation] = []
+        var previous = Instant.start
+        for (index, delivery) in record.trace.records.enumerated() {
+            if delivery.instant < previous {
+                found.append(
+                    violation(
+                        delivery.instant,
+                        "delivery \(index) of the trace (\(delivery.message)) is at "
+                            + "\(TimeText.clock(delivery.instant)), before the delivery at "
+                            + "\(TimeText.clock(previous)) that preceded it"))
+            }
+            previous = max(previous, delivery.instant)
+        }
+        previous = .start
+        for entry in record.log {
+            if entry.instant < previous {
+                found.append(
+                    violation(
+                        entry.instant,
+                        "the log's entry \(entry.kind) is at \(TimeText.clock(entry.instant)), "
+                            + "before the entry at \(TimeText.clock(previous)) logged before it"))
+            }
+            previous = max(previous, entry.instant)
+            if Self.isHanded(entry.kind), !entry.processState.isRunning {
+                found.append(
+                    violation(
+                        entry.instant,
+                        "\(entry.kind) was handed to process \(entry.generation) at "
+                            + "\(TimeText.clock(entry.instant)) while it was "
+                            + "\(entry.processState.rawValue)"))
+            }
+        }
+        return found
+    }
+
+    /// True for the entries of items the mailbox handed to the engine's code.
+    static func isHanded(_ kind: AppLogEntry.Kind) -> Bool {
+        switch kind {
+        case .location, .failure, .monitoringFailure, .event, .authorization,
+            .accuracyAuthorization, .locationUpdatesPaused, .locationUpdatesResumed,
+            .backgroundTaskExpiring, .protectedDataAvailable, .didCommit, .uploadCompleted,
+            .sessionDiagnostic, .monitorRecords, .timerFired:
+            true
+        default: false
+        }
+    }
+
+    private func violation(_ instant: Instant, _ explanation: String) -> Violation {
+        Violation(invariant: Self.name, instant: instant, explanation: explanation)
+    }
+}

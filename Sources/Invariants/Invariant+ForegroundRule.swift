@@ -1,0 +1,108 @@
+// foreground-rule-for-sessions (layer 5): no background activity session is begun from the
+// background, where iOS defers it to the next foreground (R-C5, R-B10).
+import Engines
+import Simulation
+import World
+
+extension Invariant {
+    /// `foreground-rule-for-sessions`: no `beginBackgroundActivitySession` request reaches the
+    /// location daemon while the process it came from is, as the daemon knows it, in the
+    /// background (R-C5: iOS defers such a session to the next foreground and the app gets no
+    /// location meanwhile), except within `policy.sessionRejoinWindow` of that process's
+    /// launch into the background (R-B10: a relaunched app recreating its session at once
+    /// continues the grant).
+    ///
+    /// The process's state is the one the daemon last received from the operating system
+    /// before the request (the trace's `processChanged` messages, in delivery order, so
+    /// same-instant orderings are read exactly); a request that reached the daemon before its
+    /// process's launch is judged at that launch, as the daemon applies it then.
+    ///
+    /// One exemption keeps a correct engine clear of a rule it cannot follow: a process
+    /// launched in the background before the first unlock cannot read whether tracking was on
+    /// (R-D9), so a session it begins within the rejoin window of the unlock's callback is
+    /// not counted.
+    public static var foregroundRuleForSessions: Invariant {
+        Invariant(
+            name: ForegroundRule.name,
+            summary: "No background activity session is begun in the background, except at "
+                + "once after a background relaunch."
+        ) { record in ForegroundRule(record: record).violations() }
+    }
+}
+
+/// The check of `Invariant.foregroundRuleForSessions`.
+struct ForegroundRule {
+    static let name = "foreground-rule-for-sessions"
+    let record: RunRecord
+
+    /// The daemon's view of the current process.
+    private struct DaemonView {
+        var generation = 0
+        var state = ProcessState.notRunning
+        var backgroundLaunchAt: Instant?
+    }
+
+    func violations() -> [Violation] {
+        let processes = record.processes
+        let daemon = ActorID(index: WorldActors.daemonIndex)
+        var view = DaemonView()
+        var early: [(instant: Instant, generation: Int, requests: [AppRequest])] = []
+        var found: [Violation] = []
+        for delivery in record.trace.records where delivery.actor == daemon {
+            switch delivery.message {
+            case .processChanged(let state, let generation, _) where state != .terminated:
+                if generation != view.generation {
+                    view.generation = generation
+                    view.backgroundLaunchAt = state == .background ? delivery.instant : nil
+                }
+                view.state = state
+                for batch in early where batch.generation == generation {
+                    found += judge(batch.requests, generation, delivery.instant, view, processes)
+                }
+                early.removeAll { $0.generation <= generation }
+            case .processChanged(.terminated, _, _):
+                view.state = .terminated
+            case .requests(let requests, let generation) where generation > view.generation:
+                early.append((delivery.instant, generation, requests))
+            case .requests(let requests, let generation) where generation == view.generation:
+                found += judge(requests, generation, delivery.instant, view, processes)
+            default: break
+            }
+        }
+        return found
+    }
+
+    private func judge(
+        _ requests: [AppRequest], _ generation: Int, _ instant: Instant, _ view: DaemonView,
+        _ processes: [ProcessSpan]
+    ) -> [Violation] {
+        guard view.state == .background,
+            requests.contains(where: {
+                if case .beginBackgroundActivitySession = $0 { true } else { false }
+            })
+        else { return [] }
+        let window = record.policy.sessionRejoinWindow
+        if let launched = view.backgroundLaunchAt, instant - launched <= window { return [] }
+        if generation >= 1, generation <= processes.count {
+            let process = processes[generation - 1]
+            if !process.launch.protectedDataAvailable, let readable = process.dataReadableAt,
+                instant >= readable, instant - readable <= window
+            {
+                return []
+            }
+        }
+        let launch =
+            view.backgroundLaunchAt.map {
+                " (its background launch at \(TimeText.clock($0)) was more than "
+                    + "\(TimeText.duration(window)) earlier)"
+            } ?? ""
+        return [
+            Violation(
+                invariant: Self.name, instant: instant,
+                explanation: "process \(generation) began a background activity session at "
+                    + "\(TimeText.clock(instant)) while in the background\(launch): iOS defers "
+                    + "it to the next foreground and no location reaches the app meanwhile "
+                    + "(R-C5, R-B10)")
+        ]
+    }
+}

@@ -1,0 +1,126 @@
+// restore-exactly-what-was-running (layer 5): a resuming engine recreates what its previous
+// process held, sessions first, within the rejoin window; undetermined, it starts nothing.
+import Engines
+import Simulation
+import World
+
+extension Invariant {
+    /// `restore-exactly-what-was-running`:
+    ///
+    /// 1. At every launch after the first whose engine told `.resumed`, with When In Use or
+    ///    Always at launch, its location requests (the trace's app → daemon `requests` of that
+    ///    generation) start every `LocationService` the previous process held when it ended
+    ///    (replayed from that process's requests), each within `policy.sessionRejoinWindow`
+    ///    of the launch (R-B10, R-A12). A process launched before the first unlock cannot read
+    ///    what it held (R-D9): its window starts at the unlock's callback instead.
+    /// 2. Sessions first: no such required session is begun after a request that starts a
+    ///    non-session service (updates, significant change, monitors, regions, visits) in the
+    ///    same process (R-B10, R-A14).
+    /// 3. At every launch with authorization not determined, the process begins no session and
+    ///    starts no service before the first authorization change reaches it (R-A13).
+    public static var restoreExactlyWhatWasRunning: Invariant {
+        Invariant(
+            name: Restore.name,
+            summary: "A resumed engine restarts what its previous process held, sessions "
+                + "first, within the rejoin window; undetermined, it starts nothing."
+        ) { record in Restore(record: record).violations() }
+    }
+}
+
+/// The check of `Invariant.restoreExactlyWhatWasRunning`.
+struct Restore {
+    static let name = "restore-exactly-what-was-running"
+    let record: RunRecord
+
+    func violations() -> [Violation] {
+        let processes = record.processes
+        let requests = record.locationRequests
+        var found: [Violation] = []
+        for process in processes {
+            let own = requests.filter { $0.generation == process.generation }
+            found += undetermined(process, own)
+            guard process.generation > 1, resumed(process.generation),
+                process.launch.authorization == .always
+                    || process.launch.authorization == .whenInUse
+            else { continue }
+            let previous = processes[process.generation - 2]
+            var before = HeldServices()
+            for request in requests where request.generation == previous.generation {
+                before.apply(request.request)
+            }
+            found += restored(process, own, before.held, previous)
+        }
+        return found.sortedByInstant()
+    }
+
+    private func resumed(_ generation: Int) -> Bool {
+        record.events(of: generation).contains { stamped in
+            if case .resumed = stamped.event { true } else { false }
+        }
+    }
+
+    private func restored(
+        _ process: ProcessSpan, _ own: [LocationRequest], _ needed: [LocationService],
+        _ previous: ProcessSpan
+    ) -> [Violation] {
+        guard let anchor = process.dataReadableAt else { return [] }
+        let window = record.policy.sessionRejoinWindow
+        let deadline = anchor + window
+        let ended = previous.endedAt.map { " when it ended at \(TimeText.clock($0))" } ?? ""
+        var found: [Violation] = []
+        let firstOther = own.firstIndex { LocationService.startsNonSessionService($0.request) }
+        for service in needed {
+            let firstIndex = own.firstIndex { LocationService.started(by: $0.request) == service }
+            if let firstIndex, own[firstIndex].instant <= deadline {
+                let first = own[firstIndex]
+                if service.isSession, let firstOther, firstOther < firstIndex {
+                    let other = own[firstOther]
+                    found.append(
+                        violation(
+                            first.instant,
+                            "process \(process.generation) began its \(service) at "
+                                + "\(TimeText.clock(first.instant)) after it had already asked "
+                                + "for \(other.request) at \(TimeText.clock(other.instant)): "
+                                + "sessions come first (R-B10)"))
+                }
+                continue
+            }
+            let late = firstIndex.map { ", only at \(TimeText.clock(own[$0].instant))" } ?? ""
+            found.append(
+                violation(
+                    deadline,
+                    "process \(process.generation) resumed after its launch at "
+                        + "\(TimeText.clock(process.launchedAt)) but did not restart the "
+                        + "\(service) process \(previous.generation) held\(ended) within "
+                        + "\(TimeText.duration(window)) of \(TimeText.clock(anchor))\(late)"))
+        }
+        return found
+    }
+
+    private func undetermined(_ process: ProcessSpan, _ own: [LocationRequest]) -> [Violation] {
+        guard process.launch.authorization == .notDetermined else { return [] }
+        let told = record.log.first { entry in
+            guard entry.generation == process.generation, case .authorization = entry.kind
+            else { return false }
+            return true
+        }?.instant
+        let early = own.first { request in
+            let starts =
+                LocationService.started(by: request.request) != nil
+                || LocationService.startsNonSessionService(request.request)
+            return starts && told.map { request.instant < $0 } ?? true
+        }
+        guard let early else { return [] }
+        return [
+            violation(
+                early.instant,
+                "process \(process.generation), launched at \(TimeText.clock(process.launchedAt)) "
+                    + "with authorization not determined, asked for \(early.request) at "
+                    + "\(TimeText.clock(early.instant)) before any authorization (R-A13)")
+        ]
+    }
+
+    private func violation(_ instant: Instant, _ explanation: String) -> Violation {
+        Violation(invariant: Self.name, instant: instant, explanation: explanation)
+    }
+}

@@ -1,0 +1,108 @@
+// uploaded-once (layer 5): no stored fix reaches the server twice, and with the network up
+// long enough every stored fix reaches it (R-D13).
+import Engines
+import Simulation
+import World
+
+extension Invariant {
+    /// `uploaded-once`:
+    ///
+    /// 1. **Never twice.** No fix is accepted by the server (in `server.acceptedBatches`) more
+    ///    times than it is stored: a second acceptance of a stored fix row is a duplicate the
+    ///    engine caused by sending it under another key (a key the server already holds is
+    ///    answered "already have it" and is no duplicate, `UploadServer.repeatedKeys`).
+    /// 2. **Eventually.** When the network is up for the last `settle` of the run (no network
+    ///    action at all, or the last one is `networkUp` at least `settle` before the horizon),
+    ///    every stored fix row is accepted, provided that after both its commit and the network
+    ///    coming up some process of the app ran (foreground or background) for an unbroken
+    ///    `settle`: a suspended or ended app runs no uploader, and a correct uploader's retry
+    ///    waits at most a few minutes (`UploaderConfiguration.retryDelayMax`, 5 min).
+    public static func uploadedOnce(settle: VirtualDuration = .minutes(10)) -> Invariant {
+        Invariant(
+            name: UploadedOnce.name,
+            summary: "No stored fix is uploaded twice, and with the network up every stored "
+                + "fix is uploaded."
+        ) { record in UploadedOnce(record: record, settle: settle).violations() }
+    }
+}
+
+/// The check of `Invariant.uploadedOnce(settle:)`.
+struct UploadedOnce {
+    static let name = "uploaded-once"
+    let record: RunRecord
+    let settle: VirtualDuration
+
+    func violations() -> [Violation] {
+        (duplicates() + neverUploaded()).sortedByInstant()
+    }
+
+    private func duplicates() -> [Violation] {
+        let stored = FixCounts(record.storedFixes.map(\.fix))
+        var accepted = FixCounts([])
+        var firstBatch: [FixKey: AcceptedBatch] = [:]  // lookups only, never iterated
+        var found: [Violation] = []
+        for batch in record.server.acceptedBatches {
+            for row in batch.rows {
+                guard let fix = row.fix else { continue }
+                accepted.add(fix)
+                let key = FixKey(fix)
+                guard let first = firstBatch[key] else {
+                    firstBatch[key] = batch
+                    continue
+                }
+                guard accepted.count(of: fix) > stored.count(of: fix) else { continue }
+                found.append(
+                    Violation(
+                        invariant: Self.name, instant: batch.instant,
+                        explanation: "fix at \(TimeText.clock(fix.instant)) was accepted by the "
+                            + "server a second time at \(TimeText.clock(batch.instant)) in "
+                            + "\(batch.key), after \(first.key) at "
+                            + "\(TimeText.clock(first.instant)): the engine sent a stored fix "
+                            + "under two keys"))
+            }
+        }
+        return found
+    }
+
+    private func neverUploaded() -> [Violation] {
+        guard let upSince = networkUpSince(), record.horizon - upSince >= settle else { return [] }
+        let processes = record.processes
+        var accepted = FixCounts(record.server.acceptedRows.compactMap(\.fix))
+        var missing: [(StoredFix, ProcessSpan)] = []
+        for row in record.storedFixes where !accepted.take(row.fix) {
+            let from = max(row.durableAt ?? record.horizon, upSince)
+            guard record.horizon - from >= settle,
+                let runner = processes.first(where: {
+                    $0.runs(for: settle, within: from, record.horizon)
+                })
+            else { continue }
+            missing.append((row, runner))
+        }
+        guard let (first, runner) = missing.first else { return [] }
+        let stored = first.durableAt.map { " (stored at \(TimeText.clock($0)))" } ?? ""
+        let count = missing.count == 1 ? "fix" : "\(missing.count) stored fixes, the first"
+        return [
+            Violation(
+                invariant: Self.name, instant: first.durableAt ?? record.horizon,
+                explanation: "\(count) at \(TimeText.clock(first.fix.instant))\(stored), never "
+                    + "reached the server, though the network was up from "
+                    + "\(TimeText.clock(upSince)) to the horizon "
+                    + "\(TimeText.clock(record.horizon)) and process \(runner.generation) ran "
+                    + "for \(TimeText.duration(settle)) or more after it")
+        ]
+    }
+
+    /// Since when the network has been up to the end: the start when no action touched it,
+    /// the last `networkUp` when that is the last network action, nil when it ends down or
+    /// slow.
+    private func networkUpSince() -> Instant? {
+        let last = record.actions.last { scheduled in
+            switch scheduled.action {
+            case .networkUp, .networkDown, .networkSlow: true
+            default: false
+            }
+        }
+        guard let last else { return .start }
+        return last.action == .networkUp ? last.instant : nil
+    }
+}

@@ -1,0 +1,146 @@
+// What a run record says about each process (layer 5): its launch and end, its state over time,
+// the rows it stored and the location requests it made, derived once from the log and trace.
+import Engines
+import Simulation
+import World
+
+/// One process of a run, from its launch to its end.
+public struct ProcessSpan: Sendable {
+    /// 1 for the first launch.
+    public var generation: Int
+    public var launchedAt: Instant
+    public var launch: LaunchContext
+    /// When its saved data became readable: the launch, or the first unlock's callback after a
+    /// launch before it (R-D9); nil if it never did.
+    public var dataReadableAt: Instant?
+    /// When and how it ended (its `killed` entry); nil when it outlived the run.
+    public var endedAt: Instant?
+    public var endCause: TerminationCause?
+    /// When an Info.plist assertion crashed it (R-A9), if one did.
+    public var crashedAt: Instant?
+    /// Its states as the operating system told the location daemon, in order: the launch state
+    /// first, then every foreground, background, suspended and terminated.
+    public var states: [(instant: Instant, state: ProcessState)]
+
+    /// True when the process was running (foreground or background) at some time in
+    /// `[from, to]` for an unbroken stretch of at least `length`.
+    public func runs(for length: VirtualDuration, within from: Instant, _ to: Instant) -> Bool {
+        for (index, change) in states.enumerated() where change.state.isRunning {
+            let next = index + 1 < states.count ? states[index + 1].instant : (endedAt ?? to)
+            let start = max(change.instant, from)
+            let end = min(next, to)
+            if end - start >= length { return true }
+        }
+        return false
+    }
+}
+
+/// A fix row on the disk at the end, with the process whose commit wrote it.
+public struct StoredFix: Sendable {
+    /// Index in `RunRecord.storedRows`.
+    public var rowIndex: Int
+    public var fix: Fix
+    /// The process whose commit made the row durable, and when (nil when the log's commits do
+    /// not add up to the rows, which the world's design rules out).
+    public var generation: Int?
+    public var durableAt: Instant?
+}
+
+/// A location request a process sent the daemon, as the daemon received it.
+public struct LocationRequest: Sendable {
+    public var instant: Instant
+    public var traceIndex: Int
+    public var generation: Int
+    public var request: AppRequest
+}
+
+extension RunRecord {
+    /// Every process of the run, in launch order: `processes[g - 1]` is generation `g`.
+    public var processes: [ProcessSpan] {
+        var spans: [ProcessSpan] = []
+        for entry in log {
+            switch entry.kind {
+            case .launch(let context):
+                spans.append(
+                    ProcessSpan(
+                        generation: entry.generation, launchedAt: entry.instant, launch: context,
+                        dataReadableAt: context.protectedDataAvailable ? entry.instant : nil,
+                        states: []))
+            case .protectedDataAvailable:
+                update(&spans, entry.generation) { span in
+                    if span.dataReadableAt == nil { span.dataReadableAt = entry.instant }
+                }
+            case .killed(let cause):
+                update(&spans, entry.generation) { span in
+                    span.endedAt = entry.instant
+                    span.endCause = cause
+                }
+            case .crashed:
+                update(&spans, entry.generation) { $0.crashedAt = $0.crashedAt ?? entry.instant }
+            default: break
+            }
+        }
+        for record in trace.records {
+            guard case .processChanged(let state, let generation, _) = record.message else {
+                continue
+            }
+            update(&spans, generation) { $0.states.append((record.instant, state)) }
+        }
+        return spans
+    }
+
+    /// The fix rows on disk at the end, each with the process that committed it: the log's
+    /// `commitDurable` entries, in order, account for the rows in commit order.
+    public var storedFixes: [StoredFix] {
+        var owners: [(generation: Int, instant: Instant)] = []
+        for entry in log {
+            guard case .commitDurable(_, let rowCount) = entry.kind else { continue }
+            for _ in 0..<rowCount { owners.append((entry.generation, entry.instant)) }
+        }
+        let known = owners.count == storedRows.count
+        return storedRows.enumerated().compactMap { index, row in
+            guard let fix = row.fix else { return nil }
+            return StoredFix(
+                rowIndex: index, fix: fix, generation: known ? owners[index].generation : nil,
+                durableAt: known ? owners[index].instant : nil)
+        }
+    }
+
+    /// Every location request the processes sent the daemon, in the order it received them
+    /// (background tasks and prompts go to the operating system and are not here).
+    public var locationRequests: [LocationRequest] {
+        var requests: [LocationRequest] = []
+        let daemon = ActorID(index: WorldActors.daemonIndex)
+        for (index, record) in trace.records.enumerated() where record.actor == daemon {
+            guard case .requests(let batch, let generation) = record.message else { continue }
+            for request in batch {
+                requests.append(
+                    LocationRequest(
+                        instant: record.instant, traceIndex: index, generation: generation,
+                        request: request))
+            }
+        }
+        return requests
+    }
+
+    /// The engine events of process `generation`, in order.
+    public func events(of generation: Int) -> [StampedEngineEvent] {
+        engineEvents.filter { $0.generation == generation }
+    }
+
+    private func update(
+        _ spans: inout [ProcessSpan], _ generation: Int, _ change: (inout ProcessSpan) -> Void
+    ) {
+        guard generation >= 1, generation <= spans.count else { return }
+        change(&spans[generation - 1])
+    }
+}
+
+/// The world's actor indices (`World.operatingSystem`, `daemon`, `app`, `network`), for
+/// reading the trace without a world.
+enum WorldActors {
+    static let operatingSystemIndex: UInt32 = 0
+    static let daemonIndex: UInt32 = 1
+    static let appIndex: UInt32 = 2
+    static let networkIndex: UInt32 = 3
+}

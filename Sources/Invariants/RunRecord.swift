@@ -1,0 +1,123 @@
+// One finished run as the invariants read it (layer 5): the world's log, disk and server, the
+// full trace, every process's engine with its stamped events, and the inputs of the run.
+import Engines
+import Simulation
+import World
+
+/// Everything an invariant, a metric or a timeline reads about one finished run of a world
+/// around a `TrackingEngine`: what the run was given (configuration, launch rules, external
+/// actions, horizon) and what it did (the app's log, the store and the server on the device's
+/// disk and network at the end, the full trace, and the engine of every launch with its events).
+///
+/// Build one with `run(configuration:actions:horizon:launchRules:engine:)`, which creates the
+/// world with an in-memory trace, schedules the actions, runs to the horizon and collects:
+///
+///     let record = RunRecord.run(
+///         configuration: WorldConfiguration(authorization: .always, route: route),
+///         actions: [ScheduledAction(.start, .open), ScheduledAction(.start + .minutes(1), .leave)],
+///         horizon: .start + .minutes(30), launchRules: LaunchRules()
+///     ) { BuiltInEngine.session.make() }
+///     let violations = Invariant.builtIn.flatMap { $0.check(record) }
+///
+/// Process generations link the parts: generation `g` (1 for the first launch) is the process
+/// of `engines[g - 1]`, of the log entries with `generation == g`, and of the trace's messages
+/// that carry `generation: g`.
+public struct RunRecord {
+    /// The world's configuration: policy, capabilities, authorization, route, seed, ordering.
+    public let configuration: WorldConfiguration
+    /// The engine's `stopOnTerminate` and `startOnBoot` (R-B11, R-B12); nil for an engine that
+    /// has no such settings (`LocationRuntime` restores whatever its record says), for which
+    /// `configuration-honoured` checks nothing.
+    public let launchRules: LaunchRules?
+    /// The external actions (user, system, network), in the order they were scheduled, which
+    /// is time order.
+    public let actions: [ScheduledAction]
+    /// The run ended here (inclusive).
+    public let horizon: Instant
+    /// How the run ended (`RunOutcome.exitReason`).
+    public let outcome: RunOutcome
+    /// Everything the app saw, in order (`World.log`).
+    public let log: [AppLogEntry]
+    /// The store's rows on disk at the end, in commit order (`World.storedRows`).
+    public let storedRows: [StoredRow]
+    /// The upload server at the end (`World.server`).
+    public let server: UploadServer
+    /// Every delivered message, in delivery order, with the running hash.
+    public let trace: MemoryTrace<WorldMessage>
+    /// The engine of every launch, in launch order: `engines[g - 1]` ran process `g`.
+    public let engines: [any TrackingEngine]
+    /// Every engine's events, each with the instant of the callback that told it, in the
+    /// order told (`StampedEngineEvent`).
+    public let engineEvents: [StampedEngineEvent]
+
+    /// The OS's rules and numbers of the run.
+    public var policy: IOSPolicy { configuration.policy }
+    /// What the app's Info.plist declared.
+    public var capabilities: AppCapabilities { configuration.capabilities }
+    /// Where the device went.
+    public var route: Route { configuration.route }
+
+    /// Runs a world of `configuration` around a new `engine()` at every launch, with
+    /// `actions` scheduled, until `horizon`, and records it. `actions` must be in time order.
+    public static func run(
+        configuration: WorldConfiguration, actions: [ScheduledAction], horizon: Instant,
+        launchRules: LaunchRules?, eventCountMax: Int = defaultEventCountMax,
+        engine: @escaping () -> any TrackingEngine
+    ) -> RunRecord {
+        precondition(
+            zip(actions, actions.dropFirst()).allSatisfy { $0.instant <= $1.instant },
+            "actions in time order")
+        precondition(actions.allSatisfy { $0.instant <= horizon }, "actions before the horizon")
+        let ledger = EngineLedger()
+        let stamper = EngineEventStamper(ledger: ledger)
+        var world = World(configuration, trace: stamper) {
+            let made = engine()
+            ledger.engines.append(made)
+            return made
+        }
+        for scheduled in actions { world.schedule(scheduled.action, at: scheduled.instant) }
+        let outcome = world.run(until: horizon, eventCountMax: eventCountMax)
+        stamper.finish()
+        return RunRecord(
+            configuration: configuration, launchRules: launchRules, actions: actions,
+            horizon: horizon, outcome: outcome, log: world.log, storedRows: world.storedRows,
+            server: world.server, trace: stamper.memory, engines: ledger.engines,
+            engineEvents: stamper.stamped)
+    }
+
+    /// A record from parts gathered elsewhere (a replayed or edited run): `engines` in launch
+    /// order and `engineEvents` stamped as `StampedEngineEvent` says.
+    public init(
+        configuration: WorldConfiguration, launchRules: LaunchRules?, actions: [ScheduledAction],
+        horizon: Instant, outcome: RunOutcome, log: [AppLogEntry], storedRows: [StoredRow],
+        server: UploadServer, trace: MemoryTrace<WorldMessage>, engines: [any TrackingEngine],
+        engineEvents: [StampedEngineEvent]
+    ) {
+        self.configuration = configuration
+        self.launchRules = launchRules
+        self.actions = actions
+        self.horizon = horizon
+        self.outcome = outcome
+        self.log = log
+        self.storedRows = storedRows
+        self.server = server
+        self.trace = trace
+        self.engines = engines
+        self.engineEvents = engineEvents
+    }
+
+    /// The deliveries a run may make before it stops (`World.run`'s bound): far above a
+    /// simulated day (about a million), so reaching it is a reported outcome, never a hang.
+    public static let defaultEventCountMax = 50_000_000
+}
+
+/// An external action at its instant: what a scenario schedules.
+public struct ScheduledAction: Sendable, Equatable {
+    public var instant: Instant
+    public var action: UserAction
+
+    public init(_ instant: Instant, _ action: UserAction) {
+        self.instant = instant
+        self.action = action
+    }
+}

@@ -1,0 +1,118 @@
+// When a fix is wanted (layer 5): the stretches of a run in which tracking is on, iOS allows
+// background location, the device moves and nothing has stopped the app for good.
+import Engines
+import Simulation
+import World
+
+/// The time of a run in which a correct engine stores fixes: see
+/// `Invariant.boundedGaps(recordingInterval:)` for each condition and its rule.
+struct WantedTime {
+    let stretches: Stretches
+
+    init(record: RunRecord) {
+        let run = Stretches([(.start, record.horizon)])
+        let targetsNewerSystem = record.log.contains { entry in
+            if case .unavailableAPI = entry.kind { true } else { false }
+        }
+        guard record.capabilities.locationBackgroundMode, !targetsNewerSystem else {
+            stretches = Stretches()
+            return
+        }
+        stretches = Self.trackingOn(record)
+            .intersection(Self.allowed(record))
+            .intersection(Self.moving(record))
+            .intersection(run)
+            .subtracting(Self.stoppedForGood(record))
+    }
+
+    /// On from an engine's `.started`, `.resumed` or `.fixAccepted`, off at `.stopped` or
+    /// `.disabledAtLaunch`, and at every termination under `stopOnTerminate`.
+    private static func trackingOn(_ record: RunRecord) -> Stretches {
+        var switches: [(instant: Instant, on: Bool)] = []
+        for stamped in record.engineEvents {
+            switch stamped.event {
+            case .started, .resumed, .fixAccepted: switches.append((stamped.instant, true))
+            case .stopped, .disabledAtLaunch: switches.append((stamped.instant, false))
+            default: break
+            }
+        }
+        if record.launchRules?.stopOnTerminate == true {
+            for process in record.processes {
+                if let ended = process.endedAt { switches.append((ended, false)) }
+            }
+        }
+        let ordered = switches.enumerated().sorted {
+            ($0.element.instant, $0.offset) < ($1.element.instant, $1.offset)
+        }.map(\.element)
+        var parts: [(start: Instant, end: Instant)] = []
+        var onSince: Instant?
+        for change in ordered {
+            if change.on {
+                onSince = onSince ?? change.instant
+            } else if let since = onSince {
+                parts.append((since, change.instant))
+                onSince = nil
+            }
+        }
+        if let since = onSince { parts.append((since, record.horizon)) }
+        return Stretches(parts)
+    }
+
+    /// Always with full accuracy, from the start until an action first changes either.
+    private static func allowed(_ record: RunRecord) -> Stretches {
+        guard record.configuration.authorization == .always,
+            record.configuration.accuracy == .full
+        else { return Stretches() }
+        let changed = record.actions.first { scheduled in
+            switch scheduled.action {
+            case .setAuthorization(let value): value != .always
+            case .setAccuracy(let value): value != .full
+            default: false
+            }
+        }
+        return Stretches([(.start, changed?.instant ?? record.horizon)])
+    }
+
+    /// The route's legs faster than the stationary speed (R-C2).
+    private static func moving(_ record: RunRecord) -> Stretches {
+        let route = record.route
+        let threshold = record.policy.stationarySpeedMetersPerSecond
+        var parts: [(start: Instant, end: Instant)] = []
+        for (start, end) in zip(route.waypoints, route.waypoints.dropFirst())
+        where start.instant < end.instant {
+            let span = end.instant.nanosecondsSinceStart - start.instant.nanosecondsSinceStart
+            let middle = Instant(
+                nanosecondsSinceStart: start.instant.nanosecondsSinceStart + span / halves)
+            if route.speed(at: middle) > threshold { parts.append((start.instant, end.instant)) }
+        }
+        return Stretches(parts)
+    }
+
+    /// A leg's speed is read at its middle.
+    private static let halves: Int64 = 2
+
+    /// From a force-quit, crash or exit until the next launch; from a reboot until an engine
+    /// next resumes or starts.
+    private static func stoppedForGood(_ record: RunRecord) -> Stretches {
+        let launches = record.processes.map(\.launchedAt)
+        let restarts = record.engineEvents.filter { stamped in
+            switch stamped.event {
+            case .resumed, .started: true
+            default: false
+            }
+        }.map(\.instant)
+        var parts: [(start: Instant, end: Instant)] = []
+        for scheduled in record.actions {
+            switch scheduled.action {
+            case .forceQuit, .crash, .exit:
+                let next = launches.first { $0 > scheduled.instant } ?? record.horizon
+                parts.append((scheduled.instant, next))
+            case .reboot:
+                let next = restarts.first { $0 > scheduled.instant } ?? record.horizon
+                parts.append((scheduled.instant, next))
+            default: break
+            }
+        }
+        return Stretches(parts)
+    }
+}

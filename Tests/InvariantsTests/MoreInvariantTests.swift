@@ -1,0 +1,92 @@
+// The invariants' less travelled paths: causality over an edited record, startOnBoot false,
+// and a team's own invariant plugged in beside the built-in ones.
+import Engines
+import Invariants
+import Simulation
+import Testing
+import World
+
+@Suite("Causality, startOnBoot and own invariants")
+struct MoreInvariantTests {
+    let matrix = MatrixRuns.matrix
+
+    /// `record` with its log replaced.
+    func edited(_ record: RunRecord, log: [AppLogEntry]) -> RunRecord {
+        RunRecord(
+            configuration: record.configuration, launchRules: record.launchRules,
+            actions: record.actions, horizon: record.horizon, outcome: record.outcome, log: log,
+            storedRows: record.storedRows, server: record.server, trace: record.trace,
+            engines: record.engines, engineEvents: record.engineEvents)
+    }
+
+    @Test("causality: an item handed to a suspended process, and a log running backwards")
+    func causalityCatchesEditedLogs() {
+        let record = MatrixRuns.record(.session, .backgrounded)
+        #expect(Invariant.causality.check(record).isEmpty)
+        var log = record.log
+        let fixIndex = log.firstIndex { if case .location = $0.kind { true } else { false } }!
+        log[fixIndex].processState = .suspended
+        let handed = Invariant.causality.check(edited(record, log: log))
+        #expect(handed.map(\.instant) == [log[fixIndex].instant])
+        #expect(handed.first?.explanation.contains("while it was suspended") == true)
+
+        log = record.log
+        let last = log.count - 1
+        log[last].instant = .start
+        let backwards = Invariant.causality.check(edited(record, log: log))
+        #expect(backwards.map(\.instant) == [.start])
+        #expect(backwards.first?.explanation.contains("before the entry at") == true)
+    }
+
+    /// The matrix's reboot while parked, and the user opening the app at the drive-off.
+    func rebootThenOpen(_ rules: LaunchRules, _ make: @escaping () -> any TrackingEngine)
+        -> RunRecord
+    {
+        let plan = matrix.plan(.rebootParked)
+        return RunRecord.run(
+            configuration: MatrixRuns.configuration(plan),
+            actions: plan.actions.map { ScheduledAction(.start + $0.0, $0.1) }
+                + [ScheduledAction(.start + matrix.parkAfter + matrix.parkedFor, .open)],
+            horizon: MatrixRuns.horizon(plan), launchRules: rules, engine: make)
+    }
+
+    @Test("configuration-honoured: startOnBoot false, kept and ignored (R-B12)")
+    func startOnBootFalse() {
+        let rules = LaunchRules(startOnBoot: false)
+        let correct = rebootThenOpen(rules) { BuiltInEngine.session.make(startOnBoot: false) }
+        #expect(Invariant.configurationHonoured.check(correct).isEmpty)
+        let resumesAnyway = rebootThenOpen(rules) {
+            BrokenEngine(rules: LaunchRules(startOnBoot: true))
+        }
+        let violations = Invariant.configurationHonoured.check(resumesAnyway)
+        let reboot = matrix.parkAfter + matrix.killAfterParking
+        let open = matrix.parkAfter + matrix.parkedFor
+        #expect(violations.count == 1)
+        #expect((violations.first?.instant ?? .start) > .start + open, "its first fix stored")
+        #expect(
+            violations.first?.explanation.contains(
+                "rebooted at \(TimeText.clock(.start + reboot)) (R-B12)") == true)
+    }
+
+    @Test("a team's own invariant plugs in beside the built-in ones")
+    func ownInvariant() {
+        let everyFixStored = Invariant(
+            name: "every-delivered-fix-stored", summary: "Every delivered fix is stored."
+        ) { record in
+            let stored = record.storedFixes.map(\.fix.instant)
+            return record.log.compactMap { entry in
+                guard case .location(let update) = entry.kind, let fix = update.fix,
+                    !stored.contains(fix.instant)
+                else { return nil }
+                return Violation(
+                    invariant: "every-delivered-fix-stored", instant: entry.instant,
+                    explanation: "fix at \(TimeText.clock(fix.instant)) was not stored")
+            }
+        }
+        let record = MatrixRuns.record(.session, .backgrounded)
+        let violations = (Invariant.builtIn + [everyFixStored]).flatMap { $0.check(record) }
+        // The fix delivered at the horizon commits just after it: the one violation.
+        #expect(violations.map(\.instant) == [record.horizon])
+        #expect(violations.map(\.invariant) == ["every-delivered-fix-stored"])
+    }
+}
