@@ -61,8 +61,8 @@ let package = Package(
         .target(
             name: "LifelineCommands",
             dependencies: [
-                "Simulation", "Exploration", "World", "Engines", "Benchmarks",
-                "ShrinkingChallenges",
+                "Simulation", "Exploration", "World", "Engines", "Scenarios", "Invariants",
+                "Fuzzing", "Benchmarks", "ShrinkingChallenges",
             ]),
         .executableTarget(name: "lifeline", dependencies: ["LifelineCommands"]),
 

@@ -10,6 +10,14 @@ public struct UsageError: Error, CustomStringConvertible {
 
 /// The arguments after the subcommand's words, consumed option by option; whatever is left at
 /// `finish()` is an error, so a misspelt option is never silently ignored.
+/// Bad input that is not a usage mistake: a scenario, corpus or route that cannot be read or
+/// written. The tool prints it (it names the file, line and what was expected) and exits 2,
+/// without the usage text; nothing is lost or overwritten.
+public struct InputError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
 struct ArgumentReader {
     private var remaining: [String]
 

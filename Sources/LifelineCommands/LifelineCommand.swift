@@ -22,8 +22,9 @@ public struct CommandOutput {
 }
 
 /// The `lifeline` tool: parses the words and options, runs the subcommand, returns the exit
-/// code: 0 on success, 1 when the run found a failure or could not read its input, 2 on bad
-/// usage (with the usage printed).
+/// code: 0 on success, 1 when the run found a failure (or, for the experiments and
+/// benchmarks, could not read a file), 2 on bad usage (with the usage printed) and on a
+/// scenario or corpus that cannot be read or written (`InputError`).
 public enum LifelineCommand {
     /// The subcommands by group (`lifeline experiment …`, `lifeline bench …`): the one list the
     /// dispatcher, the help text and the usage errors are all made from.
@@ -37,7 +38,7 @@ public enum LifelineCommand {
     ]
 
     /// The commands that are one word (`lifeline engines`, `lifeline run FILE`).
-    static let commands: [Subcommand] = [EnginesCommand.command]
+    static let commands: [Subcommand] = [FuzzCommand.command, EnginesCommand.command]
 
     /// `lifeline help`: every command, then every subcommand of every group, one line each,
     /// then `help`.
@@ -70,6 +71,9 @@ public enum LifelineCommand {
             return try dispatch(arguments, output: output)
         } catch let error as UsageError {
             output.error("lifeline: \(error.message)\n\n\(usage(for: arguments))")
+            return 2
+        } catch let error as InputError {
+            output.error("lifeline: \(error)")
             return 2
         } catch {
             output.error("lifeline: \(error)")

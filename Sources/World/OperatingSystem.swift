@@ -96,6 +96,9 @@ final class OperatingSystem: SimulationActor {
     private func handle(_ action: UserAction, _ context: inout Scheduler<WorldMessage>) {
         switch action {
         case .open:
+            // Only an unlocked device opens an app: opening one unlocks it first (after a boot,
+            // that is the first unlock, R-D9).
+            if screenLocked || !unlockedSinceBoot { handle(.unlock, &context) }
             switch state {
             case .notRunning, .terminated: launch(into: .foreground, &context)
             case .background, .suspended:

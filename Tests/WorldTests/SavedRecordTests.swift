@@ -31,6 +31,8 @@ final class FlagEngine: AppEngine {
 
     func didLaunch(_ launch: LaunchContext, services: LocationServices) {
         if first {
+            // So that a reboot relaunches the app in the background before the unlock (R-B7).
+            services.startMonitoringSignificantLocationChanges()
             services.userDefaults.set(true, forKey: "enabled")
             readings.readBackAtOnce = services.userDefaults.bool(forKey: "enabled")
         } else {
@@ -123,24 +125,43 @@ struct SavedRecordTests {
     )
     func readsEmptyBeforeFirstUnlock() {
         let readings = RecordReadings()
+        // Opening an app unlocks the device: the launch before the unlock is the reboot's
+        // background relaunch (R-B7).
+        let relaunch = 10 + IOSPolicy.measured.rebootRelaunchDelay.seconds
         _ = runWorld(
-            route: parked, until: 100,
-            actions: [(0, .open), (10, .reboot), (20, .open), (50, .unlock)]
+            authorization: .always, route: parked, until: 130,
+            actions: [(0, .open), (10, .reboot), (relaunch + 5, .unlock)]
         ) { FlagEngine(readings) }
         #expect(readings.enabledAtRelaunch == [false], "launched before the unlock")
         #expect(readings.enabledAfterUnlock == true)
     }
 
+    @Test("R-D9: only an unlocked device opens an app: an open after a reboot is the first unlock")
+    func openUnlocks() {
+        let readings = RecordReadings()
+        let world = runWorld(
+            route: parked, until: 60, actions: [(0, .open), (10, .reboot), (20, .open)]
+        ) { FlagEngine(readings) }
+        #expect(readings.enabledAtRelaunch == [true], "the saved record is readable at the open")
+        let launches = world.log.compactMap { entry -> Bool? in
+            if case .launch(let launch) = entry.kind { launch.protectedDataAvailable } else { nil }
+        }
+        #expect(launches == [true, true])
+    }
+
     @Test("R-D9: a write due before the first unlock fails, and its change is lost")
     func writeBeforeUnlockIsLost() {
         let launches = Counter()
+        let relaunch = 10 + IOSPolicy.measured.rebootRelaunchDelay.seconds
         let world = runWorld(
-            route: parked, until: 100,
-            actions: [(0, .open), (10, .reboot), (20, .open), (50, .unlock)]
+            authorization: .always, route: parked, until: 130,
+            actions: [(0, .open), (10, .reboot), (relaunch + 5, .unlock)]
         ) {
             launches.value += 1
+            let first = launches.value == 1
             let second = launches.value == 2
             return ScriptedEngine { _, services in
+                if first { services.startMonitoringSignificantLocationChanges() }
                 if second { services.userDefaults.set("locked", forKey: "mode") }
             }
         }

@@ -22,14 +22,19 @@ final class StoreReadings: @unchecked Sendable {
 final class TwoCommitEngine: AppEngine {
     private let readings: StoreReadings
     private let first: Bool
+    /// The first process starts significant change, so that a reboot relaunches the app in the
+    /// background before the unlock (R-B7).
+    private let registersForRelaunch: Bool
 
-    init(_ readings: StoreReadings) {
+    init(_ readings: StoreReadings, registersForRelaunch: Bool = false) {
         self.readings = readings
+        self.registersForRelaunch = registersForRelaunch
         readings.launches += 1
         first = readings.launches == 1
     }
 
     func didLaunch(_ launch: LaunchContext, services: LocationServices) {
+        if first && registersForRelaunch { services.startMonitoringSignificantLocationChanges() }
         do {
             let store = try services.openStore()
             if first {
@@ -275,10 +280,13 @@ struct StoreTests {
     )
     func storeLockedUntilFirstUnlock() {
         let readings = StoreReadings()
+        // Opening an app unlocks the device: the launch before the unlock is the reboot's
+        // background relaunch (R-B7), 60 s after it.
+        let relaunch = 30 + IOSPolicy.measured.rebootRelaunchDelay.seconds
         let world = runWorld(
-            route: parked, until: 100,
-            actions: [(0, .open), (2, .leave), (30, .reboot), (40, .open), (60, .unlock)]
-        ) { TwoCommitEngine(readings) }
+            authorization: .always, route: parked, until: 130,
+            actions: [(0, .open), (2, .leave), (30, .reboot), (relaunch + 5, .unlock)]
+        ) { TwoCommitEngine(readings, registersForRelaunch: true) }
         #expect(readings.openErrors == [.protectedDataUnavailable])
         #expect(readings.keysAtRelaunch == [nil], "opening failed at the launch before the unlock")
         #expect(readings.keysAfterUnlock == ["a1", "a2", "b1", "b2", "b3"])
@@ -289,7 +297,7 @@ struct StoreTests {
                 } else {
                     false
                 }
-            } == [40])
+            } == [relaunch])
     }
 
     @Test("commits are serial: a commit issued during another completes a full duration after it")

@@ -1,0 +1,33 @@
+// A scenario run as a record the invariants read (layer 5).
+import Engines
+import Invariants
+import Scenarios
+import Simulation
+import World
+
+extension Scenario {
+    /// Runs the scenario to its horizon and records everything the invariants read: the log,
+    /// the disk, the server, the full trace and every engine with its events.
+    /// - Throws: what `makeWorld` throws (a bad policy, a bad GPX route).
+    public func record() throws -> RunRecord {
+        let configuration = WorldConfiguration(
+            policy: try policy.makePolicy(), capabilities: capabilities,
+            authorization: authorization, accuracy: accuracy, route: try route.makeRoute(),
+            seed: seed, ordering: ordering, authorizationAnswers: answers)
+        let actions = events.map { ScheduledAction(.start + $0.at, $0.event.userAction) }
+        let engine = self.engine
+        return RunRecord.run(
+            configuration: configuration, actions: actions, horizon: .start + horizon,
+            launchRules: engine.launchRules, engine: engine.make)
+    }
+}
+
+extension ScenarioEngine {
+    /// The launch rules the engine honours, for `configuration-honoured`; nil for an engine
+    /// built on `LocationRuntime`, which has none (it restores what its record says).
+    public var launchRules: LaunchRules? {
+        guard name.base != .locationRuntime else { return nil }
+        return LaunchRules(
+            stopOnTerminate: settings.stopOnTerminate, startOnBoot: settings.startOnBoot)
+    }
+}

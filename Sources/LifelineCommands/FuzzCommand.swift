@@ -1,0 +1,169 @@
+// `lifeline fuzz`: the main job. Replays the corpus, explores generated scenarios, and on a
+// failure shrinks it, saves it, prints its story and how to replay it.
+import Engines
+import Foundation
+import Fuzzing
+import Invariants
+import Scenarios
+import Simulation
+
+enum FuzzCommand {
+    static let usage = """
+        usage: lifeline fuzz [--engine NAME|all] [--seconds N | --cases N] [--seed S]
+                             [--corpus DIR] [--json]
+
+        Fuzzes an engine's lifecycle: replays the corpus's saved failures for it, then runs
+        generated scenarios (routes, user and OS events, permission changes, same-instant
+        orderings) and checks every invariant after each. A failure is shrunk to a short
+        scenario, saved to the corpus, and printed as a timeline with the command that replays
+        it; the exit code is then 1.
+          --engine   an engine from `lifeline engines`, or all (default): every correct one
+          --cases    generated cases per engine (default 200)
+          --seconds  wall-clock seconds per engine instead (the case count no longer bounds it)
+          --seed     case i of an engine is generated from this seed and i (default 1)
+          --corpus   the corpus folder (default Corpus)
+          --json     one summary object per engine: {engine, cases, seconds, failures}
+        """
+
+    static let command = Subcommand(
+        name: "fuzz", summary: "the main job: fuzz engines' lifecycles against the invariants",
+        usage: usage, run: { try run(&$0, output: $1) })
+
+    static let defaultCases = 200
+    static let defaultCorpus = "Corpus"
+
+    static func run(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {
+        let engines = try engineChoice(&reader)
+        let seconds = try reader.parsed("--seconds") { text -> Double in
+            guard let value = Double(text), value > 0, value.isFinite else {
+                throw UsageError("takes a positive number of seconds, not '\(text)'")
+            }
+            return value
+        }
+        let cases = try reader.integer("--cases", in: 1...10_000_000, default: defaultCases)
+        let seed = try reader.seed("--seed", default: 1)
+        let corpus = FuzzCorpus(directory: try reader.text("--corpus") ?? defaultCorpus)
+        let json = reader.flag("--json")
+        try reader.finish()
+
+        var summaries: [[(key: String, value: String)]] = []
+        var failed = false
+        var table: [(engine: String, cases: Int, seconds: Double, failure: FuzzFailure?)] = []
+        for engine in engines {
+            var settings = FuzzSettings(engine: engine)
+            settings.seed = seed
+            settings.corpus = corpus
+            if let seconds {
+                settings.secondsMax = seconds
+                settings.caseCount = Int.max
+            } else {
+                settings.caseCount = cases
+            }
+            let line = ProgressLine(output: output, engine: engine.name)
+            let started = WallClock.seconds()
+            let report: FuzzReport
+            do {
+                report = try Fuzzer.fuzz(settings) { line.update($0, started: started) }
+            } catch let problem as FuzzCorpus.Problem {
+                throw InputError("\(problem)")
+            }
+            let elapsed = WallClock.seconds() - started
+            line.finish(report, seconds: elapsed)
+            table.append((engine.name, report.cases, elapsed, report.failure))
+            summaries.append([
+                ("engine", PlainText.jsonQuoted(engine.name)), ("cases", "\(report.cases)"),
+                ("seconds", PlainText.fixed(elapsed, digits: 3)),
+                (
+                    "failures",
+                    report.failure.map { failure in
+                        "[{\"invariant\": \(PlainText.jsonQuoted(failure.invariant)), "
+                            + "\"corpusPath\": \(failure.corpusPath.map(PlainText.jsonQuoted) ?? "null"), "
+                            + "\"events\": \(failure.scenario.events.count)}]"
+                    } ?? "[]"
+                ),
+            ])
+            if let failure = report.failure {
+                failed = true
+                if !json { output.standard(FailureReport.text(failure, engine: engine)) }
+            }
+        }
+        output.standard(json ? jsonObjects(summaries) : summaryTable(table))
+        return failed ? 1 : 0
+    }
+
+    /// `--engine NAME|all`: all is every correct built-in engine.
+    static func engineChoice(_ reader: inout ArgumentReader) throws -> [EngineChoice] {
+        guard let name = try reader.text("--engine"), name != "all" else {
+            return BuiltInEngine.allCases.map(EngineChoice.builtIn)
+        }
+        guard let engine = EngineChoice(name: name) else {
+            throw InputError(
+                "--engine: no engine is called '\(name)' (`lifeline engines` lists them)")
+        }
+        return [engine]
+    }
+
+    /// Engines against invariants: `ok`, or `FAIL` for the invariant a failure broke.
+    static func summaryTable(
+        _ rows: [(engine: String, cases: Int, seconds: Double, failure: FuzzFailure?)]
+    ) -> String {
+        let names = Invariant.builtIn.map(\.name)
+        let width = max(rows.map(\.engine.count).max() ?? 0, "engine".count)
+        let pad = ExperimentCommand.pad
+        var lines = [
+            pad("engine", width, false) + "  cases  " + names.enumerated().map { "I\($0.offset + 1)" }
+                .joined(separator: "    ")
+        ]
+        for row in rows {
+            let cells = names.map { name in row.failure?.invariant == name ? "FAIL" : "ok  " }
+            lines.append(
+                pad(row.engine, width, false) + "  " + pad("\(row.cases)", 5, true) + "  "
+                    + cells.joined(separator: "  "))
+        }
+        lines.append("")
+        lines += names.enumerated().map { "I\($0.offset + 1)  \($0.element)" }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// The progress line: redrawn in place on a terminal, printed plainly every
+/// `plainInterval` cases when not (so logs stay readable). It goes to standard error.
+final class ProgressLine {
+    let output: CommandOutput
+    let engine: String
+    let terminal: Bool
+    static let plainInterval = 100
+
+    init(output: CommandOutput, engine: String) {
+        self.output = output
+        self.engine = engine
+        terminal = isatty(STDERR_FILENO) == 1
+    }
+
+    func update(_ progress: FuzzProgress, started: Double) {
+        let elapsed = WallClock.seconds() - started
+        let text = Self.text(engine, progress.cases, elapsed, progress.distinctStates, progress.failures)
+        if terminal {
+            FileHandle.standardError.write(Data(("\r" + text + "   ").utf8))
+        } else if progress.cases % Self.plainInterval == 0 {
+            output.error(text)
+        }
+    }
+
+    func finish(_ report: FuzzReport, seconds: Double) {
+        if terminal { FileHandle.standardError.write(Data("\r".utf8)) }
+        output.error(
+            Self.text(
+                engine, report.cases, seconds, report.distinctStates,
+                report.failure == nil ? 0 : 1)
+                + (report.corpusReplayed > 0 ? ", \(report.corpusReplayed) corpus entries replayed" : ""))
+    }
+
+    static func text(_ engine: String, _ cases: Int, _ seconds: Double, _ states: Int, _ failures: Int)
+        -> String
+    {
+        let rate = seconds > 0 ? Double(cases) / seconds : 0
+        return "\(engine): \(cases) cases, \(PlainText.fixed(rate, digits: 0)) cases/s, "
+            + "\(states) states, \(failures) failures"
+    }
+}
