@@ -22,8 +22,14 @@ extension StandardEngine {
     /// A fix while recording: ignored before it is due; recorded if accurate enough; otherwise
     /// filtered out, unless the fix is late, when the best seen since it was due is recorded
     /// (R-D11).
+    /// Why a fix between two due instants is not kept.
+    static let notDue = "not due: the engine records one fix each interval, R-D4"
+
     func consider(_ fix: Fix, services: LocationServices) {
-        guard let due = clock.due, fix.instant >= due else { return }
+        guard let due = clock.due, fix.instant >= due else {
+            events.append(.fixRejected(fix, reason: Self.notDue))
+            return
+        }
         // A warm-up timer that could not fire in time (R-D4): switch now.
         setDesiredAccuracy(settings.accuracy.desiredAccuracyMeters)
         if fix.horizontalAccuracyMeters <= settings.minimumAccuracyMeters {

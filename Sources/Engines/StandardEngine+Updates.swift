@@ -72,7 +72,12 @@ extension StandardEngine: LocationManagerDelegate {
         guard let services else { return }
         for fix in locations {
             observeMotion(fix, services: services)
-            if recording { consider(fix, services: services) }
+            if recording {
+                consider(fix, services: services)
+            } else {
+                // A fix already on its way when tracking halted (a denial, a stop).
+                events.append(.fixRejected(fix, reason: "not recording"))
+            }
         }
     }
 

@@ -104,10 +104,14 @@ struct ConfigurationHonoured {
 
     private func notResumed(_ process: ProcessSpan, _ processes: [ProcessSpan]) -> Violation? {
         let previous = processes[process.generation - 2]
+        // A reboot since the last process that could read its data is judged by startOnBoot
+        // (R-B12), not here: a process launched before the unlock never learned of it.
+        let lastReader =
+            processes[..<(process.generation - 1)].last { $0.dataReadableAt != nil } ?? previous
         guard process.launch.authorization == .always, process.dataReadableAt != nil,
             process.crashedAt == nil, previous.endCause != .reboot,
             !record.actions.contains(where: {
-                $0.action == .reboot && $0.instant >= previous.launchedAt
+                $0.action == .reboot && $0.instant >= lastReader.launchedAt
                     && $0.instant <= process.launchedAt
             }),
             let enabledAt = enabledSince(before: process.generation),

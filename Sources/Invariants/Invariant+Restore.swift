@@ -39,7 +39,7 @@ struct Restore {
         for process in processes {
             let own = requests.filter { $0.generation == process.generation }
             found += undetermined(process, own)
-            guard process.generation > 1, resumed(process.generation),
+            guard process.generation > 1, resumedAtLaunch(process),
                 process.launch.authorization == .always
                     || process.launch.authorization == .whenInUse
             else { continue }
@@ -53,9 +53,14 @@ struct Restore {
         return found.sortedByInstant()
     }
 
-    private func resumed(_ generation: Int) -> Bool {
-        record.events(of: generation).contains { stamped in
-            if case .resumed = stamped.event { true } else { false }
+    /// The engine resumed as part of its launch: in the launch's callbacks, or the unlock's for
+    /// a launch before the first unlock. A resume later, when a missing permission arrives
+    /// (R-D10), is no restoration at launch.
+    private func resumedAtLaunch(_ process: ProcessSpan) -> Bool {
+        guard let readable = process.dataReadableAt else { return false }
+        return record.events(of: process.generation).contains { stamped in
+            guard case .resumed = stamped.event else { return false }
+            return stamped.instant <= readable
         }
     }
 
