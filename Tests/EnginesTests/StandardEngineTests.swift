@@ -417,9 +417,11 @@ struct StandardEngineTests {
         var rejectedCount = 0
         for event in events {
             switch event {
-            case .fixRejected(let fix, _):
+            case .fixRejected(let fix, let reason) where reason.hasSuffix("R-D11"):
                 rejectedSinceAccepted.append(fix)
                 rejectedCount += 1
+            case .fixRejected:
+                break  // not due yet (R-D4): not a candidate of the overdue rule
             case .fixAccepted(let fix) where (fix.instant - .start).seconds > reduce:
                 // The best of the fixes filtered since it was due.
                 let best = rejectedSinceAccepted.map(\.horizontalAccuracyMeters).min()
