@@ -156,6 +156,8 @@ public final class LocationRuntime: RecordingEngine {
             tell(.waitingForFirstUnlock)
             return
         }
+        restoring = launch.state == .background
+        defer { restoring = false }
         resume(services)
     }
 
@@ -164,6 +166,8 @@ public final class LocationRuntime: RecordingEngine {
         if featuresLoaded {
             recorder.resume(services: services)
         } else {
+            restoring = launchedIn == .background
+            defer { restoring = false }
             resume(services)
         }
     }
@@ -177,6 +181,7 @@ public final class LocationRuntime: RecordingEngine {
     public func lifecycleChanged(to state: ProcessState, services: LocationServices) {
         appState = state
         guard state == .foreground else { return }
+        reconcile(services)  // a background activity session waits for the foreground (R-C5)
         requestAuthorizationIfNeeded(services)
         onForeground?(self, services)
     }
@@ -201,6 +206,10 @@ public final class LocationRuntime: RecordingEngine {
     private var featuresFromRecord = false
     /// The first pass allowed to create objects has run in this process.
     private var launchPassDone = false
+    /// True while a background launch restores (in its launch or unlock callback): the one
+    /// time a background activity session may be begun in the background, as a rejoin (R-C5,
+    /// R-B10). Otherwise it waits for the foreground.
+    private var restoring = false
     /// Changes the host app made before the saved record could be read, applied after it.
     private var pendingChanges: [(inout LocationFeatures) -> Void] = []
     /// Prompts already asked for by this process (each at most once).
@@ -344,7 +353,9 @@ public final class LocationRuntime: RecordingEngine {
             }
             serviceSession = session
         case .backgroundActivitySession:
-            guard backgroundActivitySession == nil else { return false }
+            guard backgroundActivitySession == nil, appState == .foreground || restoring else {
+                return false
+            }
             let session = BackgroundActivitySession(services: services)
             session.diagnosticHandler = { [weak self] in
                 self?.tell(.runtime(.sessionDiagnostic(.backgroundActivity, $0)))

@@ -74,6 +74,10 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     let flaws: Flaws
     /// The timer of the slow launch work (`Flaws.restoreAfterSlowWork`).
     private var slowWork: ObjectID?
+    /// True while a background launch restores (its launch or unlock callback): the one time
+    /// the background activity session may be begun in the background, as a rejoin (R-C5,
+    /// R-B10). Otherwise it waits for the next foreground.
+    private var restoring = false
 
     public convenience init(_ settings: Settings = Settings()) {
         self.init(settings, flaws: [])
@@ -137,11 +141,15 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
             events.append(.waitingForFirstUnlock)
             return
         }
+        restoring = launch.state == .background
+        defer { restoring = false }
         resumeAtLaunch(services: services)
     }
 
     public func protectedDataDidBecomeAvailable(services: LocationServices) {
         guard isEnabled == nil else { return }
+        restoring = launchState == .background
+        defer { restoring = false }
         resumeAtLaunch(services: services)
     }
 
@@ -178,7 +186,13 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
         {
             backgroundActivitySession = BackgroundActivitySession(services: services)
         }
-        guard state == .foreground, isEnabled == false, settings.startsWhenOpened else { return }
+        guard state == .foreground else { return }
+        if isEnabled == true, liveUpdates != nil, backgroundActivitySession == nil,
+            !flaws.contains(.sessionFromBackground)
+        {
+            backgroundActivitySession = BackgroundActivitySession(services: services)  // R-C5
+        }
+        guard isEnabled == false, settings.startsWhenOpened else { return }
         start(services: services)
     }
 
@@ -202,7 +216,9 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
             serviceSession = ServiceSession(
                 services: services, authorization: settings.serviceSessionRequirement)
         }
-        let deferred = flaws.contains(.sessionFromBackground) && appState == .foreground
+        let deferred =
+            flaws.contains(.sessionFromBackground)
+            ? appState == .foreground : appState != .foreground && !restoring
         if backgroundActivitySession == nil && !deferred {
             backgroundActivitySession = BackgroundActivitySession(services: services)
         }

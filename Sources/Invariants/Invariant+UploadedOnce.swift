@@ -71,9 +71,12 @@ struct UploadedOnce {
         var missing: [(StoredFix, ProcessSpan)] = []
         for row in record.storedFixes where !accepted.take(row.fix) {
             let from = max(row.durableAt ?? record.horizon, upSince)
+            // The runner must also read its data (the store is closed before the first unlock,
+            // R-D9).
             guard record.horizon - from >= settle,
-                let runner = processes.first(where: {
-                    $0.runs(for: settle, within: from, record.horizon)
+                let runner = processes.first(where: { process in
+                    guard let readable = process.dataReadableAt else { return false }
+                    return process.runs(for: settle, within: max(from, readable), record.horizon)
                 })
             else { continue }
             missing.append((row, runner))

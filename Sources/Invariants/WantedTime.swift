@@ -91,8 +91,8 @@ struct WantedTime {
     /// A leg's speed is read at its middle.
     private static let halves: Int64 = 2
 
-    /// From a force-quit, crash or exit until the next launch; from a reboot until an engine
-    /// next resumes or starts.
+    /// From a force-quit, crash or exit until the next launch; from a reboot, or a saved-record
+    /// change iOS lost, until an engine next resumes or starts.
     private static func stoppedForGood(_ record: RunRecord) -> Stretches {
         let launches = record.processes.map(\.launchedAt)
         let restarts = record.engineEvents.filter { stamped in
@@ -112,6 +112,14 @@ struct WantedTime {
                 parts.append((scheduled.instant, next))
             default: break
             }
+        }
+        // A change to the saved record that iOS lost (a kill before its write, R-A1; a write
+        // before the first unlock, R-D9) may be the enabled flag: until the engine next
+        // resumes or starts, no fix can be asked of it.
+        for entry in record.log {
+            guard case .savedRecordChangeLost = entry.kind else { continue }
+            let next = restarts.first { $0 > entry.instant } ?? record.horizon
+            parts.append((entry.instant, next))
         }
         return Stretches(parts)
     }
