@@ -119,7 +119,8 @@ public enum Fuzzer {
                     failures: violations.isEmpty ? 0 : 1))
             guard let first = violations.first else { continue }
             var failure = shrink(
-                testCase, invariant: first.invariant, settings: settings, generator: generator)
+                testCase, original: scenario, invariant: first.invariant, settings: settings,
+                generator: generator)
             failure.origin = .generated(caseIndex: caseIndex)
             if let corpus = settings.corpus {
                 failure.corpusPath = try corpus.save(
@@ -147,9 +148,9 @@ public enum Fuzzer {
     /// Shrinks the failing case to the simplest scenario that still breaks `invariant` (only
     /// that one, so that shrinking does not slip to another failure).
     static func shrink(
-        _ failing: TestCase, invariant: String, settings: FuzzSettings, generator: Gen<Scenario>
+        _ failing: TestCase, original: Scenario, invariant: String, settings: FuzzSettings,
+        generator: Gen<Scenario>
     ) -> FuzzFailure {
-        let original = generator.generate(TestCase(prefix: failing.values))
         let only = settings.invariants.filter { $0.name == invariant }
         let shrinker = Shrinker(failing: failing, evaluationMax: settings.shrinkEvaluationMax) {
             choices in
