@@ -181,18 +181,11 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
 
     public func lifecycleChanged(to state: ProcessState, services: LocationServices) {
         appState = state
-        if state == .background, flaws.contains(.sessionFromBackground), isEnabled == true,
-            backgroundActivitySession == nil
-        {
-            backgroundActivitySession = BackgroundActivitySession(services: services)
+        // A session deferred to the foreground begins now (R-C5).
+        if isEnabled == true, liveUpdates != nil || flaws.contains(.sessionFromBackground) {
+            beginActivitySessionIfDue(services: services)
         }
-        guard state == .foreground else { return }
-        if isEnabled == true, liveUpdates != nil, backgroundActivitySession == nil,
-            !flaws.contains(.sessionFromBackground)
-        {
-            backgroundActivitySession = BackgroundActivitySession(services: services)  // R-C5
-        }
-        guard isEnabled == false, settings.startsWhenOpened else { return }
+        guard state == .foreground, isEnabled == false, settings.startsWhenOpened else { return }
         start(services: services)
     }
 
@@ -216,12 +209,7 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
             serviceSession = ServiceSession(
                 services: services, authorization: settings.serviceSessionRequirement)
         }
-        let deferred =
-            flaws.contains(.sessionFromBackground)
-            ? appState == .foreground : appState != .foreground && !restoring
-        if backgroundActivitySession == nil && !deferred {
-            backgroundActivitySession = BackgroundActivitySession(services: services)
-        }
+        beginActivitySessionIfDue(services: services)
         if liveUpdates == nil {
             liveUpdates = services.startLiveUpdates(settings.liveConfiguration)
         }
@@ -232,6 +220,17 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
         }
         manager.startMonitoringSignificantLocationChanges()
         if let last = recorder.lastAcceptedFix { moveWakeRegion(to: last.coordinate) }
+    }
+
+    /// Begins the background activity session if this process lacks one and may begin it now:
+    /// in the foreground, or while a background launch restores (R-C5, R-B10). The flaw
+    /// `sessionFromBackground` has it the wrong way round.
+    private func beginActivitySessionIfDue(services: LocationServices) {
+        let due =
+            flaws.contains(.sessionFromBackground)
+            ? appState != .foreground : appState == .foreground || restoring
+        guard backgroundActivitySession == nil, due else { return }
+        backgroundActivitySession = BackgroundActivitySession(services: services)
     }
 
     public func authorizationChanged(to authorization: Authorization, services: LocationServices)
