@@ -54,11 +54,18 @@ public final class JSONLinesTrace<Message: CustomStringConvertible>: TraceSink {
     private static var bufferedBytesMax: Int { 1 << 16 }
 
     /// Creates the file at `path`. An existing file is an error unless `replacing` is true, so
-    /// that a trace never silently overwrites anything.
+    /// that a trace never silently overwrites anything; a directory is always an error.
     public init(path: String, replacing: Bool = false) throws {
         let manager = FileManager.default
-        if manager.fileExists(atPath: path) && !replacing {
-            throw OpenError(path: path, reason: "the file exists (pass --replace to overwrite it)")
+        var isDirectory: ObjCBool = false
+        if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue {
+                throw OpenError(path: path, reason: "it is a directory; name a file")
+            }
+            if !replacing {
+                throw OpenError(
+                    path: path, reason: "the file exists (pass --replace to overwrite it)")
+            }
         }
         guard manager.createFile(atPath: path, contents: nil),
             let handle = FileHandle(forWritingAtPath: path)

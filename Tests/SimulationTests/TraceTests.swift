@@ -59,6 +59,24 @@ struct TraceTests {
         #expect(FileManager.default.contents(atPath: path) == Data("keep me".utf8))
     }
 
+    @Test("a trace file is never a directory, even when replacing is allowed")
+    func notADirectory() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifeline-trace-folder-\(ProcessInfo.processInfo.processIdentifier)"
+        ).path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for replacing in [false, true] {
+            let error = #expect(throws: JSONLinesTrace<Note>.OpenError.self) {
+                try JSONLinesTrace<Note>(path: path, replacing: replacing)
+            }
+            #expect(error?.reason == "it is a directory; name a file")
+        }
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory))
+        #expect(isDirectory.boolValue)
+    }
+
     @Test("the memory trace and the hash agree, and two runs hash the same")
     func memoryAndHash() {
         let memory = MemoryTrace<Note>()
