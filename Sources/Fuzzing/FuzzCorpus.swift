@@ -70,8 +70,16 @@ public struct FuzzCorpus: Sendable {
         }
     }
 
-    /// Reads one entry.
-    public func read(_ path: String) throws -> Entry {
+    /// Reads one entry of this corpus (`FuzzCorpus.entry(atPath:)`).
+    public func read(_ path: String) throws -> Entry { try Self.entry(atPath: path) }
+
+    /// Reads the corpus entry at `path`, wherever it lies: its header (the format version and
+    /// the invariant it broke) and its scenario. `lifeline fuzz` replays entries through this,
+    /// and `lifeline replay` reads one.
+    /// - Throws: `Problem` for a file that cannot be read, is not a corpus entry (no
+    ///   `# lifeline corpus N` first line), was written in a newer format, records no
+    ///   invariant, or holds a scenario that does not parse (naming its line and column).
+    public static func entry(atPath path: String) throws -> Entry {
         guard let data = FileManager.default.contents(atPath: path),
             let text = String(data: data, encoding: .utf8)
         else { throw Problem(path: path, line: 0, message: "cannot read the corpus entry") }
@@ -79,7 +87,8 @@ public struct FuzzCorpus: Sendable {
         guard let first = lines.first, first.hasPrefix(Self.formatTag) else {
             throw Problem(
                 path: path, line: 1,
-                message: "expected '\(Self.formatTag) \(Self.formatVersion)' on the first line")
+                message: "not a corpus entry: expected '\(Self.formatTag) \(Self.formatVersion)' "
+                    + "on the first line")
         }
         let versionText = first.dropFirst(Self.formatTag.count).trimmingCharacters(in: .whitespaces)
         guard let version = Int(versionText) else {
