@@ -78,7 +78,9 @@ let package = Package(
         .testTarget(name: "ExplorationTests", dependencies: ["Exploration", "ExplorationTesting"]),
         .testTarget(
             name: "CommandTests",
-            dependencies: ["LifelineCommands", "Benchmarks", "World", "Simulation"]),
+            dependencies: [
+                "LifelineCommands", "Benchmarks", "World", "Simulation", "Scenarios", "Fuzzing",
+            ]),
         // Property-based suites live in Properties/ as their own test target.
         .testTarget(
             name: "Properties",

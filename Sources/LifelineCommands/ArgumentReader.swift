@@ -84,6 +84,15 @@ struct ArgumentReader {
         do { return try parse(text) } catch { throw UsageError("\(name): \(error)") }
     }
 
+    /// The command's one positional argument (consumed): the first word that is not an option.
+    /// Read it after every option, so that an option's value is never taken for it.
+    mutating func argument(missing: String) throws -> String {
+        guard let index = remaining.firstIndex(where: { !$0.hasPrefix("-") }) else {
+            throw UsageError(missing)
+        }
+        return remaining.remove(at: index)
+    }
+
     /// Fails on any argument not consumed.
     func finish() throws {
         guard let first = remaining.first else { return }

@@ -38,7 +38,9 @@ public enum LifelineCommand {
     ]
 
     /// The commands that are one word (`lifeline engines`, `lifeline run FILE`).
-    static let commands: [Subcommand] = [FuzzCommand.command, EnginesCommand.command]
+    static let commands: [Subcommand] = [
+        FuzzCommand.command, RunCommand.command, EnginesCommand.command,
+    ]
 
     /// `lifeline help`: every command, then every subcommand of every group, one line each,
     /// then `help`.

@@ -46,9 +46,9 @@ struct CommandLineTests {
                 count += 1
             }
         }
-        // `fuzz`, `engines`, the five benchmarks (day and gpx included) and the four
+        // `fuzz`, `run`, `engines`, the five benchmarks (day and gpx included) and the four
         // experiments.
-        #expect(count == 11)
+        #expect(count == 12)
         #expect(listed.contains("bench day") && listed.contains("bench gpx"))
         #expect(listed.contains("experiment matrix"))
         #expect(runTool(["bench", "nonesuch"]).error.contains("unknown benchmark 'nonesuch'"))

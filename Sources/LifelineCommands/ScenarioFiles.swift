@@ -1,0 +1,36 @@
+// Scenario files read and run for `lifeline run` (the CLI layer), every problem turned into
+// an `InputError` that names the file and line.
+import Fuzzing
+import Invariants
+import Scenarios
+import World
+
+/// Reading a scenario from disk and running it. A file that cannot be read,
+/// a scenario that does not parse, a GPX route or a policy that cannot be made is an
+/// `InputError` (exit 2, never a trap), worded by the layer that found it.
+enum ScenarioFiles {
+    /// The scenario file at `path`.
+    /// - Throws: `InputError` naming `path:line:column` and what was expected there, or
+    ///   `path` alone for a file that cannot be read.
+    static func scenario(atPath path: String) throws -> Scenario {
+        do {
+            return try Scenario(contentsOfFile: path)
+        } catch {
+            throw InputError("\(error)")
+        }
+    }
+
+    /// Runs `scenario`, read from `path`, to its horizon and records it.
+    /// - Throws: `InputError` when its GPX route or its policy cannot be made (the parser reads
+    ///   both, so this happens only when a file changed since).
+    static func record(_ scenario: Scenario, path: String) throws -> RunRecord {
+        do {
+            return try scenario.record()
+        } catch let error as PolicyFileError {
+            throw InputError("\(path): the policy cannot be made: \(error.message)")
+        } catch {
+            // A `GPXError`, which names the GPX file and its line.
+            throw InputError("\(path): the route cannot be made: \(error)")
+        }
+    }
+}
