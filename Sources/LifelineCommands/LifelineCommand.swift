@@ -39,7 +39,7 @@ public enum LifelineCommand {
 
     /// The commands that are one word (`lifeline engines`, `lifeline run FILE`).
     static let commands: [Subcommand] = [
-        FuzzCommand.command, RunCommand.command, EnginesCommand.command,
+        FuzzCommand.command, RunCommand.command, ReplayCommand.command, EnginesCommand.command,
     ]
 
     /// `lifeline help`: every command, then every subcommand of every group, one line each,

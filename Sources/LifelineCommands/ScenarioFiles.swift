@@ -1,11 +1,11 @@
-// Scenario files read and run for `lifeline run` (the CLI layer), every problem turned into
-// an `InputError` that names the file and line.
+// Scenario files and corpus entries read and run for `lifeline run` and `lifeline replay`
+// (the CLI layer), every problem turned into an `InputError` that names the file and line.
 import Fuzzing
 import Invariants
 import Scenarios
 import World
 
-/// Reading a scenario from disk and running it. A file that cannot be read,
+/// Reading a scenario or a corpus entry from disk and running it. A file that cannot be read,
 /// a scenario that does not parse, a GPX route or a policy that cannot be made is an
 /// `InputError` (exit 2, never a trap), worded by the layer that found it.
 enum ScenarioFiles {
@@ -17,6 +17,17 @@ enum ScenarioFiles {
             return try Scenario(contentsOfFile: path)
         } catch {
             throw InputError("\(error)")
+        }
+    }
+
+    /// The corpus entry at `path` (`FuzzCorpus.entry(atPath:)`).
+    /// - Throws: `InputError` for a file that is not a corpus entry, a newer corpus format, or
+    ///   a scenario that does not parse.
+    static func entry(atPath path: String) throws -> FuzzCorpus.Entry {
+        do {
+            return try FuzzCorpus.entry(atPath: path)
+        } catch let problem as FuzzCorpus.Problem {
+            throw InputError("\(problem)")
         }
     }
 

@@ -46,9 +46,9 @@ struct CommandLineTests {
                 count += 1
             }
         }
-        // `fuzz`, `run`, `engines`, the five benchmarks (day and gpx included) and the four
-        // experiments.
-        #expect(count == 12)
+        // `fuzz`, `run`, `replay`, `engines`, the five benchmarks (day and gpx included) and
+        // the four experiments.
+        #expect(count == 13)
         #expect(listed.contains("bench day") && listed.contains("bench gpx"))
         #expect(listed.contains("experiment matrix"))
         #expect(runTool(["bench", "nonesuch"]).error.contains("unknown benchmark 'nonesuch'"))
