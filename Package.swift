@@ -77,6 +77,9 @@ let package = Package(
             name: "InvariantsTests", dependencies: ["Invariants", "Engines", "World", "Simulation"]),
         .testTarget(name: "ExplorationTests", dependencies: ["Exploration", "ExplorationTesting"]),
         .testTarget(
+            name: "FuzzingTests",
+            dependencies: ["Fuzzing", "Scenarios", "Invariants", "Engines", "World", "Simulation"]),
+        .testTarget(
             name: "CommandTests",
             dependencies: [
                 "LifelineCommands", "Benchmarks", "World", "Simulation", "Scenarios", "Fuzzing",

@@ -23,6 +23,11 @@ public struct FuzzSettings: Sendable {
     public var corpus: FuzzCorpus?
     /// Property evaluations the shrinker may spend on a failure.
     public var shrinkEvaluationMax = 3_000
+    /// Runs the explain phase may spend on a shrunk failure in all (`Fuzzer.explain`); 0
+    /// skips it.
+    public var explainRunMax = 400
+    /// Runs the explain phase may spend on the window of one event.
+    public var explainEventRunMax = 40
     /// The scenarios generated.
     public var generator: ScenarioGenerator
 
@@ -47,6 +52,8 @@ public struct FuzzFailure: Sendable {
     public var originalEventCount: Int
     /// Runs spent shrinking.
     public var shrinkRuns: Int
+    /// How far its events can move and which settings could be anything, if explained.
+    public var explanation: FailureExplanation?
 
     public enum Origin: Sendable, Equatable {
         case corpus(path: String)
@@ -78,7 +85,7 @@ public struct FuzzProgress: Sendable {
 public enum Fuzzer {
     /// Replays the corpus entries of `settings.engine` (a failing one is reported at once),
     /// then generates cases until one fails, the case count is reached, or the time is up;
-    /// shrinks the failure, saves it to the corpus and returns it.
+    /// shrinks the failure, explains it (`explain`), saves it to the corpus and returns it.
     /// - Throws: `FuzzCorpus.Problem` for a corpus that cannot be read or written.
     public static func fuzz(
         _ settings: FuzzSettings, progress: ((FuzzProgress) -> Void)? = nil
@@ -92,11 +99,13 @@ public enum Fuzzer {
                 report.corpusReplayed += 1
                 let violations = try check(entry.scenario, settings.invariants).violations
                 guard let first = violations.first else { continue }
-                report.failure = FuzzFailure(
+                var failure = FuzzFailure(
                     invariant: first.invariant, scenario: entry.scenario,
                     violations: violations.filter { $0.invariant == first.invariant },
                     origin: .corpus(path: entry.path), corpusPath: entry.path,
                     originalEventCount: entry.scenario.events.count, shrinkRuns: 0)
+                failure.explanation = explain(failure, settings: settings)
+                report.failure = failure
                 return report
             }
         }
@@ -122,6 +131,7 @@ public enum Fuzzer {
                 testCase, original: scenario, invariant: first.invariant, settings: settings,
                 generator: generator)
             failure.origin = .generated(caseIndex: caseIndex)
+            failure.explanation = explain(failure, settings: settings)
             if let corpus = settings.corpus {
                 failure.corpusPath = try corpus.save(
                     failure.scenario, engine: settings.engine.name, invariant: failure.invariant,

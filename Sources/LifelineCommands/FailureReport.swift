@@ -1,5 +1,5 @@
-// How a failure is printed: the shrunk scenario, its timeline with the violations, and the
-// command that replays it.
+// How a failure is printed: the violations, what the explain phase found, the shrunk scenario,
+// its timeline with the violations, and the command that replays it.
 import Engines
 import Fuzzing
 import Invariants
@@ -17,6 +17,10 @@ enum FailureReport {
         ]
         lines += failure.violations.map { "  \($0)" }
         lines.append("")
+        if let explanation = failure.explanation {
+            lines += explanation.lines
+            lines.append("")
+        }
         lines.append(failure.scenario.description)
         if let record = try? failure.scenario.record() {
             lines.append(Timeline(record, violations: failure.violations, mode: .compact).text)
