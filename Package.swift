@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "Scenarios", targets: ["Scenarios"]),
         .library(name: "Fuzzing", targets: ["Fuzzing"]),
         .library(name: "Invariants", targets: ["Invariants"]),
+        .library(name: "FuzzingTesting", targets: ["FuzzingTesting"]),
     ],
     targets: [
         // Layer 1: the discrete-event kernel (virtual time, scheduler, actors, ordering, trace,
@@ -51,6 +52,11 @@ let package = Package(
             dependencies: [
                 "Simulation", "Exploration", "World", "Engines", "Scenarios", "Invariants",
             ]),
+        // The Swift Testing entry point of the fuzzer (`fuzzLifecycle` inside `@Test`), for a
+        // team's own engine; in its own target so the tool never links Testing.
+        .target(
+            name: "FuzzingTesting",
+            dependencies: ["Engines", "Fuzzing", "Invariants"]),
         // The shrinking challenges of ../shared/bench/shrinking, run by Properties/ and by
         // `lifeline bench shrink`.
         .target(name: "ShrinkingChallenges", dependencies: ["Exploration"]),

@@ -15,6 +15,16 @@ let package = Package(
                 .product(name: "Engines", package: "Lifeline"),
                 .product(name: "Simulation", package: "Lifeline"),
             ]),
+        // The engine fuzzed inside `swift test` with `fuzzLifecycle`.
+        .testTarget(
+            name: "MyTrackerTests",
+            dependencies: [
+                .product(name: "World", package: "Lifeline"),
+                .product(name: "Engines", package: "Lifeline"),
+                .product(name: "Invariants", package: "Lifeline"),
+                .product(name: "Fuzzing", package: "Lifeline"),
+                .product(name: "FuzzingTesting", package: "Lifeline"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

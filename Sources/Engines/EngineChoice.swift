@@ -3,22 +3,26 @@ import Simulation
 import World
 
 /// An engine by the name a scenario file, `--engine` and `lifeline engines` use: a correct
-/// built-in engine, or a mutant (a built-in engine with one real mistake planted).
+/// built-in engine, a mutant (a built-in engine with one real mistake planted), or a team's
+/// own engine.
 public enum EngineChoice: Hashable, Sendable, CustomStringConvertible {
     case builtIn(BuiltInEngine)
     case mutant(Mutant)
+    case custom(CustomEngine)
 
     /// Every engine, the correct ones first, each group in its declared order.
     public static var all: [EngineChoice] {
         BuiltInEngine.allCases.map(EngineChoice.builtIn) + Mutant.allCases.map(EngineChoice.mutant)
     }
 
-    /// The engine called `name`, if any.
-    public init?(name: String) {
+    /// The engine called `name`, if any: a built-in engine, a mutant, or one of `custom`.
+    public init?(name: String, custom: [CustomEngine] = []) {
         if let engine = BuiltInEngine(rawValue: name) {
             self = .builtIn(engine)
         } else if let mutant = Mutant(rawValue: name) {
             self = .mutant(mutant)
+        } else if let engine = custom.first(where: { $0.name == name }) {
+            self = .custom(engine)
         } else {
             return nil
         }
@@ -29,6 +33,7 @@ public enum EngineChoice: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .builtIn(let engine): engine.rawValue
         case .mutant(let mutant): mutant.rawValue
+        case .custom(let engine): engine.name
         }
     }
 
@@ -37,14 +42,30 @@ public enum EngineChoice: Hashable, Sendable, CustomStringConvertible {
     /// True for a mutant: the fuzzer must find it failing.
     public var isMutant: Bool { if case .mutant = self { true } else { false } }
 
-    /// `correct` or `mutant`, as `lifeline engines` prints it.
-    public var kind: String { isMutant ? "mutant" : "correct" }
+    /// `correct`, `mutant` or `custom`, as `lifeline engines` prints it.
+    public var kind: String {
+        switch self {
+        case .builtIn: "correct"
+        case .mutant: "mutant"
+        case .custom: "custom"
+        }
+    }
 
-    /// The correct engine it is, or is planted in.
-    public var base: BuiltInEngine {
+    /// The built-in engine it is, or is planted in; nil for a custom engine.
+    public var base: BuiltInEngine? {
         switch self {
         case .builtIn(let engine): engine
         case .mutant(let mutant): mutant.base
+        case .custom: nil
+        }
+    }
+
+    /// Whether it honours `stopOnTerminate` and `startOnBoot` (R-B11, R-B12): every built-in
+    /// engine but `LocationRuntime`, which restores whatever its record says.
+    public var honoursLaunchRules: Bool {
+        switch self {
+        case .builtIn, .mutant: base != .locationRuntime
+        case .custom(let engine): engine.honoursLaunchRules
         }
     }
 
@@ -61,6 +82,7 @@ public enum EngineChoice: Hashable, Sendable, CustomStringConvertible {
             "source D's standard engine: standard updates with a 3 km rest, a parked region, "
                 + "swipe-away registrations"
         case .mutant(let mutant): mutant.summary
+        case .custom(let engine): engine.summary
         }
     }
 
@@ -70,6 +92,7 @@ public enum EngineChoice: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .builtIn(let engine): engine.make(launchRules: launchRules)
         case .mutant(let mutant): mutant.make(launchRules: launchRules)
+        case .custom(let engine): engine.make(launchRules)
         }
     }
 }

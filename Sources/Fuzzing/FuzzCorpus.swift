@@ -1,5 +1,6 @@
 // The corpus of failing scenarios (layer 5): one `.scenario` file per shrunk failure, named by
 // its engine and a hash of its content, replayed before every exploration.
+import Engines
 import Foundation
 import Scenarios
 import Simulation
@@ -24,8 +25,13 @@ public struct FuzzCorpus: Sendable {
 
     /// The corpus folder.
     public let directory: String
+    /// The engines besides the built-in ones that its entries may name.
+    public let engines: [CustomEngine]
 
-    public init(directory: String) { self.directory = directory }
+    public init(directory: String, engines: [CustomEngine] = []) {
+        self.directory = directory
+        self.engines = engines
+    }
 
     /// One saved failure.
     public struct Entry: Sendable, Equatable {
@@ -109,7 +115,8 @@ public struct FuzzCorpus: Sendable {
         }
         do {
             return Entry(
-                path: path, invariant: invariant, scenario: try Scenario(parsing: text, path: path))
+                path: path, invariant: invariant,
+                scenario: try Scenario(parsing: text, path: path, engines: engines))
         } catch {
             throw Problem(path: path, line: error.line, column: error.column, message: error.message)
         }

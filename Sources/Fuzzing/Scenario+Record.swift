@@ -24,9 +24,9 @@ extension Scenario {
 
 extension ScenarioEngine {
     /// The launch rules the engine honours, for `configuration-honoured`; nil for an engine
-    /// built on `LocationRuntime`, which has none (it restores what its record says).
+    /// that has none (`LocationRuntime` restores what its record says).
     public var launchRules: LaunchRules? {
-        guard name.base != .locationRuntime else { return nil }
+        guard name.honoursLaunchRules else { return nil }
         return LaunchRules(
             stopOnTerminate: settings.stopOnTerminate, startOnBoot: settings.startOnBoot)
     }

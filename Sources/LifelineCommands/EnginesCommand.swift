@@ -26,7 +26,7 @@ enum EnginesCommand {
                         [
                             ("name", PlainText.jsonQuoted(engine.name)),
                             ("kind", PlainText.jsonQuoted(engine.kind)),
-                            ("base", PlainText.jsonQuoted(engine.base.rawValue)),
+                            ("base", engine.base.map { PlainText.jsonQuoted($0.rawValue) } ?? "null"),
                             ("summary", PlainText.jsonQuoted(engine.summary)),
                         ]
                     }))

@@ -9,10 +9,13 @@ extension ScenarioParser {
     /// `engine NAME [KEY=BOOL …]`.
     mutating func readEngine(_ reader: inout ScenarioTokenReader) throws(ScenarioParseError) {
         let token = try reader.next("an engine")
-        let builtIn = BuiltInEngine.names.joined(separator: ", ")
+        let custom = customEngines.map(\.name)
         let name = try reader.choice(
-            token, "an engine (\(builtIn), or a mutant that `lifeline engines` lists)",
-            EngineChoice.all.map { ($0.name, $0) }, listed: false)
+            token,
+            "an engine (\((BuiltInEngine.names + custom).joined(separator: ", ")), "
+                + "or a mutant that `lifeline engines` lists)",
+            (EngineChoice.all + customEngines.map(EngineChoice.custom)).map { ($0.name, $0) },
+            listed: false)
         var engine = ScenarioEngine(name)
         let fields = ScenarioEngine.Settings.fields
         let keys = fields.map(\.key).joined(separator: ", ")

@@ -29,10 +29,13 @@ extension Scenario {
     /// default of `Scenario()`. Events are written in time order (an earlier time after a
     /// later one is an error, so the file reads as the story it tells) and at or before the
     /// horizon. A GPX file is read now, relative to the current directory.
+    /// - Parameter engines: engines besides the built-in ones that `engine NAME` may name.
     /// - Throws: `ScenarioParseError` naming the line, the column, what was expected and found.
-    public init(parsing text: String, path: String) throws(ScenarioParseError) {
+    public init(parsing text: String, path: String, engines: [CustomEngine] = [])
+        throws(ScenarioParseError)
+    {
         let (lines, end) = ScenarioLexer.lines(of: text)
-        var parser = ScenarioParser(path: path)
+        var parser = ScenarioParser(path: path, customEngines: engines)
         for line in lines {
             if line.isIndented { try parser.readItem(line) } else { try parser.readDirective(line) }
         }
@@ -54,6 +57,8 @@ struct ScenarioParser {
     enum Section { case none, segments, gpx, events }
 
     let path: String
+    /// The engines besides the built-in ones that the file may name.
+    let customEngines: [CustomEngine]
     var scenario = Scenario()
     /// The line of each directive seen so far.
     var directiveLines: [Directive: Int] = [:]
@@ -64,7 +69,10 @@ struct ScenarioParser {
     /// Where each event's time is written, for the horizon check at the end.
     var eventTimeTokens: [(line: Int, token: ScenarioToken)] = []
 
-    init(path: String) { self.path = path }
+    init(path: String, customEngines: [CustomEngine]) {
+        self.path = path
+        self.customEngines = customEngines
+    }
 
     /// Reads one directive line.
     mutating func readDirective(_ line: ScenarioLine) throws(ScenarioParseError) {

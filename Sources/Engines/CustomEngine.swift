@@ -1,0 +1,52 @@
+// A team's own engine under a name (layer 4), so that scenarios, the fuzzer and the corpus can
+// name it as they name a built-in one.
+
+/// An engine that is not built in: a name, a line on what it is, and the factory a world calls
+/// at every launch. Register it with the scenario parser and the corpus
+/// (`Scenario(parsing:path:engines:)`, `FuzzCorpus(directory:engines:)`) and fuzz it with
+/// `EngineChoice.custom`:
+///
+///     let tracker = CustomEngine(name: "my-tracker", summary: "our app's engine") { rules in
+///         MyTracker(stopOnTerminate: rules.stopOnTerminate, startOnBoot: rules.startOnBoot)
+///     }
+///
+/// Two custom engines are the same engine when their names are.
+public struct CustomEngine: Sendable, Hashable, CustomStringConvertible {
+    /// Its name in scenario files, the corpus folder and reports. A built-in engine's name
+    /// cannot be taken.
+    public let name: String
+    /// One line on what it is.
+    public let summary: String
+    /// Whether it honours `stopOnTerminate` and `startOnBoot` (R-B11, R-B12), which the
+    /// `configuration-honoured` invariant then checks; false for an engine with no such
+    /// settings.
+    public let honoursLaunchRules: Bool
+    /// A new engine with these launch rules: the factory a world calls at every launch.
+    public let make: @Sendable (LaunchRules) -> any TrackingEngine
+
+    /// - Precondition: `name` is not empty, has no white space and is not a built-in engine's
+    ///   or a mutant's name.
+    public init(
+        name: String, summary: String, honoursLaunchRules: Bool = true,
+        make: @escaping @Sendable (LaunchRules) -> any TrackingEngine
+    ) {
+        precondition(
+            !name.isEmpty && !name.contains(where: \.isWhitespace),
+            "an engine's name is one word")
+        precondition(
+            BuiltInEngine(rawValue: name) == nil && Mutant(rawValue: name) == nil,
+            "'\(name)' is a built-in engine's name")
+        self.name = name
+        self.summary = summary
+        self.honoursLaunchRules = honoursLaunchRules
+        self.make = make
+    }
+
+    public var description: String { name }
+
+    public static func == (left: CustomEngine, right: CustomEngine) -> Bool {
+        left.name == right.name
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+}

@@ -1,0 +1,80 @@
+// The Swift Testing entry point of the fuzzer: fuzz an engine's lifecycle inside `@Test`, and
+// record an issue with the shrunk story and how to replay it when an invariant fails.
+import Engines
+import Foundation
+import Fuzzing
+import Invariants
+import Testing
+
+/// Fuzzes `engine` against `invariants` inside a Swift Testing test: the corpus's saved
+/// failures for the engine first, then `cases` generated scenarios from `seed`.
+///
+/// A failure is shrunk, saved to `corpus` (when given) and recorded as one issue carrying the
+/// broken invariant, its violations in plain words, the shrunk scenario, its timeline and the
+/// command that replays it. A corpus that cannot be read or written is an issue too.
+/// Environment variables steer it without code changes:
+/// - `LIFELINE_CASES=<n>`: how many cases (so CI can run more than a developer does);
+/// - `LIFELINE_SEED=<n>`: the seed.
+///
+///     let tracker = CustomEngine(name: "my-tracker", summary: "our engine") { rules in
+///         MyTracker(rules)
+///     }
+///
+///     @Test func myTrackerKeepsEveryFix() {
+///         fuzzLifecycle(of: .custom(tracker), cases: 200, corpus: "Corpus")
+///     }
+///
+/// - Parameters:
+///   - engine: a built-in engine, a mutant, or `.custom` with a team's own engine.
+///   - invariants: the invariants to check after every run; the eight built-in ones unless
+///     chosen, and a team's own `Invariant` values plug in the same way.
+///   - corpus: a corpus folder (relative to the current directory, which `swift test` sets to
+///     the package's root): its entries for the engine are replayed first, and a new failure
+///     is saved there.
+/// - Returns: the fuzzer's report, for tests that assert on the failure itself; nil when the
+///   corpus could not be used.
+@discardableResult
+public func fuzzLifecycle(
+    of engine: EngineChoice, checking invariants: [Invariant] = Invariant.builtIn,
+    seed: UInt64 = 1, cases: Int = 100, corpus: String? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+) -> FuzzReport? {
+    let environment = ProcessInfo.processInfo.environment
+    var settings = FuzzSettings(engine: engine)
+    settings.seed = environment["LIFELINE_SEED"].flatMap(UInt64.init) ?? seed
+    settings.caseCount = environment["LIFELINE_CASES"].flatMap(Int.init) ?? cases
+    settings.invariants = invariants
+    settings.corpus = corpus.map { directory in
+        if case .custom(let custom) = engine {
+            FuzzCorpus(directory: directory, engines: [custom])
+        } else {
+            FuzzCorpus(directory: directory)
+        }
+    }
+    let report: FuzzReport
+    do {
+        report = try Fuzzer.fuzz(settings)
+    } catch {
+        Issue.record("corpus: \(error)", sourceLocation: sourceLocation)
+        return nil
+    }
+    if let failure = report.failure {
+        Issue.record(
+            Comment(rawValue: failure.story + "\n\n" + replayAdvice(failure, settings: settings)),
+            sourceLocation: sourceLocation)
+    }
+    return report
+}
+
+/// How to see the failure again: a saved entry is replayed first by the same test; a built-in
+/// engine's entry also by `lifeline replay`.
+func replayAdvice(_ failure: FuzzFailure, settings: FuzzSettings) -> String {
+    let test = Test.current.map { "swift test --filter '\($0.name.prefix { $0 != "(" })'" }
+        ?? "swift test"
+    guard let path = failure.corpusPath else {
+        return "replay: LIFELINE_SEED=\(settings.seed) LIFELINE_CASES=\(settings.caseCount) \(test)"
+    }
+    var advice = "saved to \(path); replay: \(test) (the corpus is replayed first)"
+    if case .custom = settings.engine {} else { advice += ", or lifeline replay \(path)" }
+    return advice
+}
