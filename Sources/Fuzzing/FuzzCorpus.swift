@@ -77,7 +77,9 @@ public struct FuzzCorpus: Sendable {
     }
 
     /// Reads one entry of this corpus (`FuzzCorpus.entry(atPath:)`).
-    public func read(_ path: String) throws -> Entry { try Self.entry(atPath: path) }
+    public func read(_ path: String) throws -> Entry {
+        try Self.entry(atPath: path, engines: engines)
+    }
 
     /// Reads the corpus entry at `path`, wherever it lies: its header (the format version and
     /// the invariant it broke) and its scenario. `lifeline fuzz` replays entries through this,
@@ -85,7 +87,8 @@ public struct FuzzCorpus: Sendable {
     /// - Throws: `Problem` for a file that cannot be read, is not a corpus entry (no
     ///   `# lifeline corpus N` first line), was written in a newer format, records no
     ///   invariant, or holds a scenario that does not parse (naming its line and column).
-    public static func entry(atPath path: String) throws -> Entry {
+    /// - Parameter engines: engines besides the built-in ones that the entry may name.
+    public static func entry(atPath path: String, engines: [CustomEngine] = []) throws -> Entry {
         guard let data = FileManager.default.contents(atPath: path),
             let text = String(data: data, encoding: .utf8)
         else { throw Problem(path: path, line: 0, message: "cannot read the corpus entry") }
