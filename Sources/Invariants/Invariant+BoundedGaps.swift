@@ -14,9 +14,10 @@ extension Invariant {
     /// - tracking is on: the last of the engines' `.started`, `.resumed`, `.fixAccepted` (on)
     ///   and `.stopped`, `.disabledAtLaunch` (off) told before it is on; with `stopOnTerminate`
     ///   every termination turns it off too (R-B11);
-    /// - the authorization is Always with full accuracy, from the configuration, and no
-    ///   `setAuthorization` or `setAccuracy` action has changed that yet (conservative: once
-    ///   changed, never again; R-A3, R-F5, R-F10);
+    /// - the authorization is Always with full accuracy: from the configuration, then as the
+    ///   `setAuthorization` and `setAccuracy` actions leave it (R-A3, R-F5, R-F10); a grant
+    ///   back wants fixes again at once, since a nil location means none now, not that
+    ///   updates stopped (R-C1);
     /// - the app declares the location background mode (R-A3);
     /// - the engine never called an API the modelled iOS version lacks (an `unavailableAPI`
     ///   entry in the log: the engine targets a newer iOS, e.g. live updates on iOS 16, and
@@ -24,7 +25,10 @@ extension Invariant {
     /// - the device moves faster than `policy.stationarySpeedMetersPerSecond` (R-C2);
     /// - no iOS rule has stopped the app for good: not from a `forceQuit`, `crash` or `exit`
     ///   action until the next launch (whether iOS relaunches after a swipe depends on the
-    ///   preset and on what the engine held, R-B4–R-B6), and not from a `reboot` until an
+    ///   preset and on what the engine held, R-B4–R-B6), except a force-quit whose
+    ///   `applicationWillTerminate` ran under a policy that relaunches force-quit apps by
+    ///   region exit (R-B6, R-D7: the engine could leave a region behind), and not from a
+    ///   `reboot` until an
     ///   engine next tells `.resumed` or `.started` (R-B7, R-B12, R-D9: the relaunch, the
     ///   user's unlock and `startOnBoot` are best effort).
     public static func boundedGaps(recordingInterval: VirtualDuration? = nil) -> Invariant {

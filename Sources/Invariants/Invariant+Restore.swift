@@ -11,8 +11,11 @@ extension Invariant {
     ///    Always at launch, its location requests (the trace's app → daemon `requests` of that
     ///    generation) start every `LocationService` the previous process held when it ended
     ///    (replayed from that process's requests), each within `policy.sessionRejoinWindow`
-    ///    of the launch (R-B10, R-A12). A process launched before the first unlock cannot read
-    ///    what it held (R-D9): its window starts at the unlock's callback instead.
+    ///    of the launch (R-B10, R-A12), and reopens every monitor the previous process had
+    ///    open under the same name within that window (R-A12: the events of a monitor reach
+    ///    only a process that opened it by its name). A process launched before the first
+    ///    unlock cannot read what it held (R-D9): its window starts at the unlock's callback
+    ///    instead.
     /// 2. Sessions first: no such required session is begun after a request that starts a
     ///    non-session service (updates, significant change, monitors, regions, visits) in the
     ///    same process (R-B10, R-A14).
@@ -49,6 +52,7 @@ struct Restore {
                 before.apply(request.request)
             }
             found += restored(process, own, before.held, previous)
+            found += reopened(process, own, before.monitorNames, previous)
         }
         return found.sortedByInstant()
     }
@@ -100,6 +104,34 @@ struct Restore {
                         + "\(TimeText.duration(window)) of \(TimeText.clock(anchor))\(late)"))
         }
         return found
+    }
+
+    /// Every monitor of `names` reopened under its name within the rejoin window (R-A12).
+    private func reopened(
+        _ process: ProcessSpan, _ own: [LocationRequest], _ names: [String],
+        _ previous: ProcessSpan
+    ) -> [Violation] {
+        guard let anchor = process.dataReadableAt else { return [] }
+        let window = record.policy.sessionRejoinWindow
+        let deadline = anchor + window
+        return names.compactMap { name in
+            let reopened = own.contains { request in
+                request.request == .openMonitor(name) && request.instant <= deadline
+            }
+            guard !reopened else { return nil }
+            let others = own.compactMap { request -> String? in
+                guard case .openMonitor(let other) = request.request else { return nil }
+                return "'\(other)'"
+            }
+            let instead = others.isEmpty ? "" : " (it opened \(others.joined(separator: ", ")))"
+            return violation(
+                deadline,
+                "process \(process.generation) resumed after its launch at "
+                    + "\(TimeText.clock(process.launchedAt)) but did not reopen the monitor "
+                    + "'\(name)' process \(previous.generation) had open within "
+                    + "\(TimeText.duration(window)) of \(TimeText.clock(anchor))\(instead): its "
+                    + "events reach only a monitor of that name (R-A12)")
+        }
     }
 
     private func undetermined(_ process: ProcessSpan, _ own: [LocationRequest]) -> [Violation] {

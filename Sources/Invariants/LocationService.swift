@@ -43,6 +43,9 @@ public enum LocationService: String, Sendable, CaseIterable, CustomStringConvert
 /// The services one process holds, replayed from its requests in order.
 struct HeldServices {
     private var objects: [(service: LocationService, object: ObjectID?)] = []
+    /// The names of the monitors opened, in opening order (a monitor stays open for the rest
+    /// of its process: the API has no close).
+    private(set) var monitorNames: [String] = []
 
     mutating func apply(_ request: AppRequest) {
         switch request {
@@ -62,6 +65,7 @@ struct HeldServices {
         case .startSignificantChanges:
             if !held.contains(.significantChanges) { objects.append((.significantChanges, nil)) }
         case .stopSignificantChanges: objects.removeAll { $0.service == .significantChanges }
+        case .openMonitor(let name) where !monitorNames.contains(name): monitorNames.append(name)
         default: break
         }
     }

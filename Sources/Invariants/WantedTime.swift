@@ -58,19 +58,31 @@ struct WantedTime {
         return Stretches(parts)
     }
 
-    /// Always with full accuracy, from the start until an action first changes either.
+    /// Always with full accuracy: from the configuration, then as each `setAuthorization` and
+    /// `setAccuracy` action leaves it. A grant back to Always with full accuracy wants fixes
+    /// again at once: a nil location means none now, not that updates stopped (R-C1), so a
+    /// correct engine's updates resume without a relaunch.
     private static func allowed(_ record: RunRecord) -> Stretches {
-        guard record.configuration.authorization == .always,
-            record.configuration.accuracy == .full
-        else { return Stretches() }
-        let changed = record.actions.first { scheduled in
+        var authorization = record.configuration.authorization
+        var accuracy = record.configuration.accuracy
+        var allowedSince: Instant? = authorization == .always && accuracy == .full ? .start : nil
+        var parts: [(start: Instant, end: Instant)] = []
+        for scheduled in record.actions {
             switch scheduled.action {
-            case .setAuthorization(let value): value != .always
-            case .setAccuracy(let value): value != .full
-            default: false
+            case .setAuthorization(let value): authorization = value
+            case .setAccuracy(let value): accuracy = value
+            default: continue
+            }
+            let allowed = authorization == .always && accuracy == .full
+            if allowed {
+                allowedSince = allowedSince ?? scheduled.instant
+            } else if let since = allowedSince {
+                parts.append((since, scheduled.instant))
+                allowedSince = nil
             }
         }
-        return Stretches([(.start, changed?.instant ?? record.horizon)])
+        if let since = allowedSince { parts.append((since, record.horizon)) }
+        return Stretches(parts)
     }
 
     /// The route's legs faster than the stationary speed (R-C2).
@@ -88,11 +100,25 @@ struct WantedTime {
         return Stretches(parts)
     }
 
+    /// Whether iOS offered a way back from the force-quit at `instant`: it relaunches force-quit
+    /// apps by region exit (R-B6) and ran the app's `applicationWillTerminate` (the moment R-D7
+    /// puts significant change and a region around the last position). An engine with
+    /// `stopOnTerminate` false that sets no region there stays down while the device drives
+    /// away, and its gap counts.
+    private static func relaunchOffered(after instant: Instant, _ record: RunRecord) -> Bool {
+        guard record.policy.forceQuitRelaunchByRegion else { return false }
+        return record.log.contains { entry in
+            guard entry.instant == instant, case .willTerminate = entry.kind else { return false }
+            return true
+        }
+    }
+
     /// A leg's speed is read at its middle.
     private static let halves: Int64 = 2
 
     /// From a force-quit, crash or exit until the next launch; from a reboot, or a saved-record
-    /// change iOS lost, until an engine next resumes or starts.
+    /// change iOS lost, until an engine next resumes or starts. A force-quit is not excused when
+    /// iOS offered the way back (`relaunchOffered`).
     private static func stoppedForGood(_ record: RunRecord) -> Stretches {
         let launches = record.processes.map(\.launchedAt)
         let restarts = record.engineEvents.filter { stamped in
@@ -104,6 +130,8 @@ struct WantedTime {
         var parts: [(start: Instant, end: Instant)] = []
         for scheduled in record.actions {
             switch scheduled.action {
+            case .forceQuit where relaunchOffered(after: scheduled.instant, record):
+                break
             case .forceQuit, .crash, .exit:
                 let next = launches.first { $0 > scheduled.instant } ?? record.horizon
                 parts.append((scheduled.instant, next))
