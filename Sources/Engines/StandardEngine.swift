@@ -128,12 +128,14 @@ public final class StandardEngine: RecordingEngine {
     }
 
     /// R-D7: with `stopOnTerminate` false, significant change and the region outlive the
-    /// process; with true, nothing is left to relaunch it.
+    /// process; with true, nothing is left to relaunch it. Only with permission, as `begin`:
+    /// tracking switched on while the authorization is undetermined waits for the answer and
+    /// starts nothing, not even at termination (R-A13, R-D10).
     public func applicationWillTerminate(services: LocationServices) {
         guard enabled, !flaws.contains(.noRegionOnTerminate) else { return }
         if settings.launchRules.stopOnTerminate {
             removeRegistrations()
-        } else {
+        } else if Self.permits(services.authorizationStatus) {
             keepRegistrationsForRelaunch()
         }
     }

@@ -404,6 +404,39 @@ struct StandardEngineTests {
     }
 
     @Test(
+        "R-A13: switched on while undetermined and swiped away before the answer: nothing starts, not even at termination"
+    )
+    func undeterminedSwipeStartsNothing() {
+        let answer = AuthorizationAnswers().responseDelay.seconds
+        let quit = answer / 2
+        let run = StandardRun(
+            authorization: .notDetermined,
+            route: route([.init(.drive, .minutes(10), speedMetersPerSecond: 10)]), until: 600,
+            actions: [(0, .open), (quit, .forceQuit)])
+        #expect(run.engines.first?.events == [.started, .permissionMissing(.notDetermined)])
+        let starts = run.requests.filter { item in
+            switch item.request {
+            case .startSignificantChanges, .startMonitoringRegion, .startUpdatingLocation: true
+            default: false
+            }
+        }
+        #expect(starts.isEmpty, "started before any authorization: \(starts)")
+        #expect(run.launches.count == 1)
+    }
+
+    @Test("R-A13, R-D10: switched on while undetermined, the engine begins when the answer arrives")
+    func undeterminedBeginsAtTheAnswer() {
+        let answer = AuthorizationAnswers().responseDelay.seconds
+        let run = StandardRun(
+            authorization: .notDetermined,
+            route: route([.init(.drive, .minutes(10), speedMetersPerSecond: 10)]), until: 60,
+            actions: [(0, .open)])
+        let firstSignificantChange = run.requests.first { $0.request == .startSignificantChanges }
+        #expect(firstSignificantChange?.seconds == answer)
+        #expect(run.storedSeconds.first.map { $0 >= answer && $0 <= answer + 2 } == true)
+    }
+
+    @Test(
         "R-D11: reduced accuracy: fixes are filtered, and the overdue rule records the best one half an interval late"
     )
     func reducedAccuracyOverdue() {
