@@ -17,7 +17,8 @@ extension Invariant {
     /// - the authorization is Always with full accuracy: from the configuration, then as the
     ///   `setAuthorization` and `setAccuracy` actions leave it (R-A3, R-F5, R-F10); a grant
     ///   back wants fixes again at once, since a nil location means none now, not that
-    ///   updates stopped (R-C1);
+    ///   updates stopped (R-C1), and a first grant from the user's next `open` (R-A13: the
+    ///   engine rightly started nothing before it, and iOS wakes no app for it);
     /// - the app declares the location background mode (R-A3);
     /// - the engine never called an API the modelled iOS version lacks (an `unavailableAPI`
     ///   entry in the log: the engine targets a newer iOS, e.g. live updates on iOS 16, and

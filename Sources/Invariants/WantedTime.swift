@@ -59,9 +59,12 @@ struct WantedTime {
     }
 
     /// Always with full accuracy: from the configuration, then as each `setAuthorization` and
-    /// `setAccuracy` action leaves it. A grant back to Always with full accuracy wants fixes
-    /// again at once: a nil location means none now, not that updates stopped (R-C1), so a
-    /// correct engine's updates resume without a relaunch.
+    /// `setAccuracy` action leaves it. A grant *back* to Always with full accuracy wants fixes
+    /// again at once: the engine's updates are still running, and a nil location meant none
+    /// for now, not that updates stopped (R-C1). A *first* grant (the run began without it)
+    /// wants them from the user's next `open`: an engine that was right not to start before
+    /// the permission (R-A13) may sit suspended until then, and iOS wakes no app for a change
+    /// made in Settings.
     private static func allowed(_ record: RunRecord) -> Stretches {
         var authorization = record.configuration.authorization
         var accuracy = record.configuration.accuracy
@@ -74,15 +77,24 @@ struct WantedTime {
             default: continue
             }
             let allowed = authorization == .always && accuracy == .full
-            if allowed {
-                allowedSince = allowedSince ?? scheduled.instant
-            } else if let since = allowedSince {
-                parts.append((since, scheduled.instant))
+            // Wanted before now: the engine had its chance to start under this permission.
+            let wantedBefore =
+                !parts.isEmpty || allowedSince.map { $0 <= scheduled.instant } ?? false
+            if allowed, allowedSince == nil || !wantedBefore {
+                allowedSince =
+                    wantedBefore ? scheduled.instant : nextOpen(after: scheduled.instant, record)
+            } else if !allowed, let since = allowedSince {
+                if since < scheduled.instant { parts.append((since, scheduled.instant)) }
                 allowedSince = nil
             }
         }
-        if let since = allowedSince { parts.append((since, record.horizon)) }
+        if let since = allowedSince, since < record.horizon { parts.append((since, record.horizon)) }
         return Stretches(parts)
+    }
+
+    /// The first `open` action at or after `instant`.
+    private static func nextOpen(after instant: Instant, _ record: RunRecord) -> Instant? {
+        record.actions.first { $0.instant >= instant && $0.action == .open }?.instant
     }
 
     /// The route's legs faster than the stationary speed (R-C2).
