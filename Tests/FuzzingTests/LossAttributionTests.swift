@@ -1,0 +1,89 @@
+// The three invariant rules that tell the engine's loss from iOS's in the stories of three
+// mutants: each mutant's shrunk story fails, the correct engine passes it, and where the same
+// loss is iOS's doing (no region relaunch after a swipe; no grant back), nothing is blamed.
+import Engines
+import Fuzzing
+import Invariants
+import Scenarios
+import Testing
+
+@Suite("Loss attribution")
+struct LossAttributionTests {
+    /// A story in the text format, on `engine`, under `policy`, with `events`.
+    func story(_ engine: String, policy: String = "measured", route: String, events: String)
+        throws -> Scenario
+    {
+        try Scenario(
+            parsing: """
+                engine \(engine)
+                policy \(policy)
+                authorization always
+                horizon 17m
+                route from 51.5007,-0.1246 heading 90
+                \(route)
+                events
+                \(events)
+                """, path: "story.scenario")
+    }
+
+    func violations(_ scenario: Scenario, _ invariant: String) throws -> [Violation] {
+        try Fuzzer.check(scenario, Invariant.builtIn).violations.filter {
+            $0.invariant == invariant
+        }
+    }
+
+    @Test("a swipe while driving: the engine that leaves no region is blamed where iOS relaunches by region (R-B6, R-D7), not on iOS 26")
+    func swipeWithoutRegion() throws {
+        let route = "  drive 6m at 13.9 m/s"
+        let events = "  0s open\n  1m force-quit"
+        let mutant = try violations(
+            story("no-region-on-terminate", route: route, events: events), "bounded-gaps")
+        #expect(mutant.count == 1)
+        #expect(mutant.first?.explanation.contains("no fix was stored") == true)
+        #expect(try violations(story("standard", route: route, events: events), "bounded-gaps")
+            .isEmpty)
+        // iOS 26 relaunches no swiped app by region (R-B6 off): the same loss is iOS's.
+        #expect(
+            try violations(
+                story("no-region-on-terminate", policy: "iOS26", route: route, events: events),
+                "bounded-gaps"
+            ).isEmpty)
+    }
+
+    @Test("a nil location is no end of updates (R-C1): after a grant back the engine must be storing again")
+    func grantBack() throws {
+        let route = "  drive 7m at 13.9 m/s"
+        let regranted = "  0s open\n  1s authorization denied\n  1m authorization always"
+        let mutant = try violations(
+            story("nil-location-ends-stream", route: route, events: regranted), "bounded-gaps")
+        #expect(mutant.count == 1)
+        #expect(
+            try violations(story("session", route: route, events: regranted), "bounded-gaps")
+                .isEmpty)
+        // Denied for good: no fix is wanted after the denial, whatever the engine did.
+        #expect(
+            try violations(
+                story(
+                    "nil-location-ends-stream", route: route,
+                    events: "  0s open\n  1s authorization denied"),
+                "bounded-gaps"
+            ).isEmpty)
+    }
+
+    @Test("a relaunched process reopens its monitor under the same name (R-A12)")
+    func monitorReopened() throws {
+        let route = "  park 1m\n  drive 1m at 13.9 m/s"
+        let events = "  0s open\n  1m crash"
+        let mutant = try violations(
+            story("monitor-renamed", route: route, events: events),
+            "restore-exactly-what-was-running")
+        #expect(mutant.count == 1)
+        #expect(mutant.first?.explanation.contains("did not reopen the monitor") == true)
+        #expect(mutant.first?.explanation.contains("R-A12") == true)
+        #expect(
+            try violations(
+                story("location-runtime", route: route, events: events),
+                "restore-exactly-what-was-running"
+            ).isEmpty)
+    }
+}
