@@ -95,7 +95,7 @@ let package = Package(
             name: "Properties",
             dependencies: [
                 "Simulation", "Exploration", "ExplorationTesting", "ShrinkingChallenges", "World",
-                "Scenarios",
+                "Scenarios", "Engines", "Invariants", "Fuzzing", "FuzzingTesting",
             ],
             path: "Properties"
         ),

@@ -39,6 +39,8 @@ public struct ScenarioGenerator: Sendable {
         Gen.element(of: [Authorization.denied, .whenInUse, .always]).map { .authorization($0) },
         Gen<Bool>.bool.map { .preciseLocation($0) },
         .constant(.networkDown), .constant(.networkUp),
+        Gen<Bool>.bool.map { .lowPowerMode($0) },
+        .constant(.liveActivityStart), .constant(.liveActivityEnd),
         ]
     }
     /// Presets, `measured` first (the simplest).
