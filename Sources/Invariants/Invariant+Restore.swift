@@ -51,8 +51,10 @@ struct Restore {
             for request in requests where request.generation == previous.generation {
                 before.apply(request.request)
             }
-            found += restored(process, own, before.held, previous)
-            found += reopened(process, own, before.monitorNames, previous)
+            guard let anchor = process.dataReadableAt else { continue }
+            let window = RejoinWindow(anchor: anchor, length: record.policy.sessionRejoinWindow)
+            found += restored(process, own, before.held, previous, window)
+            found += reopened(process, own, before.monitorNames, previous, window)
         }
         return found.sortedByInstant()
     }
@@ -68,13 +70,18 @@ struct Restore {
         }
     }
 
+    /// From the launch (or the unlock that made its data readable), `sessionRejoinWindow` long.
+    private struct RejoinWindow {
+        let anchor: Instant
+        let length: VirtualDuration
+        var deadline: Instant { anchor + length }
+    }
+
     private func restored(
         _ process: ProcessSpan, _ own: [LocationRequest], _ needed: [LocationService],
-        _ previous: ProcessSpan
+        _ previous: ProcessSpan, _ rejoin: RejoinWindow
     ) -> [Violation] {
-        guard let anchor = process.dataReadableAt else { return [] }
-        let window = record.policy.sessionRejoinWindow
-        let deadline = anchor + window
+        let (anchor, window, deadline) = (rejoin.anchor, rejoin.length, rejoin.deadline)
         let ended = previous.endedAt.map { " when it ended at \(TimeText.clock($0))" } ?? ""
         var found: [Violation] = []
         let firstOther = own.firstIndex { LocationService.startsNonSessionService($0.request) }
@@ -109,11 +116,9 @@ struct Restore {
     /// Every monitor of `names` reopened under its name within the rejoin window (R-A12).
     private func reopened(
         _ process: ProcessSpan, _ own: [LocationRequest], _ names: [String],
-        _ previous: ProcessSpan
+        _ previous: ProcessSpan, _ rejoin: RejoinWindow
     ) -> [Violation] {
-        guard let anchor = process.dataReadableAt else { return [] }
-        let window = record.policy.sessionRejoinWindow
-        let deadline = anchor + window
+        let (anchor, window, deadline) = (rejoin.anchor, rejoin.length, rejoin.deadline)
         return names.compactMap { name in
             let reopened = own.contains { request in
                 request.request == .openMonitor(name) && request.instant <= deadline
