@@ -47,7 +47,8 @@ enum FuzzBenchCommand {
                 + "generated=\(result.generated) checked=\(result.checked) "
                 + "failures=\(result.failures) "
                 + "deliveries_per_scenario=\(format2(result.deliveries, divisor: checked)) "
-                + "external_events_per_scenario=\(format2(result.externalEvents, divisor: checked)) "
+                + "external_events_per_scenario="
+                + "\(format2(result.externalEvents, divisor: checked)) "
                 + "simulated_min_per_scenario="
                 + format2(Double(result.simulatedNanoseconds) / 60e9 / Double(checked))
                 + " distinct_states=\(result.distinctStates) states_per_min="

@@ -51,8 +51,8 @@ enum FuzzCommand {
         }
         let cases = try reader.integer("--cases", in: 1...10_000_000, default: defaultCases)
         let seed = try reader.seed("--seed", default: 1)
-        let jobs = try reader.integer(
-            "--jobs", in: 1...jobCountMax, default: min(ProcessInfo.processInfo.activeProcessorCount, jobCountMax))
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let jobs = try reader.integer("--jobs", in: 1...jobCountMax, default: min(cores, jobCountMax))
         let shard =
             try reader.parsed("--shard") { text throws -> FuzzShard in
                 try FuzzShard(parsing: text)

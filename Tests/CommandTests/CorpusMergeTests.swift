@@ -50,7 +50,8 @@ struct CorpusMergeTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let name = "session/uploaded-once-aaaa.scenario"
-        try folder.write("one/session/uploaded-once-0000.scenario", Self.entry(Self.first, found: "x"))
+        try folder.write(
+            "one/session/uploaded-once-0000.scenario", Self.entry(Self.first, found: "x"))
         try folder.write("one/" + name, Self.entry(Self.first, found: "x"))
         try folder.write("two/" + name, Self.entry(Self.second, found: "x"))
         let result = runTool([
@@ -69,7 +70,8 @@ struct CorpusMergeTests {
     func refusesUnwritableDestination() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        try folder.write("one/session/uploaded-once-aaaa.scenario", Self.entry(Self.first, found: "x"))
+        try folder.write(
+            "one/session/uploaded-once-aaaa.scenario", Self.entry(Self.first, found: "x"))
         let file = try folder.write("file", "not a folder\n")
         let result = runTool(["corpus", "merge", file + "/merged", folder.path("one")])
         #expect(result.code == 2)
