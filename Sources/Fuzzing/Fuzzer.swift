@@ -1,5 +1,6 @@
 // The fuzz loop (layer 5): replay the corpus, then generate scenarios, run each, check the
-// invariants, and shrink the first failure to a short story saved to the corpus.
+// invariants (on worker threads, one simulation each), and shrink the failure of the lowest
+// case index to a short story saved to the corpus.
 import Engines
 import Exploration
 import Invariants
@@ -12,8 +13,15 @@ public struct FuzzSettings: Sendable {
     public var engine: EngineChoice
     /// Case i is generated from `Seed(seed).derive(i)`.
     public var seed: UInt64 = 1
-    /// Cases to generate at most (after the corpus).
+    /// Case indices run: `0..<caseCount` (after the corpus), those of `shard` only.
     public var caseCount = 100
+    /// The share of the case indices this run takes (`FuzzShard.whole` unless sharded).
+    public var shard = FuzzShard.whole
+    /// Worker threads running cases side by side, at least 1. The report is the same for any
+    /// count: the failure reported is the one of the lowest case index.
+    public var jobCount = 1
+    /// Stops the run between cases when requested (Ctrl-C), if given.
+    public var stop: FuzzStop?
     /// Wall-clock seconds to generate for at most, if bounded (the case count still bounds
     /// it; with a time bound the number of cases depends on the machine).
     public var secondsMax: Double?
@@ -66,12 +74,15 @@ public struct FuzzReport: Sendable {
     public var engine: EngineChoice
     /// Corpus entries replayed.
     public var corpusReplayed: Int
-    /// Generated cases run (the failing one included).
+    /// Generated cases run (the failing one included): the valid ones among the shard's case
+    /// indices up to the last one run, every earlier one run too.
     public var cases: Int
     /// Distinct lifecycle states the runs reached (`LifecycleStates`).
     public var distinctStates: Int
-    /// The failure, if one was found (the fuzzer stops at the first).
+    /// The failure, if one was found (the fuzzer stops at the one of the lowest case index).
     public var failure: FuzzFailure?
+    /// Whether `FuzzSettings.stop` ended the run before its case count or time was up.
+    public var isInterrupted = false
 }
 
 /// Progress while fuzzing, as the caller is told after each case.
@@ -84,15 +95,18 @@ public struct FuzzProgress: Sendable {
 /// `lifeline fuzz` for one engine.
 public enum Fuzzer {
     /// Replays the corpus entries of `settings.engine` (a failing one is reported at once),
-    /// then generates cases until one fails, the case count is reached, or the time is up;
-    /// shrinks the failure, explains it (`explain`), saves it to the corpus and returns it.
+    /// then runs the shard's generated cases on `settings.jobCount` workers until one fails,
+    /// the case count is reached, the time is up or a stop is requested; shrinks the failure
+    /// of the lowest case index, explains it (`explain`), saves it to the corpus and returns
+    /// it. `progress` is called on the calling thread, after each case in index order.
     /// - Throws: `FuzzCorpus.Problem` for a corpus that cannot be read or written.
     public static func fuzz(
         _ settings: FuzzSettings, progress: ((FuzzProgress) -> Void)? = nil
     ) throws -> FuzzReport {
+        precondition(settings.jobCount >= 1, "at least one worker")
+        precondition(settings.caseCount >= 0, "a case count is not negative")
         var report = FuzzReport(
             engine: settings.engine, corpusReplayed: 0, cases: 0, distinctStates: 0)
-        var states = LifecycleStates()
         if let corpus = settings.corpus {
             try corpus.checkWritable()
             for entry in try corpus.entries(engine: settings.engine.name) {
@@ -109,39 +123,113 @@ public enum Fuzzer {
                 return report
             }
         }
-        let generator = settings.generator.scenarios
-        let started = settings.secondsMax == nil ? 0 : WallClock.seconds()
-        for caseIndex in 0..<settings.caseCount {
-            if let limit = settings.secondsMax, WallClock.seconds() - started > limit { break }
-            let testCase = TestCase(
-                seed: Seed(settings.seed).derive(UInt64(caseIndex)).value,
-                choiceCountMax: choiceCountMax)
-            let scenario = generator.generate(testCase)
-            guard testCase.status == .valid else { continue }
-            report.cases += 1
-            let (record, violations) = try check(scenario, settings.invariants)
-            states.add(record)
-            report.distinctStates = states.count
-            progress?(
-                FuzzProgress(
-                    cases: report.cases, distinctStates: states.count,
-                    failures: violations.isEmpty ? 0 : 1))
-            guard let first = violations.first else { continue }
-            var failure = shrink(
-                testCase, original: scenario, invariant: first.invariant, settings: settings,
-                generator: generator)
-            failure.origin = .generated(caseIndex: caseIndex)
-            failure.explanation = explain(failure, settings: settings)
-            if let corpus = settings.corpus {
-                failure.corpusPath = try corpus.save(
-                    failure.scenario, engine: settings.engine.name, invariant: failure.invariant,
-                    found: "lifeline fuzz --engine \(settings.engine.name) --seed \(settings.seed) "
-                        + "(case \(caseIndex))")
-            }
-            report.failure = failure
+        guard let failing = try search(settings, report: &report, progress: progress) else {
             return report
         }
+        let generator = settings.generator.scenarios
+        let testCase = generatedCase(failing.caseIndex, settings: settings)
+        let scenario = generator.generate(testCase)
+        var failure = shrink(
+            testCase, original: scenario, invariant: failing.invariant, settings: settings,
+            generator: generator)
+        failure.origin = .generated(caseIndex: failing.caseIndex)
+        failure.explanation = explain(failure, settings: settings)
+        if let corpus = settings.corpus {
+            failure.corpusPath = try corpus.save(
+                failure.scenario, engine: settings.engine.name, invariant: failure.invariant,
+                found: "lifeline fuzz --engine \(settings.engine.name) --seed \(settings.seed) "
+                    + "(case \(failing.caseIndex))")
+        }
+        report.failure = failure
         return report
+    }
+
+    /// The test case of case `caseIndex`, ready to generate from.
+    static func generatedCase(_ caseIndex: Int, settings: FuzzSettings) -> TestCase {
+        TestCase(
+            seed: Seed(settings.seed).derive(UInt64(caseIndex)).value,
+            choiceCountMax: choiceCountMax)
+    }
+
+    /// What one generated case gave, on the worker that ran it.
+    enum CaseOutcome: Sendable {
+        /// The generator rejected its choices; not a case.
+        case invalid
+        /// It ran; the states it reached, and the first invariant it broke, if any.
+        case checked(states: [UInt64], failing: String?)
+        /// Running it threw; the calling thread runs it again to throw the same error.
+        case threw
+    }
+
+    /// The parallel phase: runs the shard's cases and counts them into `report`; returns the
+    /// failing case of the lowest index, if any.
+    static func search(
+        _ settings: FuzzSettings, report: inout FuzzReport,
+        progress: ((FuzzProgress) -> Void)?
+    ) throws -> (caseIndex: Int, invariant: String)? {
+        let shard = settings.shard
+        let started = WallClock.seconds()
+        let positionCount = shard.positionCount(below: settings.caseCount)
+        let workers = CaseWorkers<CaseOutcome>(
+            positionCount: positionCount, jobCount: settings.jobCount)
+        var states = LifecycleStates()
+        var failing: (caseIndex: Int, invariant: String)?
+        let committed = try workers.run(
+            shouldStop: {
+                if settings.stop?.isRequested == true { return true }
+                guard let limit = settings.secondsMax else { return false }
+                return WallClock.seconds() - started > limit
+            },
+            makeWork: {
+                let generator = settings.generator.scenarios
+                return { position in
+                    let outcome = run(shard.caseIndex(at: position), settings, generator)
+                    guard case .checked(_, let invariant) = outcome else {
+                        return (outcome, false)
+                    }
+                    return (outcome, invariant != nil)
+                }
+            },
+            commit: { position, outcome in
+                let caseIndex = shard.caseIndex(at: position)
+                switch outcome {
+                case .invalid:
+                    return true
+                case .threw:
+                    let scenario = settings.generator.scenarios.generate(
+                        generatedCase(caseIndex, settings: settings))
+                    _ = try check(scenario, settings.invariants)
+                    preconditionFailure("case \(caseIndex) threw on a worker, not here")
+                case .checked(let reached, let invariant):
+                    report.cases += 1
+                    states.add(reached)
+                    report.distinctStates = states.count
+                    progress?(
+                        FuzzProgress(
+                            cases: report.cases, distinctStates: states.count,
+                            failures: invariant == nil ? 0 : 1))
+                    guard let invariant else { return true }
+                    failing = (caseIndex, invariant)
+                    return false
+                }
+            })
+        report.isInterrupted =
+            failing == nil && committed < positionCount && settings.stop?.isRequested == true
+        return failing
+    }
+
+    /// Generates, runs and checks case `caseIndex` (on a worker's thread, with its generator).
+    static func run(_ caseIndex: Int, _ settings: FuzzSettings, _ generator: Gen<Scenario>)
+        -> CaseOutcome
+    {
+        let testCase = generatedCase(caseIndex, settings: settings)
+        let scenario = generator.generate(testCase)
+        guard testCase.status == .valid else { return .invalid }
+        guard let (record, violations) = try? check(scenario, settings.invariants) else {
+            return .threw
+        }
+        return .checked(
+            states: LifecycleStates.states(of: record), failing: violations.first?.invariant)
     }
 
     /// Runs `scenario` and checks `invariants` on the run.

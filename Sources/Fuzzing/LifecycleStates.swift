@@ -18,6 +18,19 @@ public struct LifecycleStates: Sendable {
 
     /// Adds the states of one run.
     public mutating func add(_ record: RunRecord) {
+        add(Self.states(of: record))
+    }
+
+    /// Adds states found by `states(of:)`, on whichever thread ran the run: the count after
+    /// adding the same runs is the same in any order.
+    public mutating func add(_ states: [UInt64]) {
+        for state in states { seen.insert(state) }
+    }
+
+    /// The states one run reached, each once, in the order first reached.
+    public static func states(of record: RunRecord) -> [UInt64] {
+        var states: [UInt64] = []
+        var reached: Set<UInt64> = []  // membership only; `states` keeps the order
         var authorization = record.configuration.authorization
         var readable = true
         for entry in record.log {
@@ -32,8 +45,9 @@ public struct LifecycleStates: Sendable {
             hash.fold(line: Self.kind(of: entry.kind))
             hash.fold(line: authorization.rawValue)
             hash.fold(line: readable ? "readable" : "locked")
-            seen.insert(hash.value)
+            if reached.insert(hash.value).inserted { states.append(hash.value) }
         }
+        return states
     }
 
     /// The entry's kind without its particulars (which fix, which instant), in words.

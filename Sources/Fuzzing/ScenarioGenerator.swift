@@ -28,8 +28,38 @@ public struct ScenarioGenerator: Sendable {
     public var segmentMinutesMax: Int64 = 30
     /// How long the run goes on after the route ends.
     public var settleTime = VirtualDuration.minutes(10)
+    /// The shortest route: a shorter one, or one without a drive, ends with a drive at town
+    /// speed of the whole minutes it lacks (at least one). Zero, the fuzzer's default, adds
+    /// nothing and draws nothing, so the fuzzer's cases are unchanged by it.
+    public var routeTimeMin = VirtualDuration.zero
+    /// The fewest lifecycle events after the opening one (`isLifecycle`): the missing ones are
+    /// drawn as more events of those kinds. Zero, the default, draws nothing.
+    public var lifecycleEventCountMin = 0
 
     public init(engine: EngineChoice) { self.engine = engine }
+
+    /// The workload of `lifeline bench fuzz` (issue 10): every scenario has a route of at
+    /// least an hour with a drive, and at least three lifecycle events besides the opening.
+    public static func benchmark(engine: EngineChoice) -> ScenarioGenerator {
+        var generator = ScenarioGenerator(engine: engine)
+        generator.routeTimeMin = .minutes(60)
+        generator.lifecycleEventCountMin = 3
+        return generator
+    }
+
+    /// Whether `event` is one of the app's lifecycle: it is opened or left, force-quit,
+    /// purged for memory, crashes, exits, or the device reboots.
+    public static func isLifecycle(_ event: ScenarioEvent) -> Bool {
+        switch event {
+        case .open, .leave, .forceQuit, .memoryPressure, .crash, .exit, .reboot: true
+        default: false
+        }
+    }
+
+    /// The lifecycle kinds drawn to reach `lifecycleEventCountMin`.
+    static let lifecycleKinds: [ScenarioEvent] = [
+        .leave, .open, .forceQuit, .memoryPressure, .crash, .reboot,
+    ]
 
     /// The kinds of external event, each one feature of the swarm mask.
     static var eventKinds: [Gen<ScenarioEvent>] {
@@ -76,19 +106,44 @@ public struct ScenarioGenerator: Sendable {
             scenario.capabilities.locationBackgroundMode = Self.usually(true, else: [false])
                 .generate(testCase)
             scenario.ordering = Self.ordering.generate(testCase)
-            let segments = Gen.array(of: segment, length: 1...settings.segmentCountMax)
-                .generate(testCase)
+            let segments = settings.lengthened(
+                Gen.array(of: segment, length: 1...settings.segmentCountMax).generate(testCase))
             scenario.route = .segments(
                 start: Scenario.defaultStart, headingDegrees: Scenario.defaultHeadingDegrees,
                 segments)
             let routeTime = segments.reduce(VirtualDuration.zero) { $0 + $1.duration }
             scenario.horizon = routeTime + settings.settleTime
             let event = Self.event(enabledBy: mask, within: scenario.horizon)
-            scenario.events =
-                [ScenarioEvent.Timed(at: .zero, .open)]
-                + Gen.array(of: event, length: 0...settings.eventCountMax).generate(testCase)
+            var drawn = Gen.array(of: event, length: 0...settings.eventCountMax)
+                .generate(testCase)
+            let lifecycleCount = drawn.count(where: { Self.isLifecycle($0.event) })
+            if lifecycleCount < settings.lifecycleEventCountMin {
+                let lifecycle = Self.event(
+                    of: Gen.element(of: Self.lifecycleKinds), within: scenario.horizon)
+                for _ in lifecycleCount..<settings.lifecycleEventCountMin {
+                    drawn.append(lifecycle.generate(testCase))
+                }
+            }
+            scenario.events = [ScenarioEvent.Timed(at: .zero, .open)] + drawn
             return scenario
         }
+    }
+
+    /// `segments`, ended by a drive when they are shorter than `routeTimeMin` or have no
+    /// drive (only when `routeTimeMin` is above zero).
+    func lengthened(_ segments: [Route.Segment]) -> [Route.Segment] {
+        guard routeTimeMin > .zero else { return segments }
+        let routeTime = segments.reduce(VirtualDuration.zero) { $0 + $1.duration }
+        let hasDrive = segments.contains { $0.kind == .drive }
+        guard routeTime < routeTimeMin || !hasDrive else { return segments }
+        let minute = VirtualDuration.minutes(1).nanoseconds
+        let lacking = max(0, (routeTimeMin - routeTime).nanoseconds)
+        let minutes = max(1, (lacking + minute - 1) / minute)
+        return segments + [
+            .init(
+                .drive, .minutes(minutes), speedMetersPerSecond: Self.speeds[0],
+                headingChangeDegrees: 0)
+        ]
     }
 
     /// `common` (the simplest) four times in five, otherwise one of `rare`.
@@ -115,8 +170,14 @@ public struct ScenarioGenerator: Sendable {
     static func event(enabledBy mask: FeatureMask, within horizon: VirtualDuration)
         -> Gen<ScenarioEvent.Timed>
     {
+        event(of: Gen.weighted(eventKinds.map { (1, $0) }, enabledBy: mask), within: horizon)
+    }
+
+    /// An event of a kind `kinds` draws, at a whole second before `horizon`.
+    static func event(of kinds: Gen<ScenarioEvent>, within horizon: VirtualDuration)
+        -> Gen<ScenarioEvent.Timed>
+    {
         let minutesMax = max(0, horizon.nanoseconds / VirtualDuration.minutes(1).nanoseconds - 1)
-        let kinds = Gen.weighted(eventKinds.map { (1, $0) }, enabledBy: mask)
         return Gen("event") { testCase in
             let minute = Gen<Int64>.int64(in: 0...minutesMax).generate(testCase)
             let second = Gen<Int64>.int64(in: 0...59).generate(testCase)

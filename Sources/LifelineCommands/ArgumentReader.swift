@@ -93,9 +93,19 @@ struct ArgumentReader {
         return remaining.remove(at: index)
     }
 
-    /// Fails on any argument not consumed.
-    func finish() throws {
-        guard let first = remaining.first else { return }
+    /// Every positional argument left (consumed), in order: the words that are not options.
+    /// Read them after every option, as `argument(missing:)`.
+    mutating func arguments() -> [String] {
+        let words = remaining.filter { !$0.hasPrefix("-") }
+        remaining.removeAll { !$0.hasPrefix("-") }
+        return words
+    }
+
+    /// Fails on any argument not consumed (but positional ones, if `allowingArguments`).
+    func finish(allowingArguments: Bool = false) throws {
+        guard
+            let first = remaining.first(where: { !allowingArguments || $0.hasPrefix("-") })
+        else { return }
         throw UsageError(
             first.hasPrefix("-") ? "unknown option '\(first)'" : "unexpected argument '\(first)'")
     }

@@ -63,6 +63,9 @@ enum BenchCommand {
         Subcommand(
             name: "gpx", summary: "reading a long GPX track into a route: time and peak memory",
             usage: gpxUsage, run: { try gpx(&$0, output: $1) }),
+        Subcommand(
+            name: "fuzz", summary: "the fuzzer's scenarios per second on J workers",
+            usage: FuzzBenchCommand.usage, run: { try FuzzBenchCommand.run(&$0, output: $1) }),
     ]
 
     static func usage(for arguments: [String]) -> String {

@@ -10,7 +10,7 @@ import Simulation
 enum FuzzCommand {
     static let usage = """
         usage: lifeline fuzz [--engine NAME|all] [--seconds N | --cases N] [--seed S]
-                             [--corpus DIR] [--json]
+                             [--jobs J] [--shard K/N] [--corpus DIR] [--json]
 
         Fuzzes an engine's lifecycle: replays the corpus's saved failures for it, then runs
         generated scenarios (routes, user and OS events, permission changes, same-instant
@@ -18,11 +18,20 @@ enum FuzzCommand {
         scenario, saved to the corpus, and printed as a timeline with the command that replays
         it; the exit code is then 1.
           --engine   an engine from `lifeline engines`, or all (default): every correct one
-          --cases    generated cases per engine (default 200)
+          --cases    case indices 0..<N per engine (default 200)
           --seconds  wall-clock seconds per engine instead (the case count no longer bounds it)
           --seed     case i of an engine is generated from this seed and i (default 1)
+          --jobs     cases run side by side, one simulation per worker (default: every core);
+                     the summary is the same for any J: the failure reported is the one of the
+                     lowest case index
+          --shard    run only shard K of N (from 1): the case indices i with i % N = K - 1, so
+                     N machines share one search; the shards' corpora merge with
+                     `lifeline corpus merge`
           --corpus   the corpus folder (default Corpus)
           --json     one summary object per engine: {engine, cases, seconds, failures}
+
+        Ctrl-C ends the run cleanly with the summary of the cases run so far (exit code 130
+        unless a failure was found); a second Ctrl-C ends it at once.
         """
 
     static let command = Subcommand(
@@ -42,6 +51,12 @@ enum FuzzCommand {
         }
         let cases = try reader.integer("--cases", in: 1...10_000_000, default: defaultCases)
         let seed = try reader.seed("--seed", default: 1)
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let jobs = try reader.integer("--jobs", in: 1...jobCountMax, default: min(cores, jobCountMax))
+        let shard =
+            try reader.parsed("--shard") { text throws -> FuzzShard in
+                try FuzzShard(parsing: text)
+            } ?? .whole
         let corpus = FuzzCorpus(directory: try reader.text("--corpus") ?? defaultCorpus)
         let json = reader.flag("--json")
         try reader.finish()
@@ -49,9 +64,15 @@ enum FuzzCommand {
         var summaries: [[(key: String, value: String)]] = []
         var failed = false
         var table: [(engine: String, cases: Int, seconds: Double, failure: FuzzFailure?)] = []
-        for engine in engines {
+        let stop = FuzzStop()
+        let interrupt = output.catchesInterrupt ? InterruptCatcher(stop) : nil
+        defer { interrupt?.release() }
+        for engine in engines where !stop.isRequested {
             var settings = FuzzSettings(engine: engine)
             settings.seed = seed
+            settings.jobCount = jobs
+            settings.shard = shard
+            settings.stop = stop
             settings.corpus = corpus
             if let seconds {
                 settings.secondsMax = seconds
@@ -73,22 +94,32 @@ enum FuzzCommand {
             summaries.append([
                 ("engine", PlainText.jsonQuoted(engine.name)), ("cases", "\(report.cases)"),
                 ("seconds", PlainText.fixed(elapsed, digits: 3)),
-                (
-                    "failures",
-                    report.failure.map { failure in
-                        "[{\"invariant\": \(PlainText.jsonQuoted(failure.invariant)), "
-                            + "\"corpusPath\": \(failure.corpusPath.map(PlainText.jsonQuoted) ?? "null"), "
-                            + "\"events\": \(failure.scenario.events.count)}]"
-                    } ?? "[]"
-                ),
+                ("failures", report.failure.map(failuresJSON) ?? "[]"),
             ])
             if let failure = report.failure {
                 failed = true
                 if !json { output.standard(FailureReport.text(failure, engine: engine)) }
             }
         }
+        if stop.isRequested {
+            output.error("lifeline: interrupted: the summary covers the cases run so far")
+        }
         output.standard(json ? jsonObjects(summaries) : summaryTable(table))
-        return failed ? 1 : 0
+        return failed ? 1 : stop.isRequested ? 130 : 0
+    }
+
+    /// Workers at most: far above any machine's cores, so a typo is caught.
+    static let jobCountMax = 1024
+
+    /// The summary's `failures` array holding `failure`: its invariant, the generated case it
+    /// was found in (null for a corpus entry), its corpus entry and its events once shrunk.
+    static func failuresJSON(_ failure: FuzzFailure) -> String {
+        var caseText = "null"
+        if case .generated(let caseIndex) = failure.origin { caseText = "\(caseIndex)" }
+        let path = failure.corpusPath.map(PlainText.jsonQuoted) ?? "null"
+        return "[{\"invariant\": \(PlainText.jsonQuoted(failure.invariant)), "
+            + "\"case\": \(caseText), \"corpusPath\": \(path), "
+            + "\"events\": \(failure.scenario.events.count)}]"
     }
 
     /// `--engine NAME|all`: all is every correct built-in engine.

@@ -5,10 +5,17 @@ import Foundation
 public struct CommandOutput {
     public var standard: (String) -> Void
     public var error: (String) -> Void
+    /// Whether a long command catches Ctrl-C (SIGINT) to end cleanly with what it has so far:
+    /// true for the process's own streams, false in tests (which run in-process).
+    public var catchesInterrupt: Bool
 
-    public init(standard: @escaping (String) -> Void, error: @escaping (String) -> Void) {
+    public init(
+        standard: @escaping (String) -> Void, error: @escaping (String) -> Void,
+        catchesInterrupt: Bool = false
+    ) {
         self.standard = standard
         self.error = error
+        self.catchesInterrupt = catchesInterrupt
     }
 
     /// The process's standard output and standard error.
@@ -17,7 +24,7 @@ public struct CommandOutput {
             standard: { print($0) },
             error: { text in
                 FileHandle.standardError.write(Data((text + "\n").utf8))
-            })
+            }, catchesInterrupt: true)
     }
 }
 
@@ -35,6 +42,9 @@ public enum LifelineCommand {
         CommandGroup(
             name: "bench", noun: "benchmark", missing: "bench needs a benchmark",
             subcommands: BenchCommand.subcommands),
+        CommandGroup(
+            name: "corpus", noun: "corpus command", missing: "corpus needs a command",
+            subcommands: CorpusCommand.subcommands),
     ]
 
     /// The commands that are one word (`lifeline engines`, `lifeline run FILE`).
@@ -112,6 +122,7 @@ public enum LifelineCommand {
             return BenchCommand.usage(for: Array(arguments.dropFirst()))
         }
         if arguments.first == "experiment" { return ExperimentCommand.usage }
+        if arguments.first == "corpus" { return CorpusCommand.usage }
         if let single = commands.first(where: { $0.name == arguments.first }) {
             return single.usage
         }

@@ -46,9 +46,10 @@ struct CommandLineTests {
                 count += 1
             }
         }
-        // `fuzz`, `run`, `replay`, `engines`, the five benchmarks (day and gpx included) and
-        // the four experiments.
-        #expect(count == 13)
+        // `fuzz`, `run`, `replay`, `engines`, the six benchmarks (day, gpx and fuzz included),
+        // the four experiments and `corpus merge`.
+        #expect(count == 15)
+        #expect(listed.contains("bench fuzz") && listed.contains("corpus merge"))
         #expect(listed.contains("bench day") && listed.contains("bench gpx"))
         #expect(listed.contains("experiment matrix"))
         #expect(runTool(["bench", "nonesuch"]).error.contains("unknown benchmark 'nonesuch'"))

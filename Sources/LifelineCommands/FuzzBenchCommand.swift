@@ -1,0 +1,79 @@
+// `lifeline bench fuzz`: the fuzzer's throughput on the issue's workload (an hour's route with
+// a drive and three lifecycle events), on J workers.
+import Engines
+import Foundation
+import Fuzzing
+
+enum FuzzBenchCommand {
+    static let usage = """
+        usage: lifeline bench fuzz [--engine NAME] [--jobs J] [--seconds N] [--seed S]
+
+        Runs the fuzzer's case loop (generate, run, check every invariant; no corpus, no
+        shrinking) for N seconds (default 10) on J workers (default: every core) over scenarios
+        of at least one simulated hour with a drive and three lifecycle events besides the
+        opening (`ScenarioGenerator.benchmark`), for the engine NAME (default session). Prints
+        the workload (deliveries, i.e. kernel events, and external events per scenario), the
+        distinct lifecycle states per minute, then per phase the scenarios per second of one
+        worker's time (generated, run, checked), and last
+        'scenarios=N wall_s=S scenarios_per_s=R' for the whole loop.
+        """
+
+    static func run(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {
+        let name = try reader.text("--engine") ?? BuiltInEngine.session.rawValue
+        guard let engine = EngineChoice(name: name) else {
+            throw InputError(
+                "--engine: no engine is called '\(name)' (`lifeline engines` lists them)")
+        }
+        let jobs = try reader.integer(
+            "--jobs", in: 1...FuzzCommand.jobCountMax,
+            default: min(ProcessInfo.processInfo.activeProcessorCount, FuzzCommand.jobCountMax))
+        let seconds = try reader.parsed("--seconds") { text -> Double in
+            guard let value = Double(text), value > 0, value.isFinite else {
+                throw UsageError("takes a positive number of seconds, not '\(text)'")
+            }
+            return value
+        }
+        let seed = try reader.seed("--seed", default: 1)
+        try reader.finish()
+        var benchmark = FuzzThroughput(
+            engine: engine, generator: .benchmark(engine: engine))
+        benchmark.jobCount = jobs
+        benchmark.secondsMax = seconds ?? 10
+        benchmark.seed = seed
+        let result = benchmark.run()
+        let checked = max(result.checked, 1)
+        output.standard(
+            "engine=\(engine.name) workload=hour-drive-3-lifecycle jobs=\(jobs) seed=\(seed) "
+                + "generated=\(result.generated) checked=\(result.checked) "
+                + "failures=\(result.failures) "
+                + "deliveries_per_scenario=\(format2(result.deliveries, divisor: checked)) "
+                + "external_events_per_scenario="
+                + "\(format2(result.externalEvents, divisor: checked)) "
+                + "simulated_min_per_scenario="
+                + format2(Double(result.simulatedNanoseconds) / 60e9 / Double(checked))
+                + " distinct_states=\(result.distinctStates) states_per_min="
+                + format2(Double(result.distinctStates) * 60 / result.wallSeconds))
+        output.standard(
+            "generated_per_worker_s=\(rate(result.generated, result.generateSeconds)) "
+                + "run_per_worker_s=\(rate(result.checked, result.runSeconds)) "
+                + "checked_per_worker_s=\(rate(result.checked, result.checkSeconds)) "
+                + "generate_share=\(share(result.generateSeconds, result)) "
+                + "run_share=\(share(result.runSeconds, result)) "
+                + "check_share=\(share(result.checkSeconds, result)) "
+                + "deliveries_per_s=\(rate(result.deliveries, result.wallSeconds))")
+        output.standard(
+            "scenarios=\(result.checked) wall_s=\(format6(result.wallSeconds)) "
+                + "scenarios_per_s=\(rate(result.checked, result.wallSeconds))")
+        return 0
+    }
+
+    static func rate(_ count: Int, _ seconds: Double) -> String {
+        seconds > 0 ? format2(Double(count) / seconds) : "0.00"
+    }
+
+    /// One phase's share of the three phases' time, in percent.
+    static func share(_ seconds: Double, _ result: FuzzThroughput.Result) -> String {
+        let total = result.generateSeconds + result.runSeconds + result.checkSeconds
+        return total > 0 ? format2(100 * seconds / total) : "0.00"
+    }
+}
