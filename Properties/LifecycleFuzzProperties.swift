@@ -3,6 +3,7 @@
 // mutant's shrunk story in Corpus/ replayed: it still fails as recorded, and the correct
 // engine it was planted in passes the same story.
 import Engines
+import Foundation
 import Fuzzing
 import FuzzingTesting
 import Invariants
@@ -25,7 +26,10 @@ struct LifecycleFuzzProperties {
             of: .builtIn(engine), seed: 1, cases: Self.casesPerEngine,
             corpus: repositoryCorpus)
         #expect(report?.failure == nil)
-        #expect((report?.cases ?? 0) >= Self.casesPerEngine)
+        let budget =
+            ProcessInfo.processInfo.environment["LIFELINE_CASES"].flatMap(Int.init)
+            ?? Self.casesPerEngine
+        #expect(report?.cases == budget, "every case of the budget ran")
     }
 
     @Test(
