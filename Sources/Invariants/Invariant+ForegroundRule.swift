@@ -17,10 +17,15 @@ extension Invariant {
     /// same-instant orderings are read exactly); a request that reached the daemon before its
     /// process's launch is judged at that launch, as the daemon applies it then.
     ///
-    /// One exemption keeps a correct engine clear of a rule it cannot follow: a process
-    /// launched in the background before the first unlock cannot read whether tracking was on
-    /// (R-D9), so a session it begins within the rejoin window of the unlock's callback is
-    /// not counted.
+    /// Two exemptions keep a correct engine clear of a rule it cannot follow:
+    /// - a process launched in the background before the first unlock cannot read whether
+    ///   tracking was on (R-D9), so a session it begins within the rejoin window of the
+    ///   unlock's callback is not counted;
+    /// - a request that overtook, at the same instant, the operating system's word that its
+    ///   process came to the foreground (the two travel on different channels, and a `random`
+    ///   or `pct` ordering may deliver the app's first): the app sent it from the foreground,
+    ///   and the daemon starts the deferred session as that word arrives, so no location is
+    ///   missed.
     public static var foregroundRuleForSessions: Invariant {
         Invariant(
             name: ForegroundRule.name,
@@ -48,9 +53,17 @@ struct ForegroundRule {
         var view = DaemonView()
         var early: [(instant: Instant, generation: Int, requests: [AppRequest])] = []
         var found: [Violation] = []
+        // Violations at the current instant, void if their process's foreground arrives
+        // before the instant ends.
+        var pending: (instant: Instant, generation: Int, violations: [Violation])?
         for delivery in record.trace.records where delivery.actor == daemon {
+            if let held = pending, delivery.instant > held.instant {
+                found += held.violations
+                pending = nil
+            }
             switch delivery.message {
             case .processChanged(let state, let generation, _) where state != .terminated:
+                if state == .foreground, pending?.generation == generation { pending = nil }
                 if generation != view.generation {
                     view.generation = generation
                     view.backgroundLaunchAt = state == .background ? delivery.instant : nil
@@ -65,11 +78,16 @@ struct ForegroundRule {
             case .requests(let requests, let generation) where generation > view.generation:
                 early.append((delivery.instant, generation, requests))
             case .requests(let requests, let generation) where generation == view.generation:
-                found += judge(requests, generation, delivery.instant, view, processes)
+                let judged = judge(requests, generation, delivery.instant, view, processes)
+                if !judged.isEmpty {
+                    pending = (
+                        delivery.instant, generation, (pending?.violations ?? []) + judged
+                    )
+                }
             default: break
             }
         }
-        return found
+        return found + (pending?.violations ?? [])
     }
 
     private func judge(

@@ -3,9 +3,11 @@
 // loss is iOS's doing (no region relaunch after a swipe; no grant back), nothing is blamed.
 import Engines
 import Fuzzing
-import Invariants
+@testable import Invariants
 import Scenarios
+import Simulation
 import Testing
+import World
 
 @Suite("Loss attribution")
 struct LossAttributionTests {
@@ -85,5 +87,55 @@ struct LossAttributionTests {
                 story("location-runtime", route: route, events: events),
                 "restore-exactly-what-was-running"
             ).isEmpty)
+    }
+
+    /// Found by a 23,536-case run: under a random same-instant ordering the app's requests,
+    /// sent from its foreground callback, reach the daemon before the operating system's word
+    /// that the app is in the foreground; the daemon starts the deferred session as the word
+    /// arrives, and the engine did nothing wrong.
+    @Test("a session begun from the foreground is no violation when its request overtakes the foreground change (R-C5)")
+    func requestOvertakesForeground() throws {
+        let text = """
+            engine session stopOnTerminate=true
+            authorization always
+            ordering random:1
+            horizon 27m
+            route from 51.5007,-0.1246 heading 90
+              drive 1m at 13.9 m/s
+              park 2m
+              drive 14m at 30 m/s
+            events
+              0s open
+              0s leave
+              3m network down
+              17m crash
+              22m open
+            """
+        let overtaken = try Scenario(parsing: text, path: "overtaken.scenario")
+        let record = try overtaken.record()
+        // The race is there: a background activity session request reaches the daemon at
+        // 22 min before the process's foreground change does.
+        #expect(Self.requestOvertakesForeground(record, at: .start + .minutes(22)))
+        #expect(Invariant.foregroundRuleForSessions.check(record).isEmpty)
+    }
+
+    /// Whether, at `instant`, the daemon receives a background activity session request
+    /// before the process's change to the foreground.
+    static func requestOvertakesForeground(_ record: RunRecord, at instant: Instant) -> Bool {
+        let daemon = ActorID(index: WorldActors.daemonIndex)
+        var requested = false
+        for delivery in record.trace.records
+        where delivery.actor == daemon && delivery.instant == instant {
+            switch delivery.message {
+            case .requests(let requests, _)
+            where requests.contains(where: {
+                if case .beginBackgroundActivitySession = $0 { true } else { false }
+            }):
+                requested = true
+            case .processChanged(.foreground, _, _): return requested
+            default: break
+            }
+        }
+        return false
     }
 }
