@@ -10,8 +10,15 @@ extension Scenario {
     /// the disk, the server, the full trace and every engine with its events.
     /// - Throws: what `makeWorld` throws (a bad policy, a bad GPX route).
     public func record() throws -> RunRecord {
+        try record(policy: try policy.makePolicy())
+    }
+
+    /// The same, under `policy` instead of the scenario's own (`lifeline diff`, `lifeline
+    /// sweep`): everything else as the scenario says.
+    /// - Throws: `GPXError` for a bad GPX route.
+    public func record(policy: IOSPolicy) throws -> RunRecord {
         let configuration = WorldConfiguration(
-            policy: try policy.makePolicy(), capabilities: capabilities,
+            policy: policy, capabilities: capabilities,
             authorization: authorization, accuracy: accuracy, route: try route.makeRoute(),
             seed: seed, ordering: ordering, authorizationAnswers: answers)
         let actions = events.map { ScheduledAction(.start + $0.at, $0.event.userAction) }

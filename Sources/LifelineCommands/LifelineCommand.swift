@@ -50,6 +50,7 @@ public enum LifelineCommand {
     /// The commands that are one word (`lifeline engines`, `lifeline run FILE`).
     static let commands: [Subcommand] = [
         FuzzCommand.command, RunCommand.command, ReplayCommand.command, EnginesCommand.command,
+        SweepCommand.command, DiffCommand.command,
     ]
 
     /// `lifeline help`: every command, then every subcommand of every group, one line each,

@@ -50,7 +50,8 @@ public struct BackgroundExperiment: Sendable {
         case plain, background, live
         case liveSession = "live-session"
 
-        func makeEngine() -> any AppEngine {
+        /// A new probe app: the factory a world calls at every launch.
+        public func makeEngine() -> any AppEngine {
             switch self {
             case .plain: PlainManagerProbe()
             case .background: BackgroundManagerProbe()
@@ -63,8 +64,19 @@ public struct BackgroundExperiment: Sendable {
     /// Runs every probe.
     public func run() -> [Row] { Probe.allCases.map(run) }
 
-    /// Runs one probe in a fresh world.
-    public func run(_ probe: Probe) -> Row {
+    /// The protocol of one run, for any probe: the world's configuration, the actions at
+    /// their instants (the test host, the open, the leave), when leaving began and when the
+    /// count ends. `lifeline sweep --probes` runs the probes on it too.
+    public struct Plan: Sendable {
+        public var configuration: WorldConfiguration
+        /// In time order.
+        public var actions: [(instant: Instant, action: UserAction)]
+        public var leftAt: Instant
+        public var end: Instant
+    }
+
+    /// The plan every probe runs under this experiment's numbers.
+    public var plan: Plan {
         let leftAt = Instant.start + Self.leaveAfterOpen
         let end = leftAt + window + Self.harnessLatency
         let route =
@@ -79,11 +91,19 @@ public struct BackgroundExperiment: Sendable {
         let configuration = WorldConfiguration(
             policy: policy, authorization: .whenInUse, route: route,
             fixPhase: Self.fixPhase, seed: 1)
-        var world = World(configuration) { probe.makeEngine() }
-        world.schedule(.attachTestHost(true), at: .start)
-        world.schedule(.open, at: .start)
-        world.schedule(.leave, at: leftAt)
-        world.run(until: end)
+        return Plan(
+            configuration: configuration,
+            actions: [(.start, .attachTestHost(true)), (.start, .open), (leftAt, .leave)],
+            leftAt: leftAt, end: end)
+    }
+
+    /// Runs one probe in a fresh world.
+    public func run(_ probe: Probe) -> Row {
+        let plan = self.plan
+        let leftAt = plan.leftAt
+        var world = World(plan.configuration) { probe.makeEngine() }
+        for (instant, action) in plan.actions { world.schedule(action, at: instant) }
+        world.run(until: plan.end)
         let seconds = { (instant: Instant) in (instant - leftAt).seconds }
         var fixes: [Instant] = []
         var signal: (String, Instant)?
