@@ -71,7 +71,7 @@ let package = Package(
             name: "LifelineCommands",
             dependencies: [
                 "Simulation", "Exploration", "World", "Engines", "Scenarios", "Invariants",
-                "Fuzzing", "Benchmarks", "ShrinkingChallenges",
+                "Pictures", "Fuzzing", "Benchmarks", "ShrinkingChallenges",
             ]),
         .executableTarget(name: "lifeline", dependencies: ["LifelineCommands"]),
 
