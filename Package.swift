@@ -41,6 +41,9 @@ let package = Package(
         // Layer 5 (part): one finished run as a record, the invariants checked over it, its
         // metrics and its timeline. Knows engines only through `TrackingEngine`.
         .target(name: "Invariants", dependencies: ["Simulation", "World", "Engines"]),
+        // Layer 5 (part): pictures of one run, a Chrome trace (the Trace Event Format that
+        // Perfetto opens) and an SVG timeline, drawn from its record.
+        .target(name: "Pictures", dependencies: ["Simulation", "World", "Invariants"]),
         // Layer 5: scenarios (one complete input to a run: a value, a builder, the `.scenario`
         // text format with its parser and printer, and running one on the world).
         .target(
@@ -68,7 +71,7 @@ let package = Package(
             name: "LifelineCommands",
             dependencies: [
                 "Simulation", "Exploration", "World", "Engines", "Scenarios", "Invariants",
-                "Fuzzing", "Benchmarks", "ShrinkingChallenges",
+                "Pictures", "Fuzzing", "Benchmarks", "ShrinkingChallenges",
             ]),
         .executableTarget(name: "lifeline", dependencies: ["LifelineCommands"]),
 
@@ -79,6 +82,11 @@ let package = Package(
         .testTarget(
             name: "ScenariosTests",
             dependencies: ["Scenarios", "Engines", "World", "Simulation"]),
+        .testTarget(
+            name: "PicturesTests",
+            dependencies: [
+                "Pictures", "Invariants", "Scenarios", "Fuzzing", "Engines", "World", "Simulation",
+            ]),
         .testTarget(
             name: "InvariantsTests", dependencies: ["Invariants", "Engines", "World", "Simulation"]),
         .testTarget(name: "ExplorationTests", dependencies: ["Exploration", "ExplorationTesting"]),

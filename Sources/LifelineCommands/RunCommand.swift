@@ -1,12 +1,15 @@
 // `lifeline run FILE`: runs one scenario file and prints its timeline, its metrics and every
-// built-in invariant's verdict; optionally writes its full trace as JSON Lines.
+// built-in invariant's verdict; optionally writes its full trace as JSON Lines, a Chrome trace
+// and an SVG timeline.
 import Invariants
+import Pictures
 import Simulation
 import World
 
 enum RunCommand {
     static let usage = """
-        usage: lifeline run FILE [--json] [--trace FILE.jsonl [--replace]]
+        usage: lifeline run FILE [--json] [--trace FILE.jsonl] [--chrome-trace FILE.json]
+                                 [--svg FILE.svg] [--replace]
 
         Runs one scenario file (the text format of CONTRIBUTING.md; a corpus entry is one) to
         its horizon and prints what happened: the full timeline in virtual time, with launches
@@ -17,7 +20,15 @@ enum RunCommand {
           --trace    also write the run's full trace to this file, one JSON object per
                      delivered message ({instant, ns, actor, message}); an existing file is
                      kept (exit 2)
-          --replace  let --trace overwrite an existing file
+          --chrome-trace
+                     also write the run as a Chrome trace (the Trace Event Format's JSON
+                     object, which Perfetto and chrome://tracing open): a track per actor,
+                     the app's states and the services as slices, fixes, relaunches and
+                     violations as instants, virtual time in microseconds
+          --svg      also draw the run as an SVG timeline: swimlanes for the app's state,
+                     the services, fixes stored, delivered and lost, launches, actions and
+                     violations, over a time axis
+          --replace  let --trace, --chrome-trace and --svg overwrite existing files
         """
 
     static let command = Subcommand(
@@ -27,10 +38,21 @@ enum RunCommand {
     static func run(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {
         let json = reader.flag("--json")
         let tracePath = try reader.text("--trace")
+        let chromePath = try reader.text("--chrome-trace")
+        let svgPath = try reader.text("--svg")
         let replace = reader.flag("--replace")
         let path = try reader.argument(missing: "run needs a scenario file")
         try reader.finish()
-        if replace && tracePath == nil { throw UsageError("--replace goes with --trace") }
+        let outputs = [tracePath, chromePath, svgPath].compactMap { $0 }
+        if replace && outputs.isEmpty {
+            throw UsageError("--replace goes with --trace, --chrome-trace or --svg")
+        }
+        for (index, output) in outputs.enumerated() where outputs[..<index].contains(output) {
+            throw UsageError("\(output) is named for two outputs")
+        }
+        let chrome = chromePath.map { OutputFile(path: $0, contents: "the Chrome trace") }
+        let svg = svgPath.map { OutputFile(path: $0, contents: "the SVG timeline") }
+        for file in [chrome, svg].compactMap({ $0 }) { try file.check(replacing: replace) }
 
         let scenario = try ScenarioFiles.scenario(atPath: path)
         let record = try ScenarioFiles.record(scenario, path: path)
@@ -39,7 +61,21 @@ enum RunCommand {
         if let tracePath {
             trace = (tracePath, try writeTrace(record, to: tracePath, replacing: replace))
         }
-        output.standard(json ? report.json : report.text(trace: trace))
+        var written: [String] = []
+        if chrome != nil || svg != nil {
+            let picture = RunPicture(record, violations: report.verdicts.flatMap(\.violations))
+            if let chrome {
+                let trace = ChromeTrace(picture)
+                try chrome.write(trace.json)
+                written.append("chrome    \(chrome.path) (\(trace.eventCount) events)")
+            }
+            if let svg {
+                try svg.write(
+                    TimelineSVG(picture, title: path, details: report.pictureDetails).text)
+                written.append("svg       \(svg.path)")
+            }
+        }
+        output.standard(json ? report.json : report.text(trace: trace, written: written))
         return report.failed ? 1 : 0
     }
 

@@ -46,9 +46,17 @@ struct RunReport {
 
     // MARK: - Text
 
-    /// The header (scenario, engine, how the run ended, the trace file if one was written),
-    /// the full timeline with the violations marked, the metrics and the verdicts.
-    func text(trace: (path: String, hash: TraceHash)?) -> String {
+    /// What a picture of the run says under its title: the engine and the policy.
+    var pictureDetails: [String] {
+        let policy = ([scenario.policy.preset] + scenario.policy.overrides.map(\.description))
+            .joined(separator: " ")
+        return ["engine \(scenario.engine.name.name)", "policy \(policy)"]
+    }
+
+    /// The header (scenario, engine, how the run ended, the trace file if one was written, and
+    /// `written`: a line for each other file written), the full timeline with the violations
+    /// marked, the metrics and the verdicts.
+    func text(trace: (path: String, hash: TraceHash)?, written: [String] = []) -> String {
         let outcome = record.outcome
         var lines = [
             "scenario  \(path)",
@@ -61,6 +69,7 @@ struct RunReport {
                 "trace     \(trace.path) (\(trace.hash.lineCount) lines, hash "
                     + "\(trace.hash.hexadecimal))")
         }
+        lines += written
         let violations = verdicts.flatMap(\.violations)
         lines += ["", "timeline"]
         lines += Timeline(record, violations: violations, mode: .full).lines.map(\.description)
