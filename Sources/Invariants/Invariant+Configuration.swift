@@ -78,12 +78,21 @@ struct ConfigurationHonoured {
     ) -> [Violation] {
         let events = record.events(of: process.generation)
         let start = started(process)
+        // Each fix's first acceptance, before the start or not (membership only).
+        var acceptedBeforeStart: Set<FixKey> = []
+        var accepted: Set<FixKey> = []
+        for (index, stamped) in events.enumerated() {
+            guard case .fixAccepted(let fix) = stamped.event else { continue }
+            let key = FixKey(fix)
+            if accepted.insert(key).inserted, let start, index < start.index {
+                acceptedBeforeStart.insert(key)
+            }
+        }
         let early = stored.filter { row in
             guard row.generation == process.generation else { return false }
             guard let start else { return true }
-            if let accepted = events.firstIndex(where: { $0.event == .fixAccepted(row.fix) }) {
-                return accepted < start.index
-            }
+            let key = FixKey(row.fix)
+            if accepted.contains(key) { return acceptedBeforeStart.contains(key) }
             return row.durableAt.map { $0 < start.instant } ?? false
         }
         guard let first = early.first else { return [] }
