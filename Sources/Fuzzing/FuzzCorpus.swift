@@ -10,7 +10,7 @@ import Simulation
 ///
 ///     # lifeline corpus 1
 ///     # invariant: no-fix-lost-after-restore
-///     # found: lifeline fuzz --engine fix-acknowledged-before-commit --seed 1 (case 17)
+///     # found: lifeline fuzz --engine fix-acknowledged-before-commit --seed 1 --guided off …
 ///
 /// The name's hash is of the scenario's text, so the same shrunk scenario found twice (by two
 /// shards, say) is the same file.

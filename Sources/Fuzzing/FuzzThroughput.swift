@@ -62,7 +62,7 @@ public struct FuzzThroughput: Sendable {
         var deliveries = 0
         var simulatedNanoseconds: Int64 = 0
         var externalEvents = 0
-        var states: [UInt64] = []
+        var path = LifecyclePath()
     }
 
     /// Runs the benchmark.
@@ -90,7 +90,7 @@ public struct FuzzThroughput: Sendable {
                 result.deliveries += sample.deliveries
                 result.simulatedNanoseconds += sample.simulatedNanoseconds
                 result.externalEvents += sample.externalEvents
-                states.add(sample.states)
+                states.add(sample.path)
                 return true
             })
         result.wallSeconds = WallClock.seconds() - started
@@ -113,7 +113,7 @@ public struct FuzzThroughput: Sendable {
         }
         let ran = WallClock.seconds()
         let violations = record.violations(of: invariants)
-        sample.states = LifecycleStates.states(of: record)
+        sample.path = LifecyclePath(record)
         let checked = WallClock.seconds()
         sample.failed = !violations.isEmpty
         sample.runSeconds = ran - generated

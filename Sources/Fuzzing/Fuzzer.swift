@@ -20,6 +20,10 @@ public struct FuzzSettings: Sendable {
     /// Worker threads running cases side by side, at least 1. The report is the same for any
     /// count: the failure reported is the one of the lowest case index.
     public var jobCount = 1
+    /// Whether the search is guided by lifecycle coverage (`CasePool`): cases that reach a
+    /// new abstract state or transition are kept and mutated. Off, every case is drawn fresh
+    /// from its seed (random search, the baseline).
+    public var isGuided = false
     /// Stops the run between cases when requested (Ctrl-C), if given.
     public var stop: FuzzStop?
     /// Wall-clock seconds to generate for at most, if bounded (the case count still bounds
@@ -79,6 +83,8 @@ public struct FuzzReport: Sendable {
     public var cases: Int
     /// Distinct lifecycle states the runs reached (`LifecycleStates`).
     public var distinctStates: Int
+    /// Distinct transitions between them.
+    public var distinctTransitions = 0
     /// The failure, if one was found (the fuzzer stops at the one of the lowest case index).
     public var failure: FuzzFailure?
     /// Whether `FuzzSettings.stop` ended the run before its case count or time was up.
@@ -89,6 +95,7 @@ public struct FuzzReport: Sendable {
 public struct FuzzProgress: Sendable {
     public var cases: Int
     public var distinctStates: Int
+    public var distinctTransitions: Int
     public var failures: Int
 }
 
@@ -127,7 +134,9 @@ public enum Fuzzer {
             return report
         }
         let generator = settings.generator.scenarios
-        let testCase = generatedCase(failing.caseIndex, settings: settings)
+        let testCase =
+            failing.choices.map { TestCase(prefix: $0, choiceCountMax: choiceCountMax) }
+            ?? generatedCase(failing.caseIndex, settings: settings)
         let scenario = generator.generate(testCase)
         var failure = shrink(
             testCase, original: scenario, invariant: failing.invariant, settings: settings,
@@ -138,7 +147,7 @@ public enum Fuzzer {
             failure.corpusPath = try corpus.save(
                 failure.scenario, engine: settings.engine.name, invariant: failure.invariant,
                 found: "lifeline fuzz --engine \(settings.engine.name) --seed \(settings.seed) "
-                    + "(case \(failing.caseIndex))")
+                    + "--guided \(settings.isGuided ? "on" : "off") (case \(failing.caseIndex))")
         }
         report.failure = failure
         return report
@@ -155,81 +164,121 @@ public enum Fuzzer {
     enum CaseOutcome: Sendable {
         /// The generator rejected its choices; not a case.
         case invalid
-        /// It ran; the states it reached, and the first invariant it broke, if any.
-        case checked(states: [UInt64], failing: String?)
+        /// It ran; the states and transitions it reached, the first invariant it broke, if
+        /// any, and its choices when the search is guided (to keep it, or shrink it).
+        case checked(path: LifecyclePath, failing: String?, choices: PooledCase?)
         /// Running it threw; the calling thread runs it again to throw the same error.
         case threw
     }
 
+    /// A failing case: its index, the invariant it broke, and its choices when they do not
+    /// follow from its index alone (a guided mutant).
+    typealias Failing = (caseIndex: Int, invariant: String, choices: [UInt64]?)
+
+    /// Case positions a guided search runs from one state of its pool (`CasePool`).
+    public static let guidedBatchSize = 64
+
     /// The parallel phase: runs the shard's cases and counts them into `report`; returns the
-    /// failing case of the lowest index, if any.
+    /// failing case of the lowest index, if any. Positions run in batches, each on the
+    /// workers side by side and committed in order: one batch for random search, batches of
+    /// `guidedBatchSize` for a guided one, whose cases are made from the pool as the previous
+    /// batches left it.
     static func search(
         _ settings: FuzzSettings, report: inout FuzzReport,
         progress: ((FuzzProgress) -> Void)?
-    ) throws -> (caseIndex: Int, invariant: String)? {
+    ) throws -> Failing? {
         let shard = settings.shard
         let started = WallClock.seconds()
         let positionCount = shard.positionCount(below: settings.caseCount)
-        let workers = CaseWorkers<CaseOutcome>(
-            positionCount: positionCount, jobCount: settings.jobCount)
+        let batchSize = settings.isGuided ? guidedBatchSize : max(positionCount, 1)
+        var pool = CasePool()
         var states = LifecycleStates()
-        var failing: (caseIndex: Int, invariant: String)?
-        let committed = try workers.run(
-            shouldStop: {
-                if settings.stop?.isRequested == true { return true }
-                guard let limit = settings.secondsMax else { return false }
-                return WallClock.seconds() - started > limit
-            },
-            makeWork: {
-                let generator = settings.generator.scenarios
-                return { position in
-                    let outcome = run(shard.caseIndex(at: position), settings, generator)
-                    guard case .checked(_, let invariant) = outcome else {
-                        return (outcome, false)
+        var failing: Failing?
+        var batchStart = 0
+        let shouldStop: @Sendable () -> Bool = {
+            if settings.stop?.isRequested == true { return true }
+            guard let limit = settings.secondsMax else { return false }
+            return WallClock.seconds() - started > limit
+        }
+        while batchStart < positionCount, failing == nil, !shouldStop() {
+            let batchCount = min(batchSize, positionCount - batchStart)
+            let snapshot = settings.isGuided ? pool : nil
+            let first = batchStart
+            let workers = CaseWorkers<CaseOutcome>(
+                positionCount: batchCount, jobCount: settings.jobCount)
+            let committed = try workers.run(
+                shouldStop: shouldStop,
+                makeWork: {
+                    let generator = settings.generator.scenarios
+                    return { position in
+                        let caseIndex = shard.caseIndex(at: first + position)
+                        let outcome = run(caseIndex, settings, snapshot, generator)
+                        guard case .checked(_, let invariant, _) = outcome else {
+                            return (outcome, false)
+                        }
+                        return (outcome, invariant != nil)
                     }
-                    return (outcome, invariant != nil)
-                }
-            },
-            commit: { position, outcome in
-                let caseIndex = shard.caseIndex(at: position)
-                switch outcome {
-                case .invalid:
-                    return true
-                case .threw:
-                    let scenario = settings.generator.scenarios.generate(
-                        generatedCase(caseIndex, settings: settings))
-                    _ = try check(scenario, settings.invariants)
-                    preconditionFailure("case \(caseIndex) threw on a worker, not here")
-                case .checked(let reached, let invariant):
-                    report.cases += 1
-                    states.add(reached)
-                    report.distinctStates = states.count
-                    progress?(
-                        FuzzProgress(
-                            cases: report.cases, distinctStates: states.count,
-                            failures: invariant == nil ? 0 : 1))
-                    guard let invariant else { return true }
-                    failing = (caseIndex, invariant)
-                    return false
-                }
-            })
+                },
+                commit: { position, outcome in
+                    let caseIndex = shard.caseIndex(at: first + position)
+                    switch outcome {
+                    case .invalid:
+                        return true
+                    case .threw:
+                        let scenario = input(
+                            caseIndex, settings, snapshot, settings.generator.scenarios
+                        ).scenario
+                        _ = try check(scenario, settings.invariants)
+                        preconditionFailure("case \(caseIndex) threw on a worker, not here")
+                    case .checked(let path, let invariant, let choices):
+                        report.cases += 1
+                        if states.add(path), let choices { pool.add(choices) }
+                        report.distinctStates = states.count
+                        report.distinctTransitions = states.transitionCount
+                        progress?(
+                            FuzzProgress(
+                                cases: report.cases, distinctStates: states.count,
+                                distinctTransitions: states.transitionCount,
+                                failures: invariant == nil ? 0 : 1))
+                        guard let invariant else { return true }
+                        failing = (caseIndex, invariant, choices?.values)
+                        return false
+                    }
+                })
+            batchStart += committed
+            if committed < batchCount { break }
+        }
         report.isInterrupted =
-            failing == nil && committed < positionCount && settings.stop?.isRequested == true
+            failing == nil && batchStart < positionCount && settings.stop?.isRequested == true
         return failing
     }
 
+    /// Case `caseIndex`'s test case, after generating, and its scenario: drawn from its seed,
+    /// or made from `pool` when the search is guided.
+    static func input(
+        _ caseIndex: Int, _ settings: FuzzSettings, _ pool: CasePool?, _ generator: Gen<Scenario>
+    ) -> (testCase: TestCase, scenario: Scenario) {
+        guard let pool else {
+            let testCase = generatedCase(caseIndex, settings: settings)
+            return (testCase, generator.generate(testCase))
+        }
+        return pool.input(
+            caseIndex, seed: settings.seed, generator: generator, choiceCountMax: choiceCountMax
+        ) { generatedCase(caseIndex, settings: settings) }
+    }
+
     /// Generates, runs and checks case `caseIndex` (on a worker's thread, with its generator).
-    static func run(_ caseIndex: Int, _ settings: FuzzSettings, _ generator: Gen<Scenario>)
-        -> CaseOutcome
-    {
-        let testCase = generatedCase(caseIndex, settings: settings)
-        let scenario = generator.generate(testCase)
+    static func run(
+        _ caseIndex: Int, _ settings: FuzzSettings, _ pool: CasePool?, _ generator: Gen<Scenario>
+    ) -> CaseOutcome {
+        let (testCase, scenario) = input(caseIndex, settings, pool, generator)
         guard testCase.status == .valid else { return .invalid }
         guard let (record, violations) = try? check(scenario, settings.invariants) else {
             return .threw
         }
         return .checked(
-            states: LifecycleStates.states(of: record), failing: violations.first?.invariant)
+            path: LifecyclePath(record), failing: violations.first?.invariant,
+            choices: pool == nil ? nil : PooledCase(testCase))
     }
 
     /// Runs `scenario` and checks `invariants` on the run.

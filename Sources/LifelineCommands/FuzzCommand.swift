@@ -10,7 +10,8 @@ import Simulation
 enum FuzzCommand {
     static let usage = """
         usage: lifeline fuzz [--engine NAME|all] [--seconds N | --cases N] [--seed S]
-                             [--jobs J] [--shard K/N] [--corpus DIR] [--json]
+                             [--jobs J] [--shard K/N] [--guided on|off] [--corpus DIR]
+                             [--json]
 
         Fuzzes an engine's lifecycle: replays the corpus's saved failures for it, then runs
         generated scenarios (routes, user and OS events, permission changes, same-instant
@@ -27,8 +28,13 @@ enum FuzzCommand {
           --shard    run only shard K of N (from 1): the case indices i with i % N = K - 1, so
                      N machines share one search; the shards' corpora merge with
                      `lifeline corpus merge`
+          --guided   on: keep the cases that reach a new abstract lifecycle state or
+                     transition and mutate them (splice, shift, insert, redraw); off
+                     (default): every case drawn fresh, random search. Either way the summary
+                     is the same for any J (a guided run goes in batches of 64 cases)
           --corpus   the corpus folder (default Corpus)
-          --json     one summary object per engine: {engine, cases, seconds, failures}
+          --json     one summary object per engine: {engine, cases, states, transitions,
+                     seconds, failures}
 
         Ctrl-C ends the run cleanly with the summary of the cases run so far (exit code 130
         unless a failure was found); a second Ctrl-C ends it at once.
@@ -40,6 +46,8 @@ enum FuzzCommand {
 
     static let defaultCases = 200
     static let defaultCorpus = "Corpus"
+    /// Whether `--guided` is on unless given (README: the measured figures behind it).
+    static let defaultGuided = false
 
     static func run(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {
         let engines = try engineChoice(&reader)
@@ -57,6 +65,14 @@ enum FuzzCommand {
             try reader.parsed("--shard") { text throws -> FuzzShard in
                 try FuzzShard(parsing: text)
             } ?? .whole
+        let guided =
+            try reader.parsed("--guided") { text throws -> Bool in
+                switch text {
+                case "on": true
+                case "off": false
+                default: throw UsageError("takes on or off, not '\(text)'")
+                }
+            } ?? defaultGuided
         let corpus = FuzzCorpus(directory: try reader.text("--corpus") ?? defaultCorpus)
         let json = reader.flag("--json")
         try reader.finish()
@@ -72,6 +88,7 @@ enum FuzzCommand {
             settings.seed = seed
             settings.jobCount = jobs
             settings.shard = shard
+            settings.isGuided = guided
             settings.stop = stop
             settings.corpus = corpus
             if let seconds {
@@ -93,6 +110,8 @@ enum FuzzCommand {
             table.append((engine.name, report.cases, elapsed, report.failure))
             summaries.append([
                 ("engine", PlainText.jsonQuoted(engine.name)), ("cases", "\(report.cases)"),
+                ("states", "\(report.distinctStates)"),
+                ("transitions", "\(report.distinctTransitions)"),
                 ("seconds", PlainText.fixed(elapsed, digits: 3)),
                 ("failures", report.failure.map(failuresJSON) ?? "[]"),
             ])
@@ -157,8 +176,9 @@ enum FuzzCommand {
     }
 }
 
-/// The progress line: redrawn in place on a terminal, printed plainly every
-/// `plainInterval` cases when not (so logs stay readable). It goes to standard error.
+/// The progress line (cases, cases/s, states, transitions, failures, elapsed): redrawn in
+/// place on a terminal, printed plainly every `plainInterval` cases when not (so logs stay
+/// readable). It goes to standard error.
 final class ProgressLine {
     let output: CommandOutput
     let engine: String
@@ -173,28 +193,34 @@ final class ProgressLine {
 
     func update(_ progress: FuzzProgress, started: Double) {
         let elapsed = WallClock.seconds() - started
-        let text = Self.text(engine, progress.cases, elapsed, progress.distinctStates, progress.failures)
+        let text = Self.text(
+            engine, cases: progress.cases, seconds: elapsed, states: progress.distinctStates,
+            transitions: progress.distinctTransitions, failures: progress.failures)
         if terminal {
-            FileHandle.standardError.write(Data(("\r" + text + "   ").utf8))
+            // Clear to the end of the line: the new text may be shorter than the old.
+            FileHandle.standardError.write(Data(("\r" + text + "\u{1B}[K").utf8))
         } else if progress.cases % Self.plainInterval == 0 {
             output.error(text)
         }
     }
 
     func finish(_ report: FuzzReport, seconds: Double) {
-        if terminal { FileHandle.standardError.write(Data("\r".utf8)) }
+        if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         output.error(
             Self.text(
-                engine, report.cases, seconds, report.distinctStates,
-                report.failure == nil ? 0 : 1)
-                + (report.corpusReplayed > 0 ? ", \(report.corpusReplayed) corpus entries replayed" : ""))
+                engine, cases: report.cases, seconds: seconds, states: report.distinctStates,
+                transitions: report.distinctTransitions, failures: report.failure == nil ? 0 : 1)
+                + (report.corpusReplayed > 0
+                    ? ", \(report.corpusReplayed) corpus entries replayed" : ""))
     }
 
-    static func text(_ engine: String, _ cases: Int, _ seconds: Double, _ states: Int, _ failures: Int)
-        -> String
-    {
+    static func text(
+        _ engine: String, cases: Int, seconds: Double, states: Int, transitions: Int,
+        failures: Int
+    ) -> String {
         let rate = seconds > 0 ? Double(cases) / seconds : 0
         return "\(engine): \(cases) cases, \(PlainText.fixed(rate, digits: 0)) cases/s, "
-            + "\(states) states, \(failures) failures"
+            + "\(states) states, \(transitions) transitions, \(failures) failures, "
+            + "\(PlainText.fixed(seconds, digits: 1)) s"
     }
 }

@@ -78,3 +78,33 @@ struct FuzzScaleCommandTests {
         }
     }
 }
+
+@Suite("Fuzz command, guided")
+struct GuidedFuzzCommandTests {
+    @Test("--guided on gives the same --json summary with --jobs 1 and --jobs 2")
+    func guidedSameSummaryForAnyJobs() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        func summary(_ jobs: String) -> (code: Int32, standard: String) {
+            try? FileManager.default.removeItem(atPath: folder.path("corpus"))
+            let result = runTool(
+                ["fuzz", "--engine", "session", "--seed", "3", "--cases", "150", "--json",
+                 "--guided", "on", "--jobs", jobs, "--corpus", folder.path("corpus")])
+            return (result.code, FuzzScaleCommandTests.withoutSeconds(result.standard))
+        }
+        let one = summary("1")
+        let two = summary("2")
+        #expect(one.code == 0 && two.code == 0)
+        #expect(one.standard.contains("\"cases\": 150, \"states\": "))
+        #expect(one.standard.contains("\"transitions\": "))
+        #expect(one.standard == two.standard)
+    }
+
+    @Test("--guided takes on or off: anything else exits 2 and says so")
+    func guidedMaybe() {
+        let result = runTool(["fuzz", "--engine", "session", "--cases", "1", "--guided", "maybe"])
+        #expect(result.code == 2)
+        #expect(result.error.hasPrefix("lifeline: --guided: takes on or off, not 'maybe'\n"))
+        #expect(result.standard.isEmpty)
+    }
+}

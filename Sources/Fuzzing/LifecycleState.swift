@@ -1,0 +1,143 @@
+// The abstract lifecycle state (layer 5): a finite summary of where the app stands at one entry
+// of its log, the unit of the fuzzer's coverage.
+import Invariants
+import Simulation
+import World
+
+/// Where the app stands at one entry of its log, with every particular (which fix, which
+/// instant, which object) abstracted away, so that there are finitely many states:
+///
+/// - the process's true state (suspended where UIKit would say background);
+/// - the entry's kind in words (`LifecycleStates.kind(of:)`: a launch and its state, a fix, a
+///   drop and its rule, a termination and its cause…), which makes the state say what just
+///   happened as well as where the app is;
+/// - the location services the running process holds in the daemon (`LocationService`,
+///   replayed from its requests; a new process holds none until it asks again);
+/// - the authorization, and whether protected data is readable (R-D9);
+/// - whether a commit is in flight on the disk, and whether an upload is in flight on the
+///   network.
+///
+/// A commit's issue is not in the trace (the app issues it inside a callback), so a commit
+/// counts as in flight for `storeCommitDuration` before it became durable or was lost: exact
+/// when the disk was idle when it was issued, a little short when it queued behind another.
+///
+/// Bounds: 5 process states × about 60 entry kinds × 2⁵ service sets × 4 authorizations × 2
+/// × 2 × 2, so the set of states, and of transitions between them, is finite.
+public struct LifecycleState: Hashable, Sendable {
+    public var processState: ProcessState
+    public var entryKind: String
+    /// In `LocationService`'s order.
+    public var services: [LocationService]
+    public var authorization: Authorization
+    public var isDataReadable: Bool
+    public var isCommitInFlight: Bool
+    public var isUploadInFlight: Bool
+
+    /// The state as one number, the same in every process (FNV-1a, never `hashValue`).
+    public var key: UInt64 {
+        var hash = FNV1a64()
+        hash.combine(entryKind)
+        var packed = UInt64(ProcessState.allCases.firstIndex(of: processState) ?? 0)
+        for service in services {
+            packed |= 1 << (8 + UInt64(LocationService.allCases.firstIndex(of: service) ?? 0))
+        }
+        packed |= UInt64(Authorization.allCases.firstIndex(of: authorization) ?? 0) << 16
+        packed |= (isDataReadable ? 1 : 0) << 24
+        packed |= (isCommitInFlight ? 1 : 0) << 25
+        packed |= (isUploadInFlight ? 1 : 0) << 26
+        hash.combine(word: packed)
+        return hash.value
+    }
+
+    /// The key of the transition from `source` to `target` (keys of states).
+    public static func transitionKey(from source: UInt64, to target: UInt64) -> UInt64 {
+        var hash = FNV1a64()
+        hash.combine(word: source)
+        hash.combine(word: target)
+        return hash.value
+    }
+
+    /// The state at each entry of `record`'s log, in order.
+    public static func walk(_ record: RunRecord, _ visit: (LifecycleState) -> Void) {
+        let changes = record.backgroundChanges
+        let commitEnds = record.log.compactMap { entry -> Instant? in
+            switch entry.kind {
+            case .commitDurable, .commitLost: entry.instant
+            default: nil
+            }
+        }  // sorted: the log is in time order
+        let commitDuration = record.policy.storeCommitDuration
+        var changeIndex = 0
+        var commitIndex = 0
+        var servicesGeneration = 0
+        var services: [LocationService] = []
+        var uploadsInFlight = 0
+        var state = LifecycleState(
+            processState: .notRunning, entryKind: "", services: [],
+            authorization: record.configuration.authorization, isDataReadable: true,
+            isCommitInFlight: false, isUploadInFlight: false)
+        for entry in record.log {
+            while changeIndex < changes.count, changes[changeIndex].instant <= entry.instant {
+                switch changes[changeIndex].kind {
+                case .services(let generation, let held):
+                    servicesGeneration = generation
+                    services = held
+                case .uploads(let inFlight): uploadsInFlight = inFlight
+                }
+                changeIndex += 1
+            }
+            while commitIndex < commitEnds.count, commitEnds[commitIndex] <= entry.instant {
+                commitIndex += 1
+            }
+            switch entry.kind {
+            case .authorization(let value): state.authorization = value
+            case .launch(let launch): state.isDataReadable = launch.protectedDataAvailable
+            case .protectedDataAvailable: state.isDataReadable = true
+            default: break
+            }
+            state.processState = entry.processState
+            state.entryKind = kind(of: entry.kind)
+            state.services = servicesGeneration == entry.generation ? services : []
+            state.isCommitInFlight =
+                commitIndex < commitEnds.count
+                && commitEnds[commitIndex] <= entry.instant + commitDuration
+            state.isUploadInFlight = uploadsInFlight > 0
+            visit(state)
+        }
+    }
+
+    /// The entry's kind without its particulars (which fix, which instant), in words.
+    static func kind(of kind: AppLogEntry.Kind) -> String {
+        switch kind {
+        case .launch(let launch): "launch \(launch.state.rawValue)"
+        case .lifecycle(let state): "lifecycle \(state.rawValue)"
+        case .location(let update): update.fix == nil ? "update without location" : "fix"
+        case .failure(let error, _): "failure \(error.rawValue)"
+        case .monitoringFailure: "monitoring failure"
+        case .event(let event): "event \(event.mechanism.rawValue)"
+        case .authorization(let value): "authorization \(value.rawValue)"
+        case .accuracyAuthorization(let value): "accuracy \(value.rawValue)"
+        case .locationUpdatesPaused: "paused"
+        case .locationUpdatesResumed: "resumed"
+        case .backgroundTaskExpiring: "background task expiring"
+        case .dropped(_, let reason): "dropped \(reason.rule)"
+        case .unavailableAPI: "unavailable API"
+        case .crashed: "crashed"
+        case .killed(let cause): "killed \(cause.rawValue)"
+        case .protectedDataAvailable: "protected data available"
+        case .didCommit: "did commit"
+        case .commitDurable: "commit durable"
+        case .commitLost(_, _, let reason): "commit lost \(reason.rule)"
+        case .savedRecordWritten: "saved record written"
+        case .savedRecordChangeLost(_, let reason): "saved record change lost \(reason.rule)"
+        case .storeUnavailable: "store unavailable"
+        case .uploadCompleted: "upload completed"
+        case .sessionDiagnostic(_, let diagnostic):
+            "session \(diagnostic.isActive ? "active" : "inactive")"
+        case .monitorRecords: "monitor records"
+        case .timerFired: "timer fired"
+        case .timerEnded: "timer ended"
+        case .willTerminate: "will terminate"
+        }
+    }
+}

@@ -1,0 +1,168 @@
+// The guided search: its report is the same for any worker count, its mutations replay to
+// valid scenarios that differ from their parents, and the abstract lifecycle states and
+// transitions it counts are deterministic and bounded.
+import Engines
+import Exploration
+import Scenarios
+import Simulation
+import Testing
+import World
+@testable import Fuzzing
+
+@Suite("Guided fuzzing")
+struct GuidedFuzzTests {
+    static var generator: Gen<Scenario> { ScenarioGenerator(engine: .builtIn(.session)).scenarios }
+
+    /// A generated case of the session engine's generator, recorded.
+    static func pooled(seed: UInt64) -> PooledCase? {
+        let testCase = TestCase(seed: Seed(seed).derive("parent").value)
+        _ = generator.generate(testCase)
+        return testCase.status == .valid ? PooledCase(testCase) : nil
+    }
+
+    @Test("a guided report is the same on 1 and 2 workers: cases, states, transitions, failure")
+    func sameReportForAnyJobCount() throws {
+        for engine in [EngineChoice.builtIn(.session), .mutant(.restoreAfterSlowWork)] {
+            var reports: [FuzzReport] = []
+            for jobs in 1...2 {
+                var settings = FuzzSettings(engine: engine)
+                settings.seed = 5
+                settings.caseCount = 2 * Fuzzer.guidedBatchSize + 20
+                settings.isGuided = true
+                settings.jobCount = jobs
+                settings.shrinkEvaluationMax = 100
+                settings.explainRunMax = 0
+                reports.append(try Fuzzer.fuzz(settings))
+            }
+            let (one, two) = (reports[0], reports[1])
+            #expect(one.cases == two.cases, "\(engine.name)")
+            #expect(one.distinctStates == two.distinctStates, "\(engine.name)")
+            #expect(one.distinctTransitions == two.distinctTransitions, "\(engine.name)")
+            #expect(one.distinctTransitions > one.distinctStates / 2, "\(engine.name)")
+            #expect(one.failure?.origin == two.failure?.origin, "\(engine.name)")
+            #expect(
+                one.failure?.scenario.description == two.failure?.scenario.description,
+                "\(engine.name)")
+        }
+    }
+
+    @Test("guided and random searches differ past the first batch, and agree within it")
+    func guidanceChangesLaterBatches() throws {
+        func report(guided: Bool, cases: Int) throws -> FuzzReport {
+            var settings = FuzzSettings(engine: .builtIn(.session))
+            settings.seed = 2
+            settings.caseCount = cases
+            settings.isGuided = guided
+            settings.jobCount = 2
+            return try Fuzzer.fuzz(settings)
+        }
+        let batch = Fuzzer.guidedBatchSize
+        #expect(
+            try report(guided: true, cases: batch).distinctTransitions
+                == report(guided: false, cases: batch).distinctTransitions)
+        #expect(
+            try report(guided: true, cases: 3 * batch).distinctTransitions
+                != report(guided: false, cases: 3 * batch).distinctTransitions)
+    }
+
+    @Test("every mutation replays to a valid scenario, and most differ from their parent")
+    func mutationsReplayValid() throws {
+        for mutation in ChoiceMutation.allCases {
+            var differing = 0
+            var trials = 0
+            for seed in 0..<40 as Range<UInt64> {
+                guard let parent = Self.pooled(seed: seed),
+                    let donor = Self.pooled(seed: seed + 1_000)
+                else { continue }
+                var random = Xoshiro256StarStar(seed: Seed(seed).derive("mutation"))
+                let choices = mutation.apply(to: parent, donor: donor, random: &random)
+                let testCase = TestCase(prefix: choices)
+                let scenario = Self.generator.generate(testCase)
+                #expect(testCase.status == .valid, "\(mutation), seed \(seed)")
+                #expect(scenario.events.first?.event == .open, "\(mutation), seed \(seed)")
+                let original = Self.generator.generate(TestCase(prefix: parent.values))
+                trials += 1
+                if testCase.values != parent.values && scenario != original { differing += 1 }
+            }
+            #expect(trials >= 30)
+            // A redrawn coin can come out as it was; every other edit changes the scenario
+            // nearly always.
+            #expect(differing * 10 >= trials * 6, "\(mutation): \(differing) of \(trials)")
+        }
+    }
+
+    @Test("a pool's next cases are valid and never their parent's scenario")
+    func poolInputsDiffer() throws {
+        var pool = CasePool(capacity: 4)
+        let parent = try #require(Self.pooled(seed: 7))
+        pool.add(parent)
+        let original = Self.generator.generate(TestCase(prefix: parent.values))
+        for caseIndex in 0..<60 {
+            let (testCase, scenario) = pool.input(
+                caseIndex, seed: 3, generator: Self.generator, choiceCountMax: 2_000
+            ) { TestCase(seed: Seed(3).derive(UInt64(caseIndex)).value) }
+            #expect(testCase.status == .valid, "case \(caseIndex)")
+            #expect(scenario != original, "case \(caseIndex)")
+            // The same case from the same pool is the same scenario.
+            let again = pool.input(
+                caseIndex, seed: 3, generator: Self.generator, choiceCountMax: 2_000
+            ) { TestCase(seed: Seed(3).derive(UInt64(caseIndex)).value) }
+            #expect(again.scenario == scenario, "case \(caseIndex)")
+        }
+    }
+
+    @Test("a full pool keeps its capacity, replacing its oldest case")
+    func poolIsBounded() throws {
+        var pool = CasePool(capacity: 3)
+        for seed in 0..<10 as Range<UInt64> {
+            if let entry = Self.pooled(seed: seed) { pool.add(entry) }
+        }
+        #expect(pool.count == 3)
+    }
+
+    @Test(
+        "a run's states and transitions are the same every time, and adding them twice adds nothing"
+    )
+    func statesDeterministicAndBounded() throws {
+        var all = LifecycleStates()
+        for seed in 0..<12 as Range<UInt64> {
+            let testCase = TestCase(seed: Seed(seed).derive("states").value)
+            let scenario = Self.generator.generate(testCase)
+            guard testCase.status == .valid else { continue }
+            let record = try scenario.record()
+            let first = LifecyclePath(record)
+            let second = LifecyclePath(try scenario.record())
+            #expect(first == second, "seed \(seed)")
+            #expect(!first.states.isEmpty, "seed \(seed)")
+            #expect(Set(first.states).count == first.states.count, "each state once")
+            #expect(Set(first.transitions).count == first.transitions.count)
+            // Transitions are between consecutive different states: fewer than the entries.
+            #expect(first.transitions.count < record.log.count)
+            all.add(first)
+            let (states, transitions) = (all.count, all.transitionCount)
+            let isNew = all.add(first)
+            #expect(!isNew, "nothing new the second time")
+            #expect(all.count == states && all.transitionCount == transitions)
+        }
+        #expect(all.count > 10)
+        #expect(all.count <= LifecycleStates.countMax)
+    }
+
+    @Test("a state holds the services held, an upload or commit in flight and readability")
+    func stateSeesBehindTheLog() throws {
+        var reached = (services: false, upload: false, commit: false, locked: false)
+        for seed in 0..<30 as Range<UInt64> {
+            let testCase = TestCase(seed: Seed(seed).derive("walk").value)
+            let scenario = Self.generator.generate(testCase)
+            guard testCase.status == .valid else { continue }
+            LifecycleState.walk(try scenario.record()) { state in
+                if !state.services.isEmpty { reached.services = true }
+                if state.isUploadInFlight { reached.upload = true }
+                if state.isCommitInFlight { reached.commit = true }
+                if !state.isDataReadable { reached.locked = true }
+            }
+        }
+        #expect(reached.services && reached.upload && reached.commit)
+        #expect(reached.locked)
+    }
+}
