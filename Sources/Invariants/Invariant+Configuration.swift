@@ -21,8 +21,12 @@ extension Invariant {
     ///    a saved-record change since tracking was enabled (a `savedRecordChangeLost` entry:
     ///    the flag may not have reached the disk).
     /// 3. **`startOnBoot` false** (R-B12): after every reboot, no fix is stored until a host
-    ///    app starts tracking again: the processes launched after the reboot store nothing
-    ///    before the first `.started` among them. `startOnBoot` true is best effort (the
+    ///    app starts tracking again: the processes launched after the reboot (at its instant
+    ///    too, when still alive past it: the user may open the app as the phone comes back)
+    ///    store nothing before the first `.started` among them. A reboot within
+    ///    `bootTimeDriftTolerance` of the one before is not checked: the boot time is all
+    ///    R-B12's detection reads, and within its tolerance two boots are one (no phone
+    ///    reboots twice in a minute; the fuzzer's events can). `startOnBoot` true is best effort (the
     ///    relaunch is iOS's, R-B7): nothing is checked.
     public static var configurationHonoured: Invariant {
         Invariant(
@@ -51,8 +55,16 @@ struct ConfigurationHonoured {
             }
         }
         if !rules.startOnBoot {
-            for reboot in record.actions where reboot.action == .reboot {
-                for process in processes where process.launchedAt > reboot.instant {
+            let reboots = record.actions.filter { $0.action == .reboot }
+            for (index, reboot) in reboots.enumerated() {
+                // A boot within the drift tolerance of the one before looks like the same
+                // boot to R-B12's detection (and no phone reboots that fast): not checked.
+                if index > 0,
+                    reboot.instant - reboots[index - 1].instant <= rules.bootTimeDriftTolerance
+                {
+                    continue
+                }
+                for process in processes where Self.launched(process, after: reboot.instant) {
                     found += storedBeforeStart(
                         process, stored,
                         because: "startOnBoot is false and the device rebooted at "
@@ -62,6 +74,13 @@ struct ConfigurationHonoured {
             }
         }
         return found.sortedByInstant()
+    }
+
+    /// Whether `process` was launched after a reboot at `instant`: later, or at that instant
+    /// and still alive past it (a process launched before the reboot ends by that instant).
+    static func launched(_ process: ProcessSpan, after instant: Instant) -> Bool {
+        process.launchedAt > instant
+            || (process.launchedAt == instant && process.endedAt.map { $0 > instant } ?? true)
     }
 
     // MARK: - Stored before the start

@@ -16,7 +16,10 @@ extension Invariant {
     ///    every stored fix row is accepted, provided that after both its commit and the network
     ///    coming up some process of the app ran (foreground or background) for an unbroken
     ///    `settle`: a suspended or ended app runs no uploader, and a correct uploader's retry
-    ///    waits at most a few minutes (`UploaderConfiguration.retryDelayMax`, 5 min).
+    ///    waits at most a few minutes (`UploaderConfiguration.retryDelayMax`, 5 min). When
+    ///    the policy's `networkFailurePercent` fails requests by chance, a row is excused if
+    ///    a request began after its commit, the network coming up and the start of the last
+    ///    `settle`: the uploader was still trying, and chance failed every try.
     public static func uploadedOnce(settle: VirtualDuration = .minutes(10)) -> Invariant {
         Invariant(
             name: UploadedOnce.name,
@@ -67,6 +70,7 @@ struct UploadedOnce {
     private func neverUploaded() -> [Violation] {
         guard let upSince = networkUpSince(), record.horizon - upSince >= settle else { return [] }
         let processes = record.processes
+        let lastBegin = lastRequestBegun()
         var accepted = FixCounts(record.server.acceptedRows.compactMap(\.fix))
         var missing: [(StoredFix, ProcessSpan)] = []
         for row in record.storedFixes where !accepted.take(row.fix) {
@@ -79,6 +83,13 @@ struct UploadedOnce {
                     return process.runs(for: settle, within: max(from, readable), record.horizon)
                 })
             else { continue }
+            // A network that fails requests by chance may fail every retry: still trying in
+            // the last `settle` is all a correct uploader can do.
+            if record.policy.networkFailurePercent > 0, let lastBegin,
+                lastBegin >= from, record.horizon - lastBegin <= settle
+            {
+                continue
+            }
             missing.append((row, runner))
         }
         guard let (first, runner) = missing.first else { return [] }
@@ -93,6 +104,13 @@ struct UploadedOnce {
                     + "\(TimeText.clock(record.horizon)) and process \(runner.generation) ran "
                     + "for \(TimeText.duration(settle)) or more after it")
         ]
+    }
+
+    /// When the last upload request began (the network's `begin` timer), if any did.
+    private func lastRequestBegun() -> Instant? {
+        record.trace.records.last { delivery in
+            if case .networkTimer(.begin) = delivery.message { true } else { false }
+        }?.instant
     }
 
     /// Since when the network has been up to the end: the start when no action touched it,

@@ -21,6 +21,11 @@ struct Stretches {
     }
 
     /// The instants in both sets.
+    /// Whether `instant` lies in a stretch (start included, end not).
+    func contains(_ instant: Instant) -> Bool {
+        parts.contains { $0.start <= instant && instant < $0.end }
+    }
+
     func intersection(_ other: Stretches) -> Stretches {
         var result: [(start: Instant, end: Instant)] = []
         var left = 0

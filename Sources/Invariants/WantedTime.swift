@@ -60,8 +60,9 @@ struct WantedTime {
 
     /// Always with full accuracy: from the configuration, then as each `setAuthorization` and
     /// `setAccuracy` action leaves it. A grant *back* to Always with full accuracy wants fixes
-    /// again at once: the engine's updates are still running, and a nil location meant none
-    /// for now, not that updates stopped (R-C1). A *first* grant (the run began without it)
+    /// again at once when a process runs then: its updates are still running, and a nil
+    /// location meant none for now, not that updates stopped (R-C1). With none running, from
+    /// the next `open` or launch, whichever comes first. A *first* grant (the run began without it)
     /// wants them from the user's next `open`: an engine that was right not to start before
     /// the permission (R-A13) may sit suspended until then, and iOS wakes no app for a change
     /// made in Settings.
@@ -82,7 +83,8 @@ struct WantedTime {
                 !parts.isEmpty || allowedSince.map { $0 <= scheduled.instant } ?? false
             if allowed, allowedSince == nil || !wantedBefore {
                 allowedSince =
-                    wantedBefore ? scheduled.instant : nextOpen(after: scheduled.instant, record)
+                    wantedBefore && runs(at: scheduled.instant, record)
+                    ? scheduled.instant : nextOpenOrLaunch(after: scheduled.instant, record)
             } else if !allowed, let since = allowedSince {
                 if since < scheduled.instant { parts.append((since, scheduled.instant)) }
                 allowedSince = nil
@@ -92,9 +94,24 @@ struct WantedTime {
         return Stretches(parts)
     }
 
-    /// The first `open` action at or after `instant`.
-    private static func nextOpen(after instant: Instant, _ record: RunRecord) -> Instant? {
-        record.actions.first { $0.instant >= instant && $0.action == .open }?.instant
+    /// The first `open` action at or after `instant`, or the first launch after it, whichever
+    /// comes first.
+    private static func nextOpenOrLaunch(after instant: Instant, _ record: RunRecord) -> Instant?
+    {
+        let open = record.actions.first { $0.instant >= instant && $0.action == .open }?.instant
+        let launch = record.processes.first { $0.launchedAt > instant }?.launchedAt
+        return [open, launch].compactMap { $0 }.min()
+    }
+
+    /// Whether a process runs (foreground or background, not suspended) at `instant`, so that
+    /// its updates resume there and then.
+    private static func runs(at instant: Instant, _ record: RunRecord) -> Bool {
+        record.processes.contains { process in
+            guard process.launchedAt <= instant, process.endedAt.map({ $0 > instant }) ?? true
+            else { return false }
+            let state = process.states.last { $0.instant <= instant }?.state
+            return state?.isRunning == true
+        }
     }
 
     /// The route's legs faster than the stationary speed (R-C2).
@@ -113,12 +130,15 @@ struct WantedTime {
     }
 
     /// Whether iOS offered a way back from the force-quit at `instant`: it relaunches force-quit
-    /// apps by region exit (R-B6) and ran the app's `applicationWillTerminate` (the moment R-D7
-    /// puts significant change and a region around the last position). An engine with
+    /// apps by region exit (R-B6), the app had Always with full accuracy then (a region needs
+    /// it, R-A3), and iOS ran its `applicationWillTerminate` (the moment R-D7 puts significant
+    /// change and a region around the last position). An engine with
     /// `stopOnTerminate` false that sets no region there stays down while the device drives
     /// away, and its gap counts.
     private static func relaunchOffered(after instant: Instant, _ record: RunRecord) -> Bool {
-        guard record.policy.forceQuitRelaunchByRegion else { return false }
+        guard record.policy.forceQuitRelaunchByRegion,
+            allowed(record).contains(instant)
+        else { return false }
         return record.log.contains { entry in
             guard entry.instant == instant, case .willTerminate = entry.kind else { return false }
             return true

@@ -10,8 +10,8 @@ import Simulation
 enum FuzzCommand {
     static let usage = """
         usage: lifeline fuzz [--engine NAME|all] [--seconds N | --cases N] [--seed S]
-                             [--jobs J] [--shard K/N] [--guided on|off] [--corpus DIR]
-                             [--json]
+                             [--jobs J] [--shard K/N] [--guided on|off] [--long]
+                             [--corpus DIR] [--json]
 
         Fuzzes an engine's lifecycle: replays the corpus's saved failures for it, then runs
         generated scenarios (routes, user and OS events, permission changes, same-instant
@@ -32,6 +32,8 @@ enum FuzzCommand {
                      transition and mutate them (splice, shift, insert, redraw); off
                      (default): every case drawn fresh, random search. Either way the summary
                      is the same for any J (a guided run goes in batches of 64 cases)
+          --long     scenarios of at least an hour with a drive and three lifecycle events
+                     (the workload of `lifeline bench fuzz`) instead of short ones
           --corpus   the corpus folder (default Corpus)
           --json     one summary object per engine: {engine, cases, states, transitions,
                      seconds, failures}
@@ -74,6 +76,7 @@ enum FuzzCommand {
                 }
             } ?? defaultGuided
         let corpus = FuzzCorpus(directory: try reader.text("--corpus") ?? defaultCorpus)
+        let long = reader.flag("--long")
         let json = reader.flag("--json")
         try reader.finish()
 
@@ -91,6 +94,7 @@ enum FuzzCommand {
             settings.isGuided = guided
             settings.stop = stop
             settings.corpus = corpus
+            if long { settings.generator = .benchmark(engine: engine) }
             if let seconds {
                 settings.secondsMax = seconds
                 settings.caseCount = Int.max

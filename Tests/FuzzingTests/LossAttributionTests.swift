@@ -138,4 +138,60 @@ struct LossAttributionTests {
         }
         return false
     }
+
+    /// False alarms found by `lifeline fuzz --long` (an hour's drive, three lifecycle events),
+    /// each a correct engine's story that an invariant blamed: they hold now, and each test
+    /// fails if its excuse is taken out of the invariant.
+    func passes(_ text: String, engine: String) throws -> [Violation] {
+        try Fuzzer.check(
+            Scenario(parsing: "engine \(engine)\n" + text, path: "long.scenario"),
+            Invariant.builtIn
+        ).violations
+    }
+
+    static let hourDrive = """
+        authorization always
+        horizon 1h10m
+        route from 51.5007,-0.1246 heading 90
+          drive 60m at 13.9 m/s
+        """
+
+    @Test("startOnBoot false: the user opening the app as the phone comes back starts tracking after that reboot (R-B12)")
+    func openedAtTheReboot() throws {
+        let events = "events\n  0s open\n  0s reboot\n  0s open\n  1m force-quit"
+        #expect(try passes(Self.hourDrive + "\n" + events, engine: "session").isEmpty)
+    }
+
+    @Test("startOnBoot false: a second reboot within the boot-time drift tolerance is not judged (R-B12)")
+    func twoRebootsInASecond() throws {
+        let events = "events\n  0s open\n  0s reboot\n  0s open\n  1s reboot\n  1m unlock"
+        #expect(try passes(Self.hourDrive + "\n" + events, engine: "session").isEmpty)
+    }
+
+    @Test("bounded-gaps: a force-quit while denied leaves no region, and a grant back to a dead app wakes nothing (R-A3, R-B6)")
+    func deniedThenSwipedThenGranted() throws {
+        let events = """
+            events
+              0s open
+              0s leave
+              1m authorization denied
+              1m force-quit
+              2m authorization always
+            """
+        #expect(try passes(Self.hourDrive + "\n" + events, engine: "standard").isEmpty)
+    }
+
+    @Test("uploaded-once: on a network that fails requests by chance, an uploader still retrying is not blamed (R-D13)")
+    func flakyNetworkStillRetrying() throws {
+        let text = """
+            policy measured networkFailurePercent=30
+            \(Self.hourDrive)
+            events
+              0s open
+              0s leave
+              17m network down
+              56m network up
+            """
+        #expect(try passes(text, engine: "standard").isEmpty)
+    }
 }
