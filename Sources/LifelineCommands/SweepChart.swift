@@ -141,18 +141,6 @@ struct SweepChart {
     /// Decimals for the y ticks of an axis up to `top`: none from 5 up, else enough for fifths.
     static func digits(_ top: Double) -> Int { top >= 5 ? 0 : top >= 0.5 ? 1 : 3 }
 
-    /// `text` with XML's special characters escaped.
-    static func escaped(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
-    }
+    /// `text` with XML's special characters escaped (`PlainText.xmlEscaped`).
+    static func escaped(_ text: String) -> String { PlainText.xmlEscaped(text) }
 }

@@ -11,21 +11,8 @@ struct SVGText {
     /// A coordinate or length with one decimal.
     static func number(_ value: Double) -> String { PlainText.fixed(value, digits: 1) }
 
-    /// `text` with `&`, `<`, `>`, `"` and `'` escaped, for element text and attribute values.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
+    /// `text` escaped for element text and attribute values (`PlainText.xmlEscaped`).
+    static func escaped(_ text: String) -> String { PlainText.xmlEscaped(text) }
 
     /// An attribute list: ` key="value"` for each, values escaped.
     static func attributes(_ attributes: [(String, String)]) -> String {

@@ -26,6 +26,23 @@ public enum PlainText {
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
+    /// `text` for XML element text or an attribute value: `&`, `<`, `>`, `"` and `'` escaped
+    /// (the SVG pictures and charts).
+    public static func xmlEscaped(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
     /// `text` as a JSON string literal, with quotes, backslashes and control characters escaped.
     public static func jsonQuoted(_ text: String) -> String {
         var quoted = "\""
