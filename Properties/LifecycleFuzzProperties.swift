@@ -60,4 +60,23 @@ struct LifecycleFuzzProperties {
             #expect(violations.isEmpty, "\(entry.path) with \(mutant.base.rawValue): \(violations)")
         }
     }
+
+    @Test("fuzzLifecycle checks the invariants it is given: a team's own that always fails is the one reported")
+    func ownInvariantIsChecked() {
+        let neverStores = Invariant(
+            name: "never-stores", summary: "Nothing is ever stored (false for any engine)."
+        ) { record in
+            record.storedFixes.prefix(1).map { stored in
+                Violation(
+                    invariant: "never-stores", instant: stored.fix.instant,
+                    explanation: "a fix was stored")
+            }
+        }
+        var report: FuzzReport??
+        withKnownIssue("the invariant is false by construction") {
+            report = fuzzLifecycle(of: .builtIn(.session), checking: [neverStores], cases: 5)
+        }
+        #expect(report??.failure?.invariant == "never-stores")
+        #expect(report??.failure?.violations.first?.explanation == "a fix was stored")
+    }
 }
