@@ -10,7 +10,7 @@ struct SweepChart {
     var report: SweepReport
     var metric: SweepMetric
 
-    static let width = 760.0
+    static let width = 960.0
     static let height = 440.0
     /// The plot area inside the margins (left room for the y labels, right for the legend).
     static let plot = (left: 80.0, top: 40.0, right: 560.0, bottom: 370.0)
@@ -119,10 +119,21 @@ struct SweepChart {
                 "<line x1=\"\(f(plot.right + 20))\" y1=\"\(f(legendY))\" "
                     + "x2=\"\(f(plot.right + 44))\" y2=\"\(f(legendY))\" stroke=\"\(colour)\" "
                     + "stroke-width=\"2\"\(dash)/><text class=\"legend\" x=\"\(f(plot.right + 50))\" "
-                    + "y=\"\(f(legendY + 4))\">\(Self.escaped(line.label))</text>")
+                    + "y=\"\(f(legendY + 4))\">\(Self.escaped(Self.legend(index, of: series)))</text>")
         }
         lines.append("</svg>")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The legend of series `index`: its label, and, when an earlier series has the very same
+    /// points (its line lies under this one), which.
+    static func legend(_ index: Int, of series: [Series]) -> String {
+        let line = series[index]
+        let same = series[..<index].first { earlier in
+            earlier.points.count == line.points.count
+                && zip(earlier.points, line.points).allSatisfy { $0.x == $1.x && $0.y == $1.y }
+        }
+        return line.label + (same.map { " (over \($0.label))" } ?? "")
     }
 
     /// The smallest of 1, 2, 2.5 or 5 times a power of ten at or above `value` (1 for 0), so

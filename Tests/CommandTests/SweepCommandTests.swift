@@ -149,4 +149,18 @@ struct SweepCommandTests {
         #expect(result.error.contains("whenInUseGrace"))
         #expect(!result.error.contains("willTerminateOnForceQuit"))
     }
+
+    @Test("SVG legend: a line drawn over an identical earlier one names it, so no series hides")
+    func legendNamesHiddenLines() {
+        let series = [
+            SweepChart.Series(label: "probe-plain", points: [(0, 19), (5, 14)]),
+            SweepChart.Series(label: "probe-background", points: [(0, 0), (5, 0)]),
+            SweepChart.Series(label: "probe-live", points: [(0, 19), (5, 14)]),
+            SweepChart.Series(label: "session", points: [(0, 0), (5, 1)]),
+        ]
+        #expect(
+            series.indices.map { SweepChart.legend($0, of: series) } == [
+                "probe-plain", "probe-background", "probe-live (over probe-plain)", "session",
+            ])
+    }
 }
