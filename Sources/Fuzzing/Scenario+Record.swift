@@ -17,10 +17,7 @@ extension Scenario {
     /// sweep`): everything else as the scenario says.
     /// - Throws: `GPXError` for a bad GPX route.
     public func record(policy: IOSPolicy) throws -> RunRecord {
-        let configuration = WorldConfiguration(
-            policy: policy, capabilities: capabilities,
-            authorization: authorization, accuracy: accuracy, route: try route.makeRoute(),
-            seed: seed, ordering: ordering, authorizationAnswers: answers)
+        let configuration = try worldConfiguration(policy: policy)
         let actions = events.map { ScheduledAction(.start + $0.at, $0.event.userAction) }
         let engine = self.engine
         return RunRecord.run(

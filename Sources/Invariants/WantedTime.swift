@@ -18,16 +18,18 @@ struct WantedTime {
             stretches = Stretches()
             return
         }
-        stretches = Self.trackingOn(record)
-            .intersection(Self.allowed(record))
+        let processes = record.processes
+        let allowed = Self.allowed(record, processes)
+        stretches = Self.trackingOn(record, processes)
+            .intersection(allowed)
             .intersection(Self.moving(record))
             .intersection(run)
-            .subtracting(Self.stoppedForGood(record))
+            .subtracting(Self.stoppedForGood(record, processes, allowed: allowed))
     }
 
     /// On from an engine's `.started`, `.resumed` or `.fixAccepted`, off at `.stopped` or
     /// `.disabledAtLaunch`, and at every termination under `stopOnTerminate`.
-    private static func trackingOn(_ record: RunRecord) -> Stretches {
+    private static func trackingOn(_ record: RunRecord, _ processes: [ProcessSpan]) -> Stretches {
         var switches: [(instant: Instant, on: Bool)] = []
         for stamped in record.engineEvents {
             switch stamped.event {
@@ -37,7 +39,7 @@ struct WantedTime {
             }
         }
         if record.launchRules?.stopOnTerminate == true {
-            for process in record.processes {
+            for process in processes {
                 if let ended = process.endedAt { switches.append((ended, false)) }
             }
         }
@@ -66,7 +68,7 @@ struct WantedTime {
     /// wants them from the user's next `open`: an engine that was right not to start before
     /// the permission (R-A13) may sit suspended until then, and iOS wakes no app for a change
     /// made in Settings.
-    private static func allowed(_ record: RunRecord) -> Stretches {
+    private static func allowed(_ record: RunRecord, _ processes: [ProcessSpan]) -> Stretches {
         var authorization = record.configuration.authorization
         var accuracy = record.configuration.accuracy
         var allowedSince: Instant? = authorization == .always && accuracy == .full ? .start : nil
@@ -83,30 +85,34 @@ struct WantedTime {
                 !parts.isEmpty || allowedSince.map { $0 <= scheduled.instant } ?? false
             if allowed, allowedSince == nil || !wantedBefore {
                 allowedSince =
-                    wantedBefore && runs(at: scheduled.instant, record)
-                    ? scheduled.instant : nextOpenOrLaunch(after: scheduled.instant, record)
+                    wantedBefore && runs(at: scheduled.instant, processes)
+                    ? scheduled.instant
+                    : nextOpenOrLaunch(after: scheduled.instant, record, processes)
             } else if !allowed, let since = allowedSince {
                 if since < scheduled.instant { parts.append((since, scheduled.instant)) }
                 allowedSince = nil
             }
         }
-        if let since = allowedSince, since < record.horizon { parts.append((since, record.horizon)) }
+        if let since = allowedSince, since < record.horizon {
+            parts.append((since, record.horizon))
+        }
         return Stretches(parts)
     }
 
     /// The first `open` action at or after `instant`, or the first launch after it, whichever
     /// comes first.
-    private static func nextOpenOrLaunch(after instant: Instant, _ record: RunRecord) -> Instant?
-    {
+    private static func nextOpenOrLaunch(
+        after instant: Instant, _ record: RunRecord, _ processes: [ProcessSpan]
+    ) -> Instant? {
         let open = record.actions.first { $0.instant >= instant && $0.action == .open }?.instant
-        let launch = record.processes.first { $0.launchedAt > instant }?.launchedAt
+        let launch = processes.first { $0.launchedAt > instant }?.launchedAt
         return [open, launch].compactMap { $0 }.min()
     }
 
     /// Whether a process runs (foreground or background, not suspended) at `instant`, so that
     /// its updates resume there and then.
-    private static func runs(at instant: Instant, _ record: RunRecord) -> Bool {
-        record.processes.contains { process in
+    private static func runs(at instant: Instant, _ processes: [ProcessSpan]) -> Bool {
+        processes.contains { process in
             guard process.launchedAt <= instant, process.endedAt.map({ $0 > instant }) ?? true
             else { return false }
             let state = process.states.last { $0.instant <= instant }?.state
@@ -135,9 +141,10 @@ struct WantedTime {
     /// change and a region around the last position). An engine with
     /// `stopOnTerminate` false that sets no region there stays down while the device drives
     /// away, and its gap counts.
-    private static func relaunchOffered(after instant: Instant, _ record: RunRecord) -> Bool {
-        guard record.policy.forceQuitRelaunchByRegion,
-            allowed(record).contains(instant)
+    private static func relaunchOffered(
+        after instant: Instant, _ record: RunRecord, allowed: Stretches
+    ) -> Bool {
+        guard record.policy.forceQuitRelaunchByRegion, allowed.contains(instant)
         else { return false }
         return record.log.contains { entry in
             guard entry.instant == instant, case .willTerminate = entry.kind else { return false }
@@ -151,8 +158,10 @@ struct WantedTime {
     /// From a force-quit, crash or exit until the next launch; from a reboot, or a saved-record
     /// change iOS lost, until an engine next resumes or starts. A force-quit is not excused when
     /// iOS offered the way back (`relaunchOffered`).
-    private static func stoppedForGood(_ record: RunRecord) -> Stretches {
-        let launches = record.processes.map(\.launchedAt)
+    private static func stoppedForGood(
+        _ record: RunRecord, _ processes: [ProcessSpan], allowed: Stretches
+    ) -> Stretches {
+        let launches = processes.map(\.launchedAt)
         let restarts = record.engineEvents.filter { stamped in
             switch stamped.event {
             case .resumed, .started: true
@@ -162,7 +171,8 @@ struct WantedTime {
         var parts: [(start: Instant, end: Instant)] = []
         for scheduled in record.actions {
             switch scheduled.action {
-            case .forceQuit where relaunchOffered(after: scheduled.instant, record):
+            case .forceQuit
+            where relaunchOffered(after: scheduled.instant, record, allowed: allowed):
                 break
             case .forceQuit, .crash, .exit:
                 let next = launches.first { $0 > scheduled.instant } ?? record.horizon

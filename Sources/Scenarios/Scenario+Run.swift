@@ -44,10 +44,7 @@ extension Scenario {
     ) throws -> (world: World, engines: LaunchedEngines) {
         precondition(horizon >= .zero, "a scenario's horizon is not negative")
         precondition(events.allSatisfy { $0.at >= .zero }, "an event comes at or after the start")
-        let configuration = WorldConfiguration(
-            policy: try policy.makePolicy(), capabilities: capabilities,
-            authorization: authorization, accuracy: accuracy, route: try route.makeRoute(),
-            seed: seed, ordering: self.ordering, authorizationAnswers: answers)
+        let configuration = try worldConfiguration()
         let launched = LaunchedEngines()
         let engine = self.engine
         var world = World(
@@ -57,6 +54,17 @@ extension Scenario {
             world.schedule(timed.event.userAction, at: .start + timed.at)
         }
         return (world, launched)
+    }
+
+    /// The world's configuration this scenario describes: policy, capabilities,
+    /// authorization, accuracy, route, seed, ordering and the answers to prompts.
+    /// - Parameter policy: a policy to use instead of the scenario's own (a sweep, a diff).
+    /// - Throws: `PolicyFileError` for a bad policy, `GPXError` for a bad GPX route.
+    public func worldConfiguration(policy: IOSPolicy? = nil) throws -> WorldConfiguration {
+        WorldConfiguration(
+            policy: try policy ?? self.policy.makePolicy(), capabilities: capabilities,
+            authorization: authorization, accuracy: accuracy, route: try route.makeRoute(),
+            seed: seed, ordering: ordering, authorizationAnswers: answers)
     }
 
     /// Runs the scenario to its horizon (inclusive).
