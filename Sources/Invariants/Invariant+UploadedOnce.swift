@@ -70,7 +70,8 @@ struct UploadedOnce {
     private func neverUploaded() -> [Violation] {
         guard let upSince = networkUpSince(), record.horizon - upSince >= settle else { return [] }
         let processes = record.processes
-        let lastBegin = lastRequestBegun()
+        // Only a network that fails by chance excuses anything with it (below).
+        let lastBegin = record.policy.networkFailurePercent > 0 ? lastRequestBegun() : nil
         var accepted = FixCounts(record.server.acceptedRows.compactMap(\.fix))
         var missing: [(StoredFix, ProcessSpan)] = []
         for row in record.storedFixes where !accepted.take(row.fix) {
