@@ -65,6 +65,13 @@ public final class FixRecorder {
         uploader.didCompleteUpload(task, result: result, services: services)
     }
 
+    /// Hands the timer to the uploader (its wait for a batch); false for a timer of the
+    /// engine's own.
+    @discardableResult
+    public func timerDidFire(_ timer: ObjectID, services: LocationServices) -> Bool {
+        uploader.timerDidFire(timer, services: services)
+    }
+
     /// Ends the uploader's task, or any other task (a well-behaved app ends every task).
     public func backgroundTaskWillExpire(_ task: ObjectID, services: LocationServices) {
         if !uploader.backgroundTaskWillExpire(task, services: services) {
@@ -78,7 +85,7 @@ public final class FixRecorder {
     }
 }
 
-/// A tracking engine that records through a `FixRecorder`: its store, upload and
+/// A tracking engine that records through a `FixRecorder`: its store, upload, timer and
 /// background-task callbacks go to the recorder (a task that is not the uploader's is ended, as
 /// a well-behaved app ends every task). An engine that needs more in one of them implements it
 /// and calls the recorder itself.
@@ -99,5 +106,9 @@ extension RecordingEngine {
 
     public func backgroundTaskWillExpire(_ task: ObjectID, services: LocationServices) {
         recorder.backgroundTaskWillExpire(task, services: services)
+    }
+
+    public func timerDidFire(_ timer: ObjectID, services: LocationServices) {
+        recorder.timerDidFire(timer, services: services)
     }
 }

@@ -17,13 +17,13 @@ public struct LocationRuntimeSettings: Sendable, Equatable {
     /// The live-updates configuration of a workout (R-C3). Default `.fitness`, the old
     /// activity type of a workout.
     public var workoutConfiguration = LiveConfiguration.fitness
-    /// The uploader of recorded fixes (R-D13): `UploaderConfiguration`'s defaults.
-    public var uploader = UploaderConfiguration()
+    /// The uploader of recorded fixes (R-D13): `UploaderConfiguration.batched`.
+    public var uploader = UploaderConfiguration.batched
 
     public init(
         initialFeatures: LocationFeatures = LocationFeatures(), requestsAuthorization: Bool = true,
         workoutConfiguration: LiveConfiguration = .fitness,
-        uploader: UploaderConfiguration = UploaderConfiguration()
+        uploader: UploaderConfiguration = .batched
     ) {
         self.initialFeatures = initialFeatures
         self.requestsAuthorization = requestsAuthorization

@@ -47,8 +47,8 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
         public var wakeRegionRollDistanceMeters = 50.0
         /// The identifier of the wake region.
         public var wakeRegionIdentifier = "session.wake"
-        /// How uploads batch and retry (R-D13).
-        public var uploader = UploaderConfiguration()
+        /// How uploads batch and retry (R-D13): `UploaderConfiguration.batched`.
+        public var uploader = UploaderConfiguration.batched
 
         public init() {}
     }
@@ -190,7 +190,7 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     }
 
     public func timerDidFire(_ timer: ObjectID, services: LocationServices) {
-        guard timer == slowWork else { return }
+        guard !recorder.timerDidFire(timer, services: services), timer == slowWork else { return }
         slowWork = nil
         startMachinery(services: services)
     }

@@ -71,8 +71,9 @@ extension StandardEngine {
         public var launchRules = LaunchRules(stopOnTerminate: false, startOnBoot: true)
         /// The host app calls `start()` whenever the user opens the app and tracking is off.
         public var startsWhenOpened = true
-        /// The upload queue (R-D13, D: a serial queue inside a background task).
-        public var uploader = UploaderConfiguration()
+        /// The upload queue (R-D13, D: a serial queue inside a background task):
+        /// `UploaderConfiguration.batched`.
+        public var uploader = UploaderConfiguration.batched
 
         public init() {}
 

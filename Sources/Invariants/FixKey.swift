@@ -19,6 +19,13 @@ struct FixKey: Hashable {
         accuracyBits = fix.horizontalAccuracyMeters.bitPattern
         speedBits = fix.speedMetersPerSecond.bitPattern
     }
+
+    /// The instant and the position: two fixes that share them are the same fix in practice,
+    /// and equality still compares every field.
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(nanoseconds)
+        hasher.combine(latitudeBits ^ longitudeBits)
+    }
 }
 
 /// How many times each fix occurs (a multiset), filled from arrays in order.
@@ -26,6 +33,7 @@ struct FixCounts {
     private var counts: [FixKey: Int] = [:]
 
     init<S: Sequence>(_ fixes: S) where S.Element == Fix {
+        counts.reserveCapacity(fixes.underestimatedCount)
         for fix in fixes { add(fix) }
     }
 

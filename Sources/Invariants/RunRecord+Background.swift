@@ -25,6 +25,10 @@ extension RunRecord {
     /// over the trace). A request that changes nothing held still gives a `services` change,
     /// so the first one of a process says it holds nothing yet.
     public var backgroundChanges: [BackgroundChange] {
+        derived.value(\.backgroundChanges) { readBackgroundChanges() }
+    }
+
+    private func readBackgroundChanges() -> [BackgroundChange] {
         var changes: [BackgroundChange] = []
         let daemon = ActorID(index: WorldActors.daemonIndex)
         let app = ActorID(index: WorldActors.appIndex)

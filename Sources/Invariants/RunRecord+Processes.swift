@@ -56,7 +56,24 @@ public struct LocationRequest: Sendable {
 
 extension RunRecord {
     /// Every process of the run, in launch order: `processes[g - 1]` is generation `g`.
+    /// Read from the log and the trace once, then kept (`DerivedViews`).
     public var processes: [ProcessSpan] {
+        derived.value(\.processes) { readProcesses() }
+    }
+
+    /// The fix rows on disk at the end, each with the process that committed it: the log's
+    /// `commitDurable` entries, in order, account for the rows in commit order. Kept too.
+    public var storedFixes: [StoredFix] {
+        derived.value(\.storedFixes) { readStoredFixes() }
+    }
+
+    /// Every location request the processes sent the daemon, in the order it received them
+    /// (background tasks and prompts go to the operating system and are not here). Kept too.
+    public var locationRequests: [LocationRequest] {
+        derived.value(\.locationRequests) { readLocationRequests() }
+    }
+
+    private func readProcesses() -> [ProcessSpan] {
         var spans: [ProcessSpan] = []
         for entry in log {
             switch entry.kind {
@@ -89,9 +106,7 @@ extension RunRecord {
         return spans
     }
 
-    /// The fix rows on disk at the end, each with the process that committed it: the log's
-    /// `commitDurable` entries, in order, account for the rows in commit order.
-    public var storedFixes: [StoredFix] {
+    private func readStoredFixes() -> [StoredFix] {
         var owners: [(generation: Int, instant: Instant)] = []
         for entry in log {
             guard case .commitDurable(_, let rowCount) = entry.kind else { continue }
@@ -106,9 +121,7 @@ extension RunRecord {
         }
     }
 
-    /// Every location request the processes sent the daemon, in the order it received them
-    /// (background tasks and prompts go to the operating system and are not here).
-    public var locationRequests: [LocationRequest] {
+    private func readLocationRequests() -> [LocationRequest] {
         var requests: [LocationRequest] = []
         let daemon = ActorID(index: WorldActors.daemonIndex)
         for (index, record) in trace.records.enumerated() where record.actor == daemon {

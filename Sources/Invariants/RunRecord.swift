@@ -49,6 +49,8 @@ public struct RunRecord {
     /// Every engine's events, each with the instant of the callback that told it, in the
     /// order told (`StampedEngineEvent`).
     public let engineEvents: [StampedEngineEvent]
+    /// The views read from the parts above, kept once read (every invariant reads them).
+    let derived = DerivedViews()
 
     /// The OS's rules and numbers of the run.
     public var policy: IOSPolicy { configuration.policy }
@@ -109,6 +111,26 @@ public struct RunRecord {
     /// The deliveries a run may make before it stops (`World.run`'s bound): far above a
     /// simulated day (about a million), so reaching it is a reported outcome, never a hang.
     public static let defaultEventCountMax = 50_000_000
+}
+
+/// The views of a `RunRecord` that its properties compute from the log and the trace, each
+/// kept the first time it is read: a record's parts never change, so neither do they. Shared by
+/// the copies of one record, which all read the same parts.
+final class DerivedViews {
+    var processes: [ProcessSpan]?
+    var storedFixes: [StoredFix]?
+    var locationRequests: [LocationRequest]?
+    var backgroundChanges: [BackgroundChange]?
+
+    /// The view at `path`, computed by `read` the first time.
+    func value<View>(_ path: ReferenceWritableKeyPath<DerivedViews, View?>, _ read: () -> View)
+        -> View
+    {
+        if let kept = self[keyPath: path] { return kept }
+        let view = read()
+        self[keyPath: path] = view
+        return view
+    }
 }
 
 /// An external action at its instant: what a scenario schedules.

@@ -24,13 +24,21 @@ public final class HashingTrace<Message: CustomStringConvertible>: TraceSink {
 public final class MemoryTrace<Message: CustomStringConvertible>: TraceSink {
     /// One delivery.
     public struct Record {
+        @inlinable init(instant: Instant, actor: ActorID, message: Message) {
+            self.instant = instant
+            self.actor = actor
+            self.message = message
+        }
         public var instant: Instant
         public var actor: ActorID
         public var message: Message
     }
 
     /// Every delivery so far, in order.
-    public private(set) var records: [Record] = []
+    public var records: [Record] { storage }
+    // `@usableFromInline` so that `record` is inlined and specialized into the caller's module:
+    // unspecialized, appending looked up the record's generic metadata at every delivery.
+    @usableFromInline var storage: [Record] = []
     // invariant: `folded` is the hash of `records[..<foldedCount]`.
     private var folded = TraceHash()
     private var foldedCount = 0
@@ -50,8 +58,9 @@ public final class MemoryTrace<Message: CustomStringConvertible>: TraceSink {
         return folded
     }
 
+    @inlinable
     public func record(instant: Instant, actor: ActorID, message: Message) {
-        records.append(Record(instant: instant, actor: actor, message: message))
+        storage.append(Record(instant: instant, actor: actor, message: message))
     }
 }
 

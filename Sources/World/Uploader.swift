@@ -21,8 +21,22 @@ public struct UploaderConfiguration: Sendable, Equatable {
     /// without an idempotency key): a retry after a lost answer is stored twice. False only to
     /// show what the key protects.
     public var keysRequestsByBatch = true
+    /// How long committed rows wait for more before they go as a batch, unless a full batch
+    /// (`batchRowCountMax`) is waiting sooner. Zero, the default, sends each commit's rows at
+    /// once. Rows an earlier process left behind are due at once. Waiting uses a timer
+    /// (`LocationServices.scheduledTimer(after:)`): the engine must hand its `timerDidFire` to
+    /// `Uploader.timerDidFire` (a `RecordingEngine` does).
+    public var batchWait = VirtualDuration.zero
 
     public init() {}
+
+    /// What the built-in engines use: rows wait up to 30 s for a batch, as a tracker that
+    /// spares the radio uploads (one request per fix keeps it awake), with the other defaults.
+    public static let batched: UploaderConfiguration = {
+        var configuration = UploaderConfiguration()
+        configuration.batchWait = .seconds(30)
+        return configuration
+    }()
 }
 
 /// A serial upload queue over the app's store, as an engine uses it (R-D13).
@@ -36,9 +50,12 @@ public struct UploaderConfiguration: Sendable, Equatable {
 ///     uploader.didCompleteUpload(task, result: result, services: services)
 ///     // backgroundTaskWillExpire (false: not the uploader's task):
 ///     uploader.backgroundTaskWillExpire(task, services: services)
+///     // timerDidFire (false: not the uploader's timer):
+///     uploader.timerDidFire(timer, services: services)
 ///
 /// It uploads every committed row of the store whose key does not begin with `markerKeyPrefix`,
-/// in commit order, in batches of at most `batchRowCountMax` rows, one request at a time. A
+/// in commit order, in batches of at most `batchRowCountMax` rows, one request at a time; a
+/// batch forms once a full one is waiting or its first row has waited `batchWait`. A
 /// batch is keyed by the store index of its first row and its row count (`UploadBatchKey`), and
 /// its boundaries are made durable before it is first sent (an outbox row, committed in the
 /// engine's store): after a kill the next process rebuilds exactly the same batches, so a
@@ -77,6 +94,11 @@ public final class Uploader {
     private var nextRowIndex = 0
     /// A batch whose outbox row is being committed: it is sent once that commit is durable.
     private var forming: (commit: CommitID, batch: UploadBatch)?
+    /// Since when rows not yet in a batch have waited in this process (`batchWait`); `.start`
+    /// for rows an earlier process left behind.
+    private var waitingSince: Instant?
+    /// The timer that ends the wait, while one is scheduled.
+    private var waitTimer: ObjectID?
 
     public init(_ configuration: UploaderConfiguration = UploaderConfiguration()) {
         self.configuration = configuration
@@ -91,7 +113,9 @@ public final class Uploader {
         guard let store = try? services.openStore() else { return }
         let rows = store.rows
         if !restored { restore(from: rows) }
-        if queue.isEmpty && forming == nil { form(from: rows, store: store) }
+        if queue.isEmpty && forming == nil && isBatchDue(rows, services: services) {
+            form(from: rows, store: store)
+        }
         if currentTask == nil, let batch = queue.first {
             send(batch, after: .zero, services: services)
         }
@@ -143,6 +167,16 @@ public final class Uploader {
         return true
     }
 
+    /// Call from the engine's `timerDidFire`; returns false for a timer that is not the
+    /// uploader's: its wait for a batch is over.
+    @discardableResult
+    public func timerDidFire(_ timer: ObjectID, services: LocationServices) -> Bool {
+        guard timer == waitTimer else { return false }
+        waitTimer = nil
+        resume(services: services)
+        return true
+    }
+
     /// The wait before retry number `failures` (from 1).
     public func retryDelay(afterFailures failures: Int) -> VirtualDuration {
         var delay = configuration.retryDelayInitial
@@ -175,6 +209,29 @@ public final class Uploader {
         for key in formed where !done.contains(key.firstRowIndex) {
             queue.append(UploadBatch(key: key, rows: batchRows(key, in: rows)))
         }
+        waitingSince = .start  // what an earlier process left has waited long enough
+    }
+
+    /// Whether the rows not yet in a batch should form one now (`batchWait`); when some wait
+    /// and are not due, makes sure a timer ends the wait.
+    private func isBatchDue(_ rows: [StoredRow], services: LocationServices) -> Bool {
+        guard configuration.batchWait > .zero else { return true }
+        var waiting = 0
+        var index = nextRowIndex
+        while index < rows.count && waiting < configuration.batchRowCountMax {
+            if Self.isData(rows[index]) { waiting += 1 }
+            index += 1
+        }
+        guard waiting > 0 else {
+            waitingSince = nil
+            return false
+        }
+        let since = waitingSince ?? services.now
+        waitingSince = since
+        let due = since + configuration.batchWait
+        if waiting >= configuration.batchRowCountMax || services.now >= due { return true }
+        if waitTimer == nil { waitTimer = services.scheduledTimer(after: due - services.now) }
+        return false
     }
 
     /// A batch outbox row holds the first row's index, the row count and the last row's index.
@@ -204,6 +261,7 @@ public final class Uploader {
         store.insert(StoredRow(key: Self.batchMarkerKey, text: "\(first) \(indices.count) \(last)"))
         guard let commit = store.commit() else { return }
         nextRowIndex = last + 1
+        waitingSince = nil
         forming = (commit, UploadBatch(key: key, rows: indices.map { rows[$0] }))
     }
 

@@ -146,7 +146,9 @@ struct SessionEngineTests {
         #expect(relaunched.events.contains(.resumed(launchedIn: .background)))
         let stored = run.storedFixInstants.filter { $0 > .start + reboot }
         #expect(stored.first.map { $0 >= .start + unlock } == true, "nothing before the unlock")
-        #expect(stored.count > 60, "it tracks after the unlock")
+        // It records again (only until the wake runtime ends: in the background it cannot
+        // begin its activity session, R-C5, so the process is suspended while parked).
+        #expect(!stored.isEmpty, "it records after the unlock")
     }
 
     @Test("R-B10, R-B13: a relaunch recreates the service session, then the activity session, then the stream; all active")

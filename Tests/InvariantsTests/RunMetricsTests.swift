@@ -37,9 +37,10 @@ struct RunMetricsTests {
         #expect(metrics.fixesDelivered == epochs, "Always with a session: nothing withheld")
         // The horizon's fix commits `storeCommitDuration` after the horizon.
         #expect(metrics.fixesStored == epochs - 1)
-        // Each upload takes `uploadLatency` and one is in flight at a time: the rows committed
-        // in the last latency before the horizon may still wait.
-        let pending = Int(policy.uploadLatency.nanoseconds / policy.fixInterval.nanoseconds) + 1
+        // Rows wait up to the uploader's `batchWait` for a batch, and each upload takes
+        // `uploadLatency`: the rows committed in that long before the horizon may still wait.
+        let wait = SessionEngine.Settings().uploader.batchWait + policy.uploadLatency
+        let pending = Int(wait.nanoseconds / policy.fixInterval.nanoseconds) + 1
         #expect(metrics.fixesUploaded <= metrics.fixesStored)
         #expect(metrics.fixesUploaded >= metrics.fixesStored - pending)
         #expect(metrics.longestGap == policy.fixInterval)
