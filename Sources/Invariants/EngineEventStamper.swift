@@ -50,12 +50,13 @@ final class EngineEventStamper: TraceSink {
     /// Stamps what the last delivery told.
     func finish() { stampNewEvents() }
 
-    /// Engines only tell events during app deliveries, and only the engines of the current
-    /// and (at a launch) previous process can: the last two are checked.
+    /// Engines only tell events during app deliveries, and only the current process's engine
+    /// can: an earlier one is checked a last time once a later one is made (its process may
+    /// have told events in the delivery that ended it), then never again.
     private func stampNewEvents() {
         let engines = ledger.engines
+        let firstLive = stampedCounts.isEmpty ? 0 : stampedCounts.count - 1
         while stampedCounts.count < engines.count { stampedCounts.append(0) }
-        let firstLive = max(0, engines.count - Self.liveEngineCountMax)
         for index in firstLive..<engines.count {
             let events = engines[index].events
             guard events.count > stampedCounts[index] else { continue }
@@ -69,7 +70,4 @@ final class EngineEventStamper: TraceSink {
         }
     }
 
-    /// The engines that can still tell events between two records: the process just launched
-    /// and the one it replaced.
-    private static let liveEngineCountMax = 2
 }

@@ -97,6 +97,10 @@ public final class Uploader {
     /// Since when rows not yet in a batch have waited in this process (`batchWait`); `.start`
     /// for rows an earlier process left behind.
     private var waitingSince: Instant?
+    /// Data rows from `nextRowIndex` counted so far, and the store index counted up to: each
+    /// commit's rows are counted once, not the whole wait at every commit.
+    private var waitingCount = 0
+    private var countedUpTo = 0
     /// The timer that ends the wait, while one is scheduled.
     private var waitTimer: ObjectID?
 
@@ -216,12 +220,15 @@ public final class Uploader {
     /// and are not due, makes sure a timer ends the wait.
     private func isBatchDue(_ rows: [StoredRow], services: LocationServices) -> Bool {
         guard configuration.batchWait > .zero else { return true }
-        var waiting = 0
-        var index = nextRowIndex
-        while index < rows.count && waiting < configuration.batchRowCountMax {
-            if Self.isData(rows[index]) { waiting += 1 }
-            index += 1
+        if countedUpTo < nextRowIndex {  // an earlier process's batches end further on
+            countedUpTo = nextRowIndex
+            waitingCount = 0
         }
+        while countedUpTo < rows.count {
+            if Self.isData(rows[countedUpTo]) { waitingCount += 1 }
+            countedUpTo += 1
+        }
+        let waiting = waitingCount
         guard waiting > 0 else {
             waitingSince = nil
             return false
@@ -262,6 +269,8 @@ public final class Uploader {
         guard let commit = store.commit() else { return }
         nextRowIndex = last + 1
         waitingSince = nil
+        countedUpTo = nextRowIndex  // the rows past the batch are counted again
+        waitingCount = 0
         forming = (commit, UploadBatch(key: key, rows: indices.map { rows[$0] }))
     }
 

@@ -50,6 +50,9 @@ final class UploadingEngine: AppEngine {
             services.endBackgroundTask(task)
         }
     }
+    func timerDidFire(_ timer: ObjectID, services: LocationServices) {
+        uploader.timerDidFire(timer, services: services)
+    }
 }
 
 extension World {
@@ -128,6 +131,45 @@ struct UploaderTests {
         }
         #expect(notConnected.count >= 3, "the uploader retried while the network was down")
         #expect(world.server.repeatedKeys == [])
+    }
+
+    @Test("without batchWait every commit's row goes at once; with it, rows wait for a batch and still all arrive once")
+    func batchWait() {
+        let wait = VirtualDuration.seconds(30)
+        var batched = UploaderConfiguration()
+        batched.batchWait = wait
+        let immediate = runUploads(recordUntil: 120, until: 600, actions: [(0, .open)])
+        let waiting = runUploads(
+            configuration: batched, recordUntil: 120, until: 600, actions: [(0, .open)])
+        for world in [immediate, waiting] {
+            #expect(world.storedFixRows.count >= 100)
+            #expect(world.uploadMismatches == [])
+        }
+        // One request in flight at a time, each `uploadLatency` long: without a wait the
+        // batches are as small as that allows; with one, about two minutes of fixes go in
+        // about four batches.
+        #expect(immediate.server.acceptedBatches.count > 50)
+        let batches = waiting.server.acceptedBatches
+        #expect(batches.count <= 5)
+        // A batch formed when its first row had waited `batchWait` (the last, at the end of
+        // the recording, too).
+        for batch in batches {
+            let first = batch.rows.first?.fix?.instant ?? .start
+            #expect(batch.instant - first >= wait, "\(batch.key) went before its wait")
+        }
+    }
+
+    @Test("a full batch goes before the wait is over")
+    func fullBatchGoesEarly() {
+        var configuration = UploaderConfiguration()
+        configuration.batchWait = .minutes(10)
+        configuration.batchRowCountMax = 10
+        let world = runUploads(
+            configuration: configuration, recordUntil: 120, until: 300, actions: [(0, .open)])
+        let batches = world.server.acceptedBatches
+        #expect(batches.count >= 10)
+        #expect(batches.allSatisfy { $0.rows.count == 10 })
+        #expect(batches.allSatisfy { ($0.instant - .start) < .minutes(3) })
     }
 
     @Test("the retries back off exponentially up to the maximum")
