@@ -3,9 +3,9 @@
 import Simulation
 import World
 
-/// A `Fix` as a dictionary key: instant, coordinate, accuracy and speed, by bit pattern. Used
-/// only for membership and counts, never iterated, so no hashing order reaches any output.
-struct FixKey: Hashable {
+/// A `Fix` as a table key (`FixTable`): instant, coordinate, accuracy and speed, by bit
+/// pattern. Used only for membership and counts, never iterated, so no order reaches any output.
+struct FixKey: Equatable {
     let nanoseconds: Int64
     let latitudeBits: UInt64
     let longitudeBits: UInt64
@@ -19,33 +19,29 @@ struct FixKey: Hashable {
         accuracyBits = fix.horizontalAccuracyMeters.bitPattern
         speedBits = fix.speedMetersPerSecond.bitPattern
     }
-
-    /// The instant and the position: two fixes that share them are the same fix in practice,
-    /// and equality still compares every field.
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(nanoseconds)
-        hasher.combine(latitudeBits ^ longitudeBits)
-    }
 }
 
 /// How many times each fix occurs (a multiset), filled from arrays in order.
 struct FixCounts {
-    private var counts: [FixKey: Int] = [:]
+    private var counts: FixTable<Int>
 
     init<S: Sequence>(_ fixes: S) where S.Element == Fix {
-        counts.reserveCapacity(fixes.underestimatedCount)
+        counts = FixTable(capacity: fixes.underestimatedCount)
         for fix in fixes { add(fix) }
     }
 
-    mutating func add(_ fix: Fix) { counts[FixKey(fix), default: 0] += 1 }
+    mutating func add(_ fix: Fix) { counts.update(FixKey(fix), initial: 0) { $0 += 1 } }
 
-    func count(of fix: Fix) -> Int { counts[FixKey(fix)] ?? 0 }
+    func count(of fix: Fix) -> Int { counts.value(for: FixKey(fix)) ?? 0 }
 
     /// Takes one occurrence of `fix` away; false when there was none.
     mutating func take(_ fix: Fix) -> Bool {
-        let key = FixKey(fix)
-        guard let count = counts[key], count > 0 else { return false }
-        counts[key] = count - 1
-        return true
+        var taken = false
+        counts.update(FixKey(fix), initial: 0) { count in
+            guard count > 0 else { return }
+            count -= 1
+            taken = true
+        }
+        return taken
     }
 }

@@ -97,21 +97,16 @@ struct ConfigurationHonoured {
     ) -> [Violation] {
         let events = record.events(of: process.generation)
         let start = started(process)
-        // Each fix's first acceptance, before the start or not (membership only).
-        var acceptedBeforeStart: Set<FixKey> = []
-        var accepted: Set<FixKey> = []
+        // Each accepted fix, and whether its first acceptance came before the start.
+        var accepted = FixTable<Bool>()
         for (index, stamped) in events.enumerated() {
             guard case .fixAccepted(let fix) = stamped.event else { continue }
-            let key = FixKey(fix)
-            if accepted.insert(key).inserted, let start, index < start.index {
-                acceptedBeforeStart.insert(key)
-            }
+            accepted.insert(FixKey(fix), start.map { index < $0.index } ?? false)
         }
         let early = stored.filter { row in
             guard row.generation == process.generation else { return false }
             guard let start else { return true }
-            let key = FixKey(row.fix)
-            if accepted.contains(key) { return acceptedBeforeStart.contains(key) }
+            if let beforeStart = accepted.value(for: FixKey(row.fix)) { return beforeStart }
             return row.durableAt.map { $0 < start.instant } ?? false
         }
         guard let first = early.first else { return [] }

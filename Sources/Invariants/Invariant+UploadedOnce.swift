@@ -42,15 +42,15 @@ struct UploadedOnce {
     private func duplicates() -> [Violation] {
         let stored = FixCounts(record.storedFixes.map(\.fix))
         var accepted = FixCounts([])
-        var firstBatch: [FixKey: AcceptedBatch] = [:]  // lookups only, never iterated
+        var firstBatch = FixTable<AcceptedBatch>()
         var found: [Violation] = []
         for batch in record.server.acceptedBatches {
             for row in batch.rows {
                 guard let fix = row.fix else { continue }
                 accepted.add(fix)
                 let key = FixKey(fix)
-                guard let first = firstBatch[key] else {
-                    firstBatch[key] = batch
+                guard let first = firstBatch.value(for: key) else {
+                    firstBatch.insert(key, batch)
                     continue
                 }
                 guard accepted.count(of: fix) > stored.count(of: fix) else { continue }
