@@ -188,6 +188,8 @@ final class ProgressLine {
     let engine: String
     let terminal: Bool
     static let plainInterval = 100
+    /// The cases of the last plain line printed: the summary line does not repeat it.
+    private var plainCases: Int?
 
     init(output: CommandOutput, engine: String) {
         self.output = output
@@ -205,15 +207,21 @@ final class ProgressLine {
             FileHandle.standardError.write(Data(("\r" + text + "\u{1B}[K").utf8))
         } else if progress.cases % Self.plainInterval == 0 {
             output.error(text)
+            plainCases = progress.cases
         }
     }
 
     func finish(_ report: FuzzReport, seconds: Double) {
         if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        let failures = report.failure == nil ? 0 : 1
+        // The same cases as the last plain line, and nothing more to say: already printed.
+        if !terminal, plainCases == report.cases, failures == 0, report.corpusReplayed == 0 {
+            return
+        }
         output.error(
             Self.text(
                 engine, cases: report.cases, seconds: seconds, states: report.distinctStates,
-                transitions: report.distinctTransitions, failures: report.failure == nil ? 0 : 1)
+                transitions: report.distinctTransitions, failures: failures)
                 + (report.corpusReplayed > 0
                     ? ", \(report.corpusReplayed) corpus entries replayed" : ""))
     }

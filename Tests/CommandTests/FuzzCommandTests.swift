@@ -17,6 +17,18 @@ struct FuzzCommandTests {
         #expect(result.standard.isEmpty)
     }
 
+    @Test("progress ending on a whole hundred of cases is not printed again as the summary")
+    func progressOnce() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let result = runTool([
+            "fuzz", "--engine", "session", "--cases", "100", "--corpus", folder.path,
+        ])
+        #expect(result.code == 0, "\(result.error)")
+        let lines = result.error.split(separator: "\n")
+        #expect(lines.count { $0.hasPrefix("session: 100 cases, ") } == 1, "\(result.error)")
+    }
+
     @Test("a corpus folder that cannot be written (under a regular file) exits 2 before fuzzing")
     func unwritableCorpus() throws {
         let folder = try TemporaryFolder()
