@@ -7,27 +7,49 @@ import Simulation
 /// The cases a guided search keeps, and the inputs it makes from them.
 ///
 /// A case that reaches an abstract lifecycle state or transition no earlier case reached
-/// (`LifecycleStates.add`) is kept. Each next case is, with chance `mutationPercent` %, one
-/// kept case mutated at the level of its choice sequence (`ChoiceMutation`, 1 to
-/// `stackedMutationMax` edits), else drawn fresh as in random search. Every decision is drawn
-/// from the case's own stream (`Seed(seed).derive("guided").derive(caseIndex)`), so a case's
-/// input depends only on the seed, its index and the pool it was made from.
+/// (`LifecycleStates.add`) is kept, with the path it reached. Each next case is, with chance
+/// `mutationPercent` % (`mutationPercentRare` % once the pool holds a case whose energy is
+/// above `rareEnergyMin`), one kept case mutated at the level of its choice sequence
+/// (`ChoiceMutation`, 1 to `stackedMutationMax` edits), else drawn fresh as in random search.
 ///
-/// The fuzzer makes the cases of a batch (`Fuzzer.guidedBatchSize` case positions) from the
-/// pool as it stood after the previous batch, and adds the batch's new cases in case order:
-/// so workers run a batch side by side and the search is the same for any `--jobs`.
+/// The parent is drawn by energy (`weigh(by:)`): how rare the states and transitions it
+/// reached are across every run so far (`LifecycleStates.energy(of:)`), as libFuzzer's
+/// Entropic and AFLFast's power schedules spend their mutations on seeds that reach rarely
+/// exercised features; one parent in `uniformParentOneIn` is drawn uniformly instead. A parent
+/// whose mutants keep reaching its rare states makes them common, and its energy falls.
 ///
-/// The pool holds `capacity` cases at most; past it, a new case replaces the oldest, so
-/// memory stays flat.
+/// Every decision is drawn from the case's own stream
+/// (`Seed(seed).derive("guided").derive(caseIndex)`), so a case's input depends only on the
+/// seed, its index and the pool it was made from. The fuzzer makes the cases of a batch
+/// (`Fuzzer.guidedBatchSize` case positions) from the pool as it stood, and was weighed, after
+/// the previous batch, and adds the batch's new cases in case order: so workers run a batch
+/// side by side and the search is the same for any `--jobs`.
+///
+/// The pool holds `capacity` cases at most; past it, a new case replaces the kept case of the
+/// least energy (the oldest of those), so memory stays flat and what reached rare states stays.
 public struct CasePool: Sendable {
-    // invariant: entries.count <= capacity; oldest is the next to be replaced once full.
+    // invariant: entries, paths, energies and serials have one element per kept case, at
+    // most capacity; totals[i] is the sum of energies[0...i] as of the last weigh(by:).
     private(set) var entries: [PooledCase] = []
-    private var oldest = 0
+    private var paths: [LifecyclePath] = []
+    private(set) var energies: [UInt64] = []
+    private var serials: [UInt64] = []
+    private var totals: [UInt64] = []
+    private var addedCount: UInt64 = 0
     /// Cases kept at most.
     public let capacity: Int
 
     /// The chance, in percent, that a case is a mutant of a kept one (when one is kept).
     public static let mutationPercent: UInt64 = 50
+    /// The chance once a kept case reached something rare (energy above `rareEnergyMin`):
+    /// mutants of rare parents reach new states more often than fresh cases do once the
+    /// common states are all found (measured: README, "Coverage-guided search").
+    public static let mutationPercentRare: UInt64 = 90
+    /// The energy above which a kept case counts as rare: one state or transition that at
+    /// most 4 runs reached.
+    static let rareEnergyMin = LifecycleStates.rarityScale / 4
+    /// One parent in this many is drawn uniformly, not by energy.
+    static let uniformParentOneIn: UInt64 = 8
     /// Edits stacked on one mutant, at most.
     public static let stackedMutationMax: UInt64 = 3
     /// Mutants tried per case before a case falls back to fresh random choices: a mutant that
@@ -42,15 +64,44 @@ public struct CasePool: Sendable {
     /// Cases kept.
     public var count: Int { entries.count }
 
-    /// Keeps `entry`, replacing the oldest one when full.
+    /// Keeps `entry`, which reached nothing weighed yet: energy 0 until `weigh(by:)`.
     public mutating func add(_ entry: PooledCase) {
-        if entries.count < capacity {
-            entries.append(entry)
-        } else {
-            entries[oldest] = entry
-            oldest = (oldest + 1) % capacity
+        add(entry, path: LifecyclePath(), energy: 0)
+    }
+
+    /// Keeps `entry`, which reached `path`, worth `energy` now (`LifecycleStates.energy(of:)`);
+    /// when full, it replaces the kept case of the least energy, the oldest of those.
+    public mutating func add(_ entry: PooledCase, path: LifecyclePath, energy: UInt64) {
+        defer {
+            addedCount += 1
+            assert(entries.count <= capacity && entries.count == energies.count)
         }
-        assert(entries.count <= capacity)
+        guard entries.count == capacity else {
+            entries.append(entry)
+            paths.append(path)
+            energies.append(energy)
+            serials.append(addedCount)
+            totals.append((totals.last ?? 0) + energy)
+            return
+        }
+        var weakest = 0
+        for index in entries.indices.dropFirst()
+        where (energies[index], serials[index]) < (energies[weakest], serials[weakest]) {
+            weakest = index
+        }
+        entries[weakest] = entry
+        paths[weakest] = path
+        energies[weakest] = energy
+        serials[weakest] = addedCount
+        weighTotals()
+    }
+
+    /// Weighs every kept case by the rarity of what it reached, as `states` counts it now
+    /// (once per batch, before its cases are made).
+    /// - Complexity: O(kept cases × states and transitions of each).
+    public mutating func weigh(by states: LifecycleStates) {
+        for index in paths.indices { energies[index] = states.energy(of: paths[index]) }
+        weighTotals()
     }
 
     /// Case `caseIndex`'s input, generated into a scenario by `generator`: a mutant of a kept
@@ -62,7 +113,7 @@ public struct CasePool: Sendable {
     ) -> (testCase: TestCase, scenario: Scenario) {
         let caseSeed = Seed(seed).derive(UInt64(caseIndex)).value
         var random = Xoshiro256StarStar(seed: Seed(seed).derive("guided").derive(UInt64(caseIndex)))
-        if !entries.isEmpty, random.nextBounded(below: 100) < Self.mutationPercent {
+        if !entries.isEmpty, random.nextBounded(below: 100) < currentMutationPercent {
             for _ in 0..<Self.attemptMax {
                 let values = mutant(&random, generator: generator)
                 let testCase = TestCase(
@@ -77,22 +128,37 @@ public struct CasePool: Sendable {
         return (testCase, generator.generate(testCase))
     }
 
-    /// A kept case's index: half the time one of the `recentCount` kept last (what found the
-    /// newest states is the likeliest to lead to more, as AFL favours fresh queue entries),
-    /// else any.
-    func parentIndex(_ random: inout Xoshiro256StarStar) -> Int {
-        let count = UInt64(entries.count)
-        guard random.nextBounded(below: 2) == 0 else {
-            return Int(random.nextBounded(below: count))
-        }
-        let back = random.nextBounded(below: min(count, Self.recentCount))
-        let newest =
-            entries.count < capacity ? entries.count - 1 : (oldest + capacity - 1) % capacity
-        return (newest - Int(back) + capacity) % capacity % max(entries.count, 1)
+    /// The chance, in percent, that a case is a mutant, as the pool stands.
+    var currentMutationPercent: UInt64 {
+        energies.contains { $0 > Self.rareEnergyMin }
+            ? Self.mutationPercentRare : Self.mutationPercent
     }
 
-    /// Kept cases counted as recent by `parentIndex`.
-    static let recentCount: UInt64 = 16
+    /// A kept case's index: drawn by energy (`weigh(by:)`), or uniformly one time in
+    /// `uniformParentOneIn` and whenever no kept case has energy.
+    func parentIndex(_ random: inout Xoshiro256StarStar) -> Int {
+        let total = totals.last ?? 0
+        guard total > 0, random.nextBounded(below: Self.uniformParentOneIn) != 0 else {
+            return Int(random.nextBounded(below: UInt64(entries.count)))
+        }
+        let target = random.nextBounded(below: total)
+        var (low, high) = (0, totals.count - 1)  // the first index whose running total > target
+        while low < high {
+            let middle = (low + high) / 2
+            if totals[middle] > target { high = middle } else { low = middle + 1 }
+        }
+        assert(totals[low] > target && energies[low] > 0)
+        return low
+    }
+
+    /// Running sums of `energies`, for `parentIndex`.
+    private mutating func weighTotals() {
+        var sum: UInt64 = 0
+        totals = energies.map { energy in
+            sum += energy
+            return sum
+        }
+    }
 
     /// A mutant's choices, and its parent: 1 to `stackedMutationMax` edits, each on the
     /// sequence the previous one left, as replayed by `generator` (so that its spans are
@@ -106,8 +172,7 @@ public struct CasePool: Sendable {
         var choices = parent.values
         for edit in 0..<editCount {
             let donor = entries[Int(random.nextBounded(below: UInt64(entries.count)))]
-            let all = ChoiceMutation.allCases
-            let mutation = all[Int(random.nextBounded(below: UInt64(all.count)))]
+            let mutation = ChoiceMutation.pick(&random)
             choices = mutation.apply(to: current, donor: donor, random: &random)
             if edit + 1 < editCount {
                 let replayed = TestCase(prefix: choices)

@@ -202,6 +202,7 @@ public enum Fuzzer {
         }
         while batchStart < positionCount, failing == nil, !shouldStop() {
             let batchCount = min(batchSize, positionCount - batchStart)
+            if settings.isGuided { pool.weigh(by: states) }
             let snapshot = settings.isGuided ? pool : nil
             let first = batchStart
             let workers = CaseWorkers<CaseOutcome>(
@@ -232,7 +233,9 @@ public enum Fuzzer {
                         preconditionFailure("case \(caseIndex) threw on a worker, not here")
                     case .checked(let path, let invariant, let choices):
                         report.cases += 1
-                        if states.add(path), let choices { pool.add(choices) }
+                        if states.add(path), let choices {
+                            pool.add(choices, path: path, energy: states.energy(of: path))
+                        }
                         report.distinctStates = states.count
                         report.distinctTransitions = states.transitionCount
                         progress?(

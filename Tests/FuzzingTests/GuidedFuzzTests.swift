@@ -111,13 +111,83 @@ struct GuidedFuzzTests {
         }
     }
 
-    @Test("a full pool keeps its capacity, replacing its oldest case")
+    @Test("a full pool keeps its capacity, replacing its case of the least energy, oldest first")
     func poolIsBounded() throws {
         var pool = CasePool(capacity: 3)
+        var entries: [PooledCase] = []
         for seed in 0..<10 as Range<UInt64> {
-            if let entry = Self.pooled(seed: seed) { pool.add(entry) }
+            if let entry = Self.pooled(seed: seed) { entries.append(entry) }
         }
+        try #require(entries.count >= 6)
+        for (entry, energy) in zip(entries, [5, 1, 7] as [UInt64]) {
+            pool.add(entry, path: LifecyclePath(), energy: energy)
+        }
+        pool.add(entries[3], path: LifecyclePath(), energy: 9)
         #expect(pool.count == 3)
+        #expect(pool.entries.map(\.values) == [0, 3, 2].map { entries[$0].values })
+        #expect(pool.energies == [5, 9, 7])
+        // Equal energies: the oldest goes first (entries[0], kept before entries[4]).
+        pool.add(entries[4], path: LifecyclePath(), energy: 7)
+        pool.add(entries[5], path: LifecyclePath(), energy: 6)
+        #expect(pool.entries.map(\.values) == [4, 3, 5].map { entries[$0].values })
+        #expect(pool.energies == [7, 9, 6])
+    }
+
+    @Test("a state or transition few runs reached is worth more than one many runs reached")
+    func energyFollowsRarity() {
+        var states = LifecycleStates()
+        var common = LifecyclePath()
+        common.states = [1, 2]
+        common.transitions = [10]
+        var rare = LifecyclePath()
+        rare.states = [1, 3]
+        rare.transitions = [11]
+        states.add(common)
+        states.add(common)
+        states.add(rare)
+        #expect(states.hits(ofState: 1) == 3)
+        #expect(states.hits(ofState: 2) == 2)
+        #expect(states.hits(ofState: 3) == 1)
+        #expect(states.hits(ofState: 4) == 0)
+        #expect(states.hits(ofTransition: 10) == 2)
+        let scale = LifecycleStates.rarityScale
+        #expect(states.energy(of: common) == scale / 3 + scale / 2 + scale / 2)
+        #expect(states.energy(of: rare) == scale / 3 + scale + scale)
+        // Adding again counts hits, not distinct states.
+        let isNew = states.add(rare)
+        #expect(!isNew)
+        #expect(states.count == 3 && states.transitionCount == 2)
+        #expect(states.hits(ofState: 3) == 2)
+    }
+
+    @Test("parents are drawn by energy, and one without energy still now and then")
+    func parentsFollowEnergy() throws {
+        var pool = CasePool(capacity: 4)
+        let (plain, rare) = try (#require(Self.pooled(seed: 1)), #require(Self.pooled(seed: 2)))
+        pool.add(plain, path: LifecyclePath(), energy: 0)
+        pool.add(rare, path: LifecyclePath(), energy: 1_000)
+        var random = Xoshiro256StarStar(seed: Seed(9).derive("parents"))
+        var picks = [0, 0]
+        for _ in 0..<800 { picks[pool.parentIndex(&random)] += 1 }
+        // One in `uniformParentOneIn` (8) is uniform: about 50 of 800 go to the plain case.
+        #expect(picks[1] > 700, "\(picks)")
+        #expect(picks[0] > 10, "\(picks)")
+        // Weighed by what states say now: both reached nothing, so the draw is uniform.
+        pool.weigh(by: LifecycleStates())
+        #expect(pool.energies == [0, 0])
+        picks = [0, 0]
+        for _ in 0..<800 { picks[pool.parentIndex(&random)] += 1 }
+        #expect(picks[0] > 300 && picks[1] > 300, "\(picks)")
+    }
+
+    @Test("most edits redraw one choice, and every other edit still comes up")
+    func editsAreMostlyRedraws() {
+        var random = Xoshiro256StarStar(seed: Seed(4).derive("edits"))
+        var counts = Array(repeating: 0, count: ChoiceMutation.allCases.count)
+        for _ in 0..<1_200 { counts[ChoiceMutation.pick(&random).rawValue] += 1 }
+        let redraws = counts[ChoiceMutation.redrawChoice.rawValue]
+        #expect(redraws > 800 && redraws < 1_000, "\(counts)")  // 3 in 4: 900
+        #expect(counts.allSatisfy { $0 > 20 }, "\(counts)")
     }
 
     @Test(
