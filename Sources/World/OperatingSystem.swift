@@ -17,8 +17,16 @@ import Simulation
 /// What keeps a background app running: the daemon's keep-alive (a manager allowed in the
 /// background, a held background activity session with live updates flowing, R-A3, R-A6, or
 /// a Live Activity while some location request is active, R-C4),
-/// a background task within its budget (R-F1), the wake runtime after a location event
-/// (R-F2), or a test host (source A's XCTest setup).
+/// a background task within the app's background time (R-F1), the wake runtime after a
+/// location event (R-F2), or a test host (source A's XCTest setup).
+///
+/// Background time (R-F1) is the app's, not each task's: `UIApplication.backgroundTimeRemaining`
+/// is one figure for the whole app, and reads `DBL_MAX` in the foreground (ios-facts). The
+/// clock starts when the app first holds a task while it runs in the background on borrowed
+/// time (nothing but its tasks and the wake runtime keeps it running), and every task held
+/// then expires when `backgroundTaskBudget` is spent: a task begun after another ended does
+/// not get a fresh budget. The clock stops when the app is foreground, suspended, ended, or
+/// kept running by the daemon or a test host; the next stint on borrowed time starts afresh.
 final class OperatingSystem: SimulationActor {
     private let policy: IOSPolicy
     private let capabilities: AppCapabilities
@@ -46,8 +54,13 @@ final class OperatingSystem: SimulationActor {
     private var testHostAttached = false
     private var launchedInBackground = false
     private var registeredThisProcess = false
-    // invariant: tasks of the current process only, in the order begun
-    private var backgroundTasks: [(task: ObjectID, expiry: EventHandle)] = []
+    // invariant: tasks of the current process only, in the order begun; a task's expiry is set
+    // exactly while `backgroundTimeEnds` is
+    private var backgroundTasks: [(task: ObjectID, expiry: EventHandle?)] = []
+    /// When the app's background time runs out in this stint on borrowed time (R-F1).
+    private var backgroundTimeEnds: Instant?
+    /// This stint's background time is spent: tasks still held keep nothing running (R-F1).
+    private var backgroundTimeIsUp = false
     private var leaving: EventHandle?
     private var suspension: EventHandle?
     private var wakeRuntime: EventHandle?
@@ -211,13 +224,18 @@ final class OperatingSystem: SimulationActor {
             guard generation == self.generation,
                 backgroundTasks.contains(where: { $0.task == task })
             else { return }
+            backgroundTimeIsUp = true
             deliverToApp(.backgroundTaskExpiring(task), &context)
             context.setTimer(
                 after: policy.backgroundTaskWatchdogDelay,
                 .osTimer(.backgroundTaskWatchdog(task, generation: generation)))
+            reconsiderSuspension(&context)
         case .backgroundTaskWatchdog(let task, let generation):
             // R-F1: an app that never ends its task is killed.
-            if generation == self.generation, backgroundTasks.contains(where: { $0.task == task }) {
+            // An app back in the foreground, or kept running otherwise, has time again.
+            if generation == self.generation, backgroundTimeEnds != nil,
+                backgroundTasks.contains(where: { $0.task == task })
+            {
                 terminate(.crash, &context)
             }
         }
@@ -298,7 +316,7 @@ final class OperatingSystem: SimulationActor {
 
     private func terminate(_ cause: TerminationCause, _ context: inout Scheduler<WorldMessage>) {
         let ended = generation
-        for task in backgroundTasks { context.cancel(task.expiry) }
+        stopBackgroundTime(&context)
         backgroundTasks.removeAll()
         cancel(&leaving, &context)
         cancel(&suspension, &context)
@@ -318,11 +336,13 @@ final class OperatingSystem: SimulationActor {
     // MARK: - Staying running
 
     private var isKeptRunning: Bool {
-        daemonKeepsAlive || !backgroundTasks.isEmpty || testHostAttached || wakeRuntime != nil
+        daemonKeepsAlive || (!backgroundTasks.isEmpty && !backgroundTimeIsUp) || testHostAttached
+            || wakeRuntime != nil
     }
 
     /// Schedules or cancels the suspension of a background app as its keep-alives change.
     private func reconsiderSuspension(_ context: inout Scheduler<WorldMessage>) {
+        reconsiderBackgroundTime(&context)
         guard state == .background else { return }
         if isKeptRunning {
             cancel(&suspension, &context)
@@ -382,16 +402,10 @@ final class OperatingSystem: SimulationActor {
                         .temporaryFullAccuracyAnswered(
                             granted: answers.temporaryFullAccuracy, generation: generation)))
             case .beginBackgroundTask(let task):
-                backgroundTasks.append(
-                    (
-                        task,
-                        context.setTimer(
-                            after: taskLifetime(),
-                            .osTimer(.backgroundTaskExpired(task, generation: generation)))
-                    ))
+                backgroundTasks.append((task, nil))  // its expiry: reconsiderBackgroundTime
             case .endBackgroundTask(let task):
                 if let index = backgroundTasks.firstIndex(where: { $0.task == task }) {
-                    context.cancel(backgroundTasks[index].expiry)
+                    cancel(&backgroundTasks[index].expiry, &context)
                     backgroundTasks.remove(at: index)
                 }
             default: break
@@ -400,7 +414,33 @@ final class OperatingSystem: SimulationActor {
         reconsiderSuspension(&context)
     }
 
-    /// The task's budget, cut short at a random point with the policy's early-expiry chance.
+    /// Starts the background-time clock when the app holds a task on borrowed time, gives every
+    /// held task its expiry at the clock's end, or stops the clock when the app no longer runs
+    /// on borrowed time (R-F1).
+    private func reconsiderBackgroundTime(_ context: inout Scheduler<WorldMessage>) {
+        let onBorrowedTime = state == .background && !daemonKeepsAlive && !testHostAttached
+        guard onBorrowedTime else { return stopBackgroundTime(&context) }
+        guard !backgroundTasks.isEmpty else { return }
+        let ends = backgroundTimeEnds ?? context.now + taskLifetime()
+        backgroundTimeEnds = ends
+        let remaining = ends < context.now ? VirtualDuration.zero : ends - context.now
+        for index in backgroundTasks.indices where backgroundTasks[index].expiry == nil {
+            backgroundTasks[index].expiry = context.setTimer(
+                after: remaining,
+                .osTimer(.backgroundTaskExpired(backgroundTasks[index].task, generation: generation)))
+        }
+    }
+
+    private func stopBackgroundTime(_ context: inout Scheduler<WorldMessage>) {
+        backgroundTimeEnds = nil
+        backgroundTimeIsUp = false
+        for index in backgroundTasks.indices {
+            cancel(&backgroundTasks[index].expiry, &context)
+        }
+    }
+
+    /// The app's background time, cut short at a random point with the policy's early-expiry
+    /// chance.
     private func taskLifetime() -> VirtualDuration {
         let budget = policy.backgroundTaskBudget
         guard policy.backgroundTaskEarlyExpiryPercent > 0, budget.nanoseconds > 0,
@@ -415,7 +455,10 @@ final class OperatingSystem: SimulationActor {
     private func setState(_ newState: ProcessState, _ context: inout Scheduler<WorldMessage>) {
         let previous = state
         state = newState
-        if newState != .background { cancel(&suspension, &context) }
+        if newState != .background {
+            cancel(&suspension, &context)
+            stopBackgroundTime(&context)
+        }
         context.send(.processChanged(newState, generation: generation, cause: nil), to: daemon)
         let toApp: WorldMessage =
             switch (previous, newState) {

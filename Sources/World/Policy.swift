@@ -28,7 +28,10 @@ public struct IOSPolicy: Sendable, Equatable {
     /// How long an app with nothing keeping it running stays in the background before it is
     /// suspended (R-A1 "shortly after"; `applicationDidEnterBackground` gets about 5 s, F).
     public var suspensionDelay = VirtualDuration.seconds(5)
-    /// What a background task grants (R-F1: about 30 s on recent iOS, F).
+    /// The app's background time: how long its background tasks keep it running in the
+    /// background, counted from the first task held there and shared by every task of that
+    /// stint (R-F1: about 30 s on recent iOS, F; `backgroundTimeRemaining` is one figure for
+    /// the whole app, and unlimited in the foreground, F).
     public var backgroundTaskBudget = VirtualDuration.seconds(30)
     /// Time from a background task's expiry handler to the watchdog killing an app that has
     /// not ended the task (R-F1: "a task that is not ended gets the app killed by the

@@ -90,6 +90,47 @@ struct LifecycleRuleTests {
         #expect(!fixes.contains { $0 > 38.6 })
     }
 
+    @Test(
+        "R-F1: tasks begun one after another share the app's background time: chaining them keeps a backgrounded app running only for the 30 s budget"
+    )
+    func chainedTasksShareBackgroundTime() {
+        let world = runWorld(authorization: .always, until: 120, actions: [(0, .open), (2, .leave)])
+        {
+            var held: ObjectID?
+            let engine = ScriptedEngine { _, services in
+                services.startUpdatingLocation(services.makeManager())
+            }
+            // Every fix ends the task held and begins a new one.
+            engine.onUpdate = { _, services in
+                if let task = held { services.endBackgroundTask(task) }
+                held = services.beginBackgroundTask()
+            }
+            return engine
+        }
+        // Background at 3.5 s: the time is spent at 33.5 s, suspension 5 s after that.
+        let fixes = world.fixSeconds
+        #expect(fixes.contains { $0 > 33 && $0 < 38.6 })
+        #expect(!fixes.contains { $0 > 38.6 })
+        #expect(world.terminations.isEmpty)
+    }
+
+    @Test(
+        "R-F1: a task held in the foreground does not expire; its time runs from the background on"
+    )
+    func foregroundTaskDoesNotExpire() {
+        let world = runWorld(
+            authorization: .always, until: 200, actions: [(0, .open), (100, .leave)]
+        ) {
+            let engine = ScriptedEngine { _, services in _ = services.beginBackgroundTask() }
+            engine.onTaskExpiry = { _, _ in }
+            return engine
+        }
+        // Background at 101.5 s; expiry at 131.5 s; the watchdog 1 s later.
+        let killed = world.log.last { if case .killed = $0.kind { true } else { false } }
+        #expect(world.terminations == [.crash])
+        #expect(killed?.instant == .start + .milliseconds(132_500))
+    }
+
     @Test("R-F1: an app that never ends its background task is killed")
     func backgroundTaskWatchdog() {
         let world = runWorld(authorization: .always, until: 60, actions: [(0, .open), (2, .leave)])

@@ -66,15 +66,12 @@ struct ModelLossTests {
                 manager = s.makeManager()
                 s.setAllowsBackgroundLocationUpdates(manager, true)
                 s.startUpdatingLocation(manager)
-                _ = s.beginBackgroundTask()
+                _ = s.scheduledTimer(after: .seconds(33))
             }
-            engine.onTaskExpiry = { task, s in
-                s.setAllowsBackgroundLocationUpdates(manager, false)
-                s.endBackgroundTask(task)
-            }
+            engine.onTimer = { _, s in s.setAllowsBackgroundLocationUpdates(manager, false) }
             return engine
         }
-        // Task expires ~33 s after launch; the app is in the background until 150 s.
+        // The allowance is withdrawn at 33 s; the app is in the background until 150 s.
         let lateBackground = world.log.filter { entry in
             guard case .location(let u) = entry.kind, let fix = u.fix else { return false }
             return (fix.instant - .start).seconds > 50 && (fix.instant - .start).seconds < 150

@@ -21,6 +21,8 @@ let parked = Route(waypoints: [.init(instant: .start, coordinate: home)])
 final class ScriptedEngine: AppEngine {
     var onLaunch: (LaunchContext, LocationServices) -> Void
     var onEvent: (MonitoringEvent, LocationServices) -> Void = { _, _ in }
+    var onUpdate: (LocationUpdate, LocationServices) -> Void = { _, _ in }
+    var onTimer: (ObjectID, LocationServices) -> Void = { _, _ in }
     var onLifecycle: (ProcessState, LocationServices) -> Void = { _, _ in }
     var onTaskExpiry: ((ObjectID, LocationServices) -> Void)?
 
@@ -31,6 +33,12 @@ final class ScriptedEngine: AppEngine {
     }
     func didReceive(_ event: MonitoringEvent, services: LocationServices) {
         onEvent(event, services)
+    }
+    func didReceive(_ update: LocationUpdate, services: LocationServices) {
+        onUpdate(update, services)
+    }
+    func timerDidFire(_ timer: ObjectID, services: LocationServices) {
+        onTimer(timer, services)
     }
     func lifecycleChanged(to state: ProcessState, services: LocationServices) {
         onLifecycle(state, services)
