@@ -32,6 +32,8 @@ public struct UploaderConfiguration: Sendable, Equatable {
 
     /// What the built-in engines use: rows wait up to 30 s for a batch, as a tracker that
     /// spares the radio uploads (one request per fix keeps it awake), with the other defaults.
+    /// The cost: rows committed shortly before the app is suspended wait until it runs again
+    /// (a timer does not fire while it is suspended), durable in the store meanwhile.
     public static let batched: UploaderConfiguration = {
         var configuration = UploaderConfiguration()
         configuration.batchWait = .seconds(30)
@@ -94,8 +96,9 @@ public final class Uploader {
     private var nextRowIndex = 0
     /// A batch whose outbox row is being committed: it is sent once that commit is durable.
     private var forming: (commit: CommitID, batch: UploadBatch)?
-    /// Since when rows not yet in a batch have waited in this process (`batchWait`); `.start`
-    /// for rows an earlier process left behind.
+    /// Since when rows not yet in a batch have waited (`batchWait`): the first such row's
+    /// commit, or `.start` for rows an earlier process left behind. Rows left after a full batch
+    /// keep it.
     private var waitingSince: Instant?
     /// Data rows from `nextRowIndex` counted so far, and the store index counted up to: each
     /// commit's rows are counted once, not the whole wait at every commit.
@@ -117,8 +120,9 @@ public final class Uploader {
         guard let store = try? services.openStore() else { return }
         let rows = store.rows
         if !restored { restore(from: rows) }
-        if queue.isEmpty && forming == nil && isBatchDue(rows, services: services) {
-            form(from: rows, store: store)
+        countWaitingRows(rows, now: services.now)
+        if queue.isEmpty && forming == nil && isBatchDue(services: services) {
+            form(from: rows, store: store, now: services.now)
         }
         if currentTask == nil, let batch = queue.first {
             send(batch, after: .zero, services: services)
@@ -213,13 +217,16 @@ public final class Uploader {
         for key in formed where !done.contains(key.firstRowIndex) {
             queue.append(UploadBatch(key: key, rows: batchRows(key, in: rows)))
         }
-        waitingSince = .start  // what an earlier process left has waited long enough
+        // Data rows an earlier process left outside any batch have waited long enough.
+        if rows[min(nextRowIndex, rows.count)...].contains(where: Self.isData) {
+            waitingSince = .start
+        }
     }
 
-    /// Whether the rows not yet in a batch should form one now (`batchWait`); when some wait
-    /// and are not due, makes sure a timer ends the wait.
-    private func isBatchDue(_ rows: [StoredRow], services: LocationServices) -> Bool {
-        guard configuration.batchWait > .zero else { return true }
+    /// Counts the data rows committed since the last count that are not yet in a batch, and
+    /// notes since when they wait: rows keep waiting while earlier batches are sent or retried.
+    private func countWaitingRows(_ rows: [StoredRow], now: Instant) {
+        guard configuration.batchWait > .zero else { return }
         if countedUpTo < nextRowIndex {  // an earlier process's batches end further on
             countedUpTo = nextRowIndex
             waitingCount = 0
@@ -228,15 +235,16 @@ public final class Uploader {
             if Self.isData(rows[countedUpTo]) { waitingCount += 1 }
             countedUpTo += 1
         }
-        let waiting = waitingCount
-        guard waiting > 0 else {
-            waitingSince = nil
-            return false
-        }
-        let since = waitingSince ?? services.now
-        waitingSince = since
+        waitingSince = waitingCount == 0 ? nil : waitingSince ?? now
+    }
+
+    /// Whether the rows not yet in a batch should form one now (`batchWait`); when some wait
+    /// and are not due, makes sure a timer ends the wait.
+    private func isBatchDue(services: LocationServices) -> Bool {
+        guard configuration.batchWait > .zero else { return true }
+        guard let since = waitingSince else { return false }
         let due = since + configuration.batchWait
-        if waiting >= configuration.batchRowCountMax || services.now >= due { return true }
+        if waitingCount >= configuration.batchRowCountMax || services.now >= due { return true }
         if waitTimer == nil { waitTimer = services.scheduledTimer(after: due - services.now) }
         return false
     }
@@ -256,7 +264,7 @@ public final class Uploader {
     }
 
     /// Forms the next batch from the rows not yet batched, and commits its outbox row.
-    private func form(from rows: [StoredRow], store: Store) {
+    private func form(from rows: [StoredRow], store: Store, now: Instant) {
         var indices: [Int] = []
         var index = nextRowIndex
         while index < rows.count && indices.count < configuration.batchRowCountMax {
@@ -268,9 +276,10 @@ public final class Uploader {
         store.insert(StoredRow(key: Self.batchMarkerKey, text: "\(first) \(indices.count) \(last)"))
         guard let commit = store.commit() else { return }
         nextRowIndex = last + 1
-        waitingSince = nil
-        countedUpTo = nextRowIndex  // the rows past the batch are counted again
+        // The rows past the batch are counted again; they keep the wait they began with.
+        countedUpTo = nextRowIndex
         waitingCount = 0
+        countWaitingRows(rows, now: now)
         forming = (commit, UploadBatch(key: key, rows: indices.map { rows[$0] }))
     }
 

@@ -28,14 +28,15 @@ struct ReplayCommandTests {
         #expect(result.code == 1, "\(result.error)")
         let text = result.standard
         #expect(text.hasPrefix("still fails: uploaded-once (engine retry-without-idempotency)\n"))
+        let repeated = try #require(SampleScenarios.firstRepeatedUpload(in: text))
         #expect(
             text.contains(
-                "\n  00:02:11.100 uploaded-once: fix at 00:01:37.000 was accepted by the server"))
+                "\n  \(repeated.instant) uploaded-once: fix at \(repeated.fix) was accepted by the server"))
         #expect(!text.contains("also fails"))
         // The compact timeline: the launch, routine runs folded, the violations marked.
         #expect(text.contains(">> 00:00:00.000  process 1     launch foreground"))
         #expect(text.contains("\n.. 00:00:01.000  process 1     … "))
-        #expect(text.contains("\n!! 00:02:11.100  uploaded-once  fix at 00:01:37.000"))
+        #expect(text.contains("\n!! \(repeated.instant)  uploaded-once  fix at \(repeated.fix)"))
     }
 
     @Test("an entry whose scenario no longer breaks its invariant passes now: exit 0")
@@ -69,7 +70,8 @@ struct ReplayCommandTests {
             result.standard.hasPrefix(
                 "fails a different invariant: uploaded-once (engine retry-without-idempotency; "
                     + "bounded-gaps, as recorded, holds now)\n"))
-        #expect(result.standard.contains("\n!! 00:02:11.100  uploaded-once  "))
+        let repeated = try #require(SampleScenarios.firstRepeatedUpload(in: result.standard))
+        #expect(result.standard.contains("\n!! \(repeated.instant)  uploaded-once  "))
     }
 
     @Test("a scenario file that is not a corpus entry exits 2: no header")

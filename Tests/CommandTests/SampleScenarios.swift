@@ -50,4 +50,24 @@ enum SampleScenarios {
         \(scenario)
         """
     }
+
+    /// The first violation of uploaded-once in `lifeline run`'s or `lifeline replay`'s text:
+    /// the instant the server accepted a fix again, the fix's instant, and the row count of the
+    /// batch that repeated it (each of its rows is accepted twice).
+    static func firstRepeatedUpload(in text: String) -> (
+        instant: Substring, fix: Substring, batchRows: Int
+    )? {
+        let marker = " was accepted by the server a second time at "
+        guard let line = text.split(separator: "\n").first(where: { $0.contains(marker) }),
+            let fixStart = line.range(of: "fix at "), let markerRange = line.range(of: marker),
+            let batch = line.range(of: " in batch "),
+            let plus = line[batch.upperBound...].firstIndex(of: "+"),
+            let comma = line[plus...].firstIndex(of: ","),
+            let rows = Int(line[line.index(after: plus)..<comma])
+        else { return nil }
+        return (
+            line[markerRange.upperBound..<batch.lowerBound],
+            line[fixStart.upperBound..<markerRange.lowerBound], rows
+        )
+    }
 }
