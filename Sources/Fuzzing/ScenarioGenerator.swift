@@ -106,8 +106,9 @@ public struct ScenarioGenerator: Sendable {
             scenario.capabilities.locationBackgroundMode = Self.usually(true, else: [false])
                 .generate(testCase)
             scenario.ordering = Self.ordering.generate(testCase)
-            let segments = settings.lengthened(
-                Gen.array(of: segment, length: 1...settings.segmentCountMax).generate(testCase))
+            let segments = Self.joined(
+                settings.lengthened(
+                    Gen.array(of: segment, length: 1...settings.segmentCountMax).generate(testCase)))
             scenario.route = .segments(
                 start: Scenario.defaultStart, headingDegrees: Scenario.defaultHeadingDegrees,
                 segments)
@@ -144,6 +145,25 @@ public struct ScenarioGenerator: Sendable {
                 .drive, .minutes(minutes), speedMetersPerSecond: Self.speeds[0],
                 headingChangeDegrees: 0)
         ]
+    }
+
+    /// `segments` with each one that goes straight on from the one before (the same kind and
+    /// speed, no turn) joined to it: the same route, told as a shorter story ("drive 6m", not
+    /// "drive 1m" then "drive 5m"). Exact for segments of whole minutes: the route's waypoints
+    /// fall on the same minutes either way.
+    static func joined(_ segments: [Route.Segment]) -> [Route.Segment] {
+        var joined: [Route.Segment] = []
+        for segment in segments {
+            if let last = joined.last, segment.kind == last.kind,
+                segment.speedMetersPerSecond == last.speedMetersPerSecond,
+                segment.headingChangeDegrees == 0
+            {
+                joined[joined.count - 1].duration = last.duration + segment.duration
+            } else {
+                joined.append(segment)
+            }
+        }
+        return joined
     }
 
     /// `common` (the simplest) four times in five, otherwise one of `rare`.

@@ -26,7 +26,7 @@ enum PictureRuns {
     static let forceQuitPath = "docs/force-quit-session.scenario"
 
     /// A corpus entry the `no-region-on-terminate` mutant fails (`bounded-gaps`).
-    static let failingPath = "Corpus/no-region-on-terminate/bounded-gaps-83c982d89157a76e.scenario"
+    static let failingPath = "Corpus/no-region-on-terminate/bounded-gaps-c0d1d1891f50a956.scenario"
 
     /// The session engine on a drive of `hours`, left in the background: one fix a second,
     /// far more than the timeline's bins.
