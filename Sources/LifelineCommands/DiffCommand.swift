@@ -24,6 +24,9 @@ enum DiffCommand {
           --probes     source A's background experiment, for its four probes and the engines
           --engine     an engine from `lifeline engines`, or all (default): every correct one
           --jobs       runs side by side (default: every core); the list is the same for any J
+
+        Exits as diff(1) does: 0 when no run changes its outcome, 1 when some do, 2 for bad
+        input, so that a CI job can watch a rule.
         """
 
     static let command = Subcommand(
@@ -98,7 +101,7 @@ enum DiffCommand {
         }
         output.standard(
             text(changes, names: (policies[0].name, policies[1].name), caseCount: cases.count))
-        return 0
+        return changes.isEmpty ? 0 : 1
     }
 
     /// The report: a summary line, then each changed run with its figures and parting.

@@ -28,7 +28,7 @@ struct DiffCommandTests {
             "diff", "--policy", "iOS18", "--policy", "iOS26", "--scenarios", folder.path,
             "--engine", "standard", "--jobs", "1",
         ])
-        #expect(result.code == 0, "\(result.error)")
+        #expect(result.code == 1, "a changed outcome exits 1, as diff(1) does: \(result.error)")
         #expect(result.standard.contains("iOS18 → iOS26: 1 of 1 runs change their outcome"))
         #expect(result.standard.contains("standard  \(path)"))
         #expect(result.standard.contains("fixes stored: "))
