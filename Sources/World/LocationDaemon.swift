@@ -43,6 +43,9 @@ final class LocationDaemon: SimulationActor {
     var liveActivityActive = false
     /// When the current process was launched into the background (a relaunch), if it was.
     var relaunchInstant: Instant?
+    /// The process the operating system was last told registered a service: it is told once
+    /// per process, which is all it needs (`endsIdleBackgroundLaunch`).
+    var registeredGenerationTold: Int?
 
     // Per-process objects, in the order created.
     struct Manager {
@@ -416,7 +419,10 @@ final class LocationDaemon: SimulationActor {
                 assertionFailure("background tasks and prompts go to the operating system")
             }
         }
-        if registers { context.send(.registered(generation: generation), to: os) }
+        if registers && registeredGenerationTold != generation {
+            registeredGenerationTold = generation
+            context.send(.registered(generation: generation), to: os)
+        }
     }
 
     /// A background activity session: effective when begun in the foreground, or in the
