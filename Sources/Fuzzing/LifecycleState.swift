@@ -37,17 +37,23 @@ public struct LifecycleState: Hashable, Sendable {
     public var key: UInt64 {
         var hash = FNV1a64()
         hash.combine(entryKind)
-        var packed = UInt64(ProcessState.allCases.firstIndex(of: processState) ?? 0)
+        var packed = UInt64(Self.processStates.firstIndex(of: processState) ?? 0)
         for service in services {
-            packed |= 1 << (8 + UInt64(LocationService.allCases.firstIndex(of: service) ?? 0))
+            packed |= 1 << (8 + UInt64(Self.locationServices.firstIndex(of: service) ?? 0))
         }
-        packed |= UInt64(Authorization.allCases.firstIndex(of: authorization) ?? 0) << 16
+        packed |= UInt64(Self.authorizations.firstIndex(of: authorization) ?? 0) << 16
         packed |= (isDataReadable ? 1 : 0) << 24
         packed |= (isCommitInFlight ? 1 : 0) << 25
         packed |= (isUploadInFlight ? 1 : 0) << 26
         hash.combine(word: packed)
         return hash.value
     }
+
+    // The cases in declaration order, made once: `allCases` builds a new array at every call,
+    // and `key` runs for every entry of every run's log.
+    private static let processStates = ProcessState.allCases
+    private static let locationServices = LocationService.allCases
+    private static let authorizations = Authorization.allCases
 
     /// The key of the transition from `source` to `target` (keys of states).
     public static func transitionKey(from source: UInt64, to target: UInt64) -> UInt64 {
