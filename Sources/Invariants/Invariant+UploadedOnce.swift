@@ -42,18 +42,21 @@ struct UploadedOnce {
     private func duplicates() -> [Violation] {
         let stored = FixCounts(record.storedFixes.map(\.fix))
         var accepted = FixCounts([])
-        var firstBatch = FixTable<AcceptedBatch>()
+        // The index of the first batch that held each fix: one probe for a fix seen first, the
+        // batch itself read only for a violation.
+        var firstBatch = FixTable<Int>()
         var found: [Violation] = []
-        for batch in record.server.acceptedBatches {
+        let batches = record.server.acceptedBatches
+        for (batchIndex, batch) in batches.enumerated() {
             for row in batch.rows {
                 guard let fix = row.fix else { continue }
                 accepted.add(fix)
                 let key = FixKey(fix)
-                guard let first = firstBatch.value(for: key) else {
-                    firstBatch.insert(key, batch)
-                    continue
-                }
-                guard accepted.count(of: fix) > stored.count(of: fix) else { continue }
+                if firstBatch.insert(key, batchIndex) { continue }
+                guard accepted.count(of: fix) > stored.count(of: fix),
+                    let firstIndex = firstBatch.value(for: key)
+                else { continue }
+                let first = batches[firstIndex]
                 found.append(
                     Violation(
                         invariant: Self.name, instant: batch.instant,
