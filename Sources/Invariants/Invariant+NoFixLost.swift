@@ -63,7 +63,7 @@ struct NoFixLost {
     private func unaccounted(
         _ process: ProcessSpan, _ events: [StampedEngineEvent]
     ) -> [Violation] {
-        var accounted = FixCounts([])
+        var accounted = FixCounts(capacity: events.count)  // sized once: no rehash as it fills
         for stamped in events {
             switch stamped.event {
             case .fixAccepted(let fix), .fixRejected(let fix, _): accounted.add(fix)

@@ -41,12 +41,14 @@ struct UploadedOnce {
 
     private func duplicates() -> [Violation] {
         let stored = FixCounts(record.storedFixes.map(\.fix))
-        var accepted = FixCounts([])
+        let batches = record.server.acceptedBatches
+        // Both tables sized once for every row: no rehash as they fill.
+        let rowCount = batches.reduce(0) { $0 + $1.rows.count }
+        var accepted = FixCounts(capacity: rowCount)
         // The index of the first batch that held each fix: one probe for a fix seen first, the
         // batch itself read only for a violation.
-        var firstBatch = FixTable<Int>()
+        var firstBatch = FixTable<Int>(capacity: rowCount)
         var found: [Violation] = []
-        let batches = record.server.acceptedBatches
         for (batchIndex, batch) in batches.enumerated() {
             for row in batch.rows {
                 guard let fix = row.fix else { continue }
