@@ -37,17 +37,23 @@ public struct LifecycleState: Hashable, Sendable {
     public var key: UInt64 {
         var hash = FNV1a64()
         hash.combine(entryKind)
-        var packed = UInt64(ProcessState.allCases.firstIndex(of: processState) ?? 0)
+        var packed = UInt64(Self.processStates.firstIndex(of: processState) ?? 0)
         for service in services {
-            packed |= 1 << (8 + UInt64(LocationService.allCases.firstIndex(of: service) ?? 0))
+            packed |= 1 << (8 + UInt64(Self.locationServices.firstIndex(of: service) ?? 0))
         }
-        packed |= UInt64(Authorization.allCases.firstIndex(of: authorization) ?? 0) << 16
+        packed |= UInt64(Self.authorizations.firstIndex(of: authorization) ?? 0) << 16
         packed |= (isDataReadable ? 1 : 0) << 24
         packed |= (isCommitInFlight ? 1 : 0) << 25
         packed |= (isUploadInFlight ? 1 : 0) << 26
         hash.combine(word: packed)
         return hash.value
     }
+
+    // The cases in declaration order, made once: `allCases` builds a new array at every call,
+    // and `key` runs for every entry of every run's log.
+    private static let processStates = ProcessState.allCases
+    private static let locationServices = LocationService.allCases
+    private static let authorizations = Authorization.allCases
 
     /// The key of the transition from `source` to `target` (keys of states).
     public static func transitionKey(from source: UInt64, to target: UInt64) -> UInt64 {
@@ -60,12 +66,15 @@ public struct LifecycleState: Hashable, Sendable {
     /// The state at each entry of `record`'s log, in order.
     public static func walk(_ record: RunRecord, _ visit: (LifecycleState) -> Void) {
         let changes = record.backgroundChanges
-        let commitEnds = record.log.compactMap { entry -> Instant? in
-            switch entry.kind {
-            case .commitDurable, .commitLost: entry.instant
-            default: nil
+        // The log is read in place, field by field: binding whole entries copied each one.
+        let log = record.log
+        var commitEnds: [Instant] = []  // sorted: the log is in time order
+        for index in log.indices {
+            switch log[index].kind {
+            case .commitDurable, .commitLost: commitEnds.append(log[index].instant)
+            default: break
             }
-        }  // sorted: the log is in time order
+        }
         let commitDuration = record.policy.storeCommitDuration
         var changeIndex = 0
         var commitIndex = 0
@@ -76,8 +85,9 @@ public struct LifecycleState: Hashable, Sendable {
             processState: .notRunning, entryKind: "", services: [],
             authorization: record.configuration.authorization, isDataReadable: true,
             isCommitInFlight: false, isUploadInFlight: false)
-        for entry in record.log {
-            while changeIndex < changes.count, changes[changeIndex].instant <= entry.instant {
+        for index in log.indices {
+            let instant = log[index].instant
+            while changeIndex < changes.count, changes[changeIndex].instant <= instant {
                 switch changes[changeIndex].kind {
                 case .services(let generation, let held):
                     servicesGeneration = generation
@@ -86,21 +96,21 @@ public struct LifecycleState: Hashable, Sendable {
                 }
                 changeIndex += 1
             }
-            while commitIndex < commitEnds.count, commitEnds[commitIndex] <= entry.instant {
+            while commitIndex < commitEnds.count, commitEnds[commitIndex] <= instant {
                 commitIndex += 1
             }
-            switch entry.kind {
+            switch log[index].kind {
             case .authorization(let value): state.authorization = value
             case .launch(let launch): state.isDataReadable = launch.protectedDataAvailable
             case .protectedDataAvailable: state.isDataReadable = true
             default: break
             }
-            state.processState = entry.processState
-            state.entryKind = kind(of: entry.kind)
-            state.services = servicesGeneration == entry.generation ? services : []
+            state.processState = log[index].processState
+            state.entryKind = kind(of: log[index].kind)
+            state.services = servicesGeneration == log[index].generation ? services : []
             state.isCommitInFlight =
                 commitIndex < commitEnds.count
-                && commitEnds[commitIndex] <= entry.instant + commitDuration
+                && commitEnds[commitIndex] <= instant + commitDuration
             state.isUploadInFlight = uploadsInFlight > 0
             visit(state)
         }

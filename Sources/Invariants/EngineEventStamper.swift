@@ -37,11 +37,17 @@ final class EngineEventStamper: TraceSink {
     private var stampedCounts: [Int] = []
     private var lastInstant = Instant.start
     private var recordCount = 0
+    /// The app process's actor, once the world is made: engines run only in its deliveries, so
+    /// after a delivery to another actor there is nothing to stamp. Nil: look after every one.
+    var app: ActorID?
+    /// False when the last delivery went to an actor other than the app.
+    private var lastDeliveryMayTell = true
 
     init(ledger: EngineLedger) { self.ledger = ledger }
 
     func record(instant: Instant, actor: ActorID, message: WorldMessage) {
-        stampNewEvents()
+        if lastDeliveryMayTell { stampNewEvents() }
+        lastDeliveryMayTell = app.map { $0 == actor } ?? true
         lastInstant = instant
         recordCount += 1
         memory.record(instant: instant, actor: actor, message: message)

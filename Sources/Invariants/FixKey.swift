@@ -26,9 +26,12 @@ struct FixCounts {
     private var counts: FixTable<Int>
 
     init<S: Sequence>(_ fixes: S) where S.Element == Fix {
-        counts = FixTable(capacity: fixes.underestimatedCount)
+        self.init(capacity: fixes.underestimatedCount)
         for fix in fixes { add(fix) }
     }
+
+    /// No fix yet, with room for `capacity` distinct fixes before the table grows.
+    init(capacity: Int) { counts = FixTable(capacity: capacity) }
 
     mutating func add(_ fix: Fix) { counts.update(FixKey(fix), initial: 0) { $0 += 1 } }
 

@@ -27,28 +27,35 @@ struct Causality {
     func violations() -> [Violation] {
         var found: [Violation] = []
         var previous = Instant.start
-        for (index, delivery) in record.trace.records.enumerated() {
-            if delivery.instant < previous {
+        // Both sequences are read in place, field by field: binding whole deliveries and
+        // entries copied each one (a message or an entry and everything it holds).
+        let deliveries = record.trace.records
+        for index in deliveries.indices {
+            let instant = deliveries[index].instant
+            if instant < previous {
                 found.append(
                     violation(
-                        delivery.instant,
-                        "delivery \(index) of the trace (\(delivery.message)) is at "
-                            + "\(TimeText.clock(delivery.instant)), before the delivery at "
+                        instant,
+                        "delivery \(index) of the trace (\(deliveries[index].message)) is at "
+                            + "\(TimeText.clock(instant)), before the delivery at "
                             + "\(TimeText.clock(previous)) that preceded it"))
             }
-            previous = max(previous, delivery.instant)
+            previous = max(previous, instant)
         }
         previous = .start
-        for entry in record.log {
-            if entry.instant < previous {
+        let log = record.log
+        for index in log.indices {
+            let instant = log[index].instant
+            if instant < previous {
                 found.append(
                     violation(
-                        entry.instant,
-                        "the log's entry \(entry.kind) is at \(TimeText.clock(entry.instant)), "
+                        instant,
+                        "the log's entry \(log[index].kind) is at \(TimeText.clock(instant)), "
                             + "before the entry at \(TimeText.clock(previous)) logged before it"))
             }
-            previous = max(previous, entry.instant)
-            if Self.isHanded(entry.kind), !entry.processState.isRunning {
+            previous = max(previous, instant)
+            if !log[index].processState.isRunning, Self.isHanded(log[index].kind) {
+                let entry = log[index]
                 found.append(
                     violation(
                         entry.instant,

@@ -98,7 +98,7 @@ struct ConfigurationHonoured {
         let events = record.events(of: process.generation)
         let start = started(process)
         // Each accepted fix, and whether its first acceptance came before the start.
-        var accepted = FixTable<Bool>()
+        var accepted = FixTable<Bool>(capacity: events.count)  // sized once: no rehash
         for (index, stamped) in events.enumerated() {
             guard case .fixAccepted(let fix) = stamped.event else { continue }
             accepted.insert(FixKey(fix), start.map { index < $0.index } ?? false)

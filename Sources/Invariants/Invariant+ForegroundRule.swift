@@ -56,32 +56,35 @@ struct ForegroundRule {
         // Violations at the current instant, void if their process's foreground arrives
         // before the instant ends.
         var pending: (instant: Instant, generation: Int, violations: [Violation])?
-        for delivery in record.trace.records where delivery.actor == daemon {
-            if let held = pending, delivery.instant > held.instant {
+        // Read in place, field by field: binding each delivery copied its message.
+        let deliveries = record.trace.records
+        for index in deliveries.indices where deliveries[index].actor == daemon {
+            let instant = deliveries[index].instant
+            if let held = pending, instant > held.instant {
                 found += held.violations
                 pending = nil
             }
-            switch delivery.message {
+            switch deliveries[index].message {
             case .processChanged(let state, let generation, _) where state != .terminated:
                 if state == .foreground, pending?.generation == generation { pending = nil }
                 if generation != view.generation {
                     view.generation = generation
-                    view.backgroundLaunchAt = state == .background ? delivery.instant : nil
+                    view.backgroundLaunchAt = state == .background ? instant : nil
                 }
                 view.state = state
                 for batch in early where batch.generation == generation {
-                    found += judge(batch.requests, generation, delivery.instant, view, processes)
+                    found += judge(batch.requests, generation, instant, view, processes)
                 }
                 early.removeAll { $0.generation <= generation }
             case .processChanged(.terminated, _, _):
                 view.state = .terminated
             case .requests(let requests, let generation) where generation > view.generation:
-                early.append((delivery.instant, generation, requests))
+                early.append((instant, generation, requests))
             case .requests(let requests, let generation) where generation == view.generation:
-                let judged = judge(requests, generation, delivery.instant, view, processes)
+                let judged = judge(requests, generation, instant, view, processes)
                 if !judged.isEmpty {
                     pending = (
-                        delivery.instant, generation, (pending?.violations ?? []) + judged
+                        instant, generation, (pending?.violations ?? []) + judged
                     )
                 }
             default: break

@@ -63,7 +63,7 @@ struct NoFixLost {
     private func unaccounted(
         _ process: ProcessSpan, _ events: [StampedEngineEvent]
     ) -> [Violation] {
-        var accounted = FixCounts([])
+        var accounted = FixCounts(capacity: events.count)  // sized once: no rehash as it fills
         for stamped in events {
             switch stamped.event {
             case .fixAccepted(let fix), .fixRejected(let fix, _): accounted.add(fix)
@@ -71,11 +71,13 @@ struct NoFixLost {
             }
         }
         var dropped: [(delivered: Instant, fix: Fix)] = []
-        for entry in record.log where entry.generation == process.generation {
-            guard case .location(let update) = entry.kind, let fix = update.fix,
-                accounted.count(of: fix) == 0, isTracking(events, at: entry.instant)
+        // Read in place, field by field: binding each entry copied it.
+        let log = record.log
+        for index in log.indices where log[index].generation == process.generation {
+            guard case .location(let update) = log[index].kind, let fix = update.fix,
+                accounted.count(of: fix) == 0, isTracking(events, at: log[index].instant)
             else { continue }
-            dropped.append((entry.instant, fix))
+            dropped.append((log[index].instant, fix))
         }
         guard let first = dropped.first else { return [] }
         let what =
@@ -134,11 +136,13 @@ struct NoFixLost {
     }
 
     private func lostCommitRowCount(_ generation: Int) -> Int {
-        record.log.reduce(0) { total, entry in
-            guard entry.generation == generation, case .commitLost(_, let rows, _) = entry.kind
-            else { return total }
-            return total + rows
+        let log = record.log
+        var total = 0
+        for index in log.indices where log[index].generation == generation {
+            guard case .commitLost(_, let rows, _) = log[index].kind else { continue }
+            total += rows
         }
+        return total
     }
 
     private func fixesText(

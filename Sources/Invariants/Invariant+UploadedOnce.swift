@@ -41,19 +41,24 @@ struct UploadedOnce {
 
     private func duplicates() -> [Violation] {
         let stored = FixCounts(record.storedFixes.map(\.fix))
-        var accepted = FixCounts([])
-        var firstBatch = FixTable<AcceptedBatch>()
+        let batches = record.server.acceptedBatches
+        // Both tables sized once for every row: no rehash as they fill.
+        let rowCount = batches.reduce(0) { $0 + $1.rows.count }
+        var accepted = FixCounts(capacity: rowCount)
+        // The index of the first batch that held each fix: one probe for a fix seen first, the
+        // batch itself read only for a violation.
+        var firstBatch = FixTable<Int>(capacity: rowCount)
         var found: [Violation] = []
-        for batch in record.server.acceptedBatches {
+        for (batchIndex, batch) in batches.enumerated() {
             for row in batch.rows {
                 guard let fix = row.fix else { continue }
                 accepted.add(fix)
                 let key = FixKey(fix)
-                guard let first = firstBatch.value(for: key) else {
-                    firstBatch.insert(key, batch)
-                    continue
-                }
-                guard accepted.count(of: fix) > stored.count(of: fix) else { continue }
+                if firstBatch.insert(key, batchIndex) { continue }
+                guard accepted.count(of: fix) > stored.count(of: fix),
+                    let firstIndex = firstBatch.value(for: key)
+                else { continue }
+                let first = batches[firstIndex]
                 found.append(
                     Violation(
                         invariant: Self.name, instant: batch.instant,

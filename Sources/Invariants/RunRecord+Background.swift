@@ -36,9 +36,13 @@ extension RunRecord {
         var held = HeldServices()
         var heldGeneration = 0
         var uploadsInFlight = 0
-        for record in trace.records {
-            switch record.message {
-            case .requests(let batch, let generation) where record.actor == daemon:
+        let deliveries = trace.records
+        for index in deliveries.indices {
+            // Matched in place: binding each delivery copied its message.
+            let actor = deliveries[index].actor
+            let instant = deliveries[index].instant
+            switch deliveries[index].message {
+            case .requests(let batch, let generation) where actor == daemon:
                 if generation != heldGeneration {
                     held = HeldServices()
                     heldGeneration = generation
@@ -46,18 +50,18 @@ extension RunRecord {
                 for request in batch { held.apply(request) }
                 changes.append(
                     BackgroundChange(
-                        instant: record.instant,
+                        instant: instant,
                         kind: .services(generation: generation, held: held.held)))
-            case .upload where record.actor == network:
+            case .upload where actor == network:
                 uploadsInFlight += 1
                 changes.append(
                     BackgroundChange(
-                        instant: record.instant, kind: .uploads(inFlight: uploadsInFlight)))
-            case .deliver(.uploadCompleted, _, _, _) where record.actor == app:
+                        instant: instant, kind: .uploads(inFlight: uploadsInFlight)))
+            case .deliver(.uploadCompleted, _, _, _) where actor == app:
                 uploadsInFlight = max(0, uploadsInFlight - 1)
                 changes.append(
                     BackgroundChange(
-                        instant: record.instant, kind: .uploads(inFlight: uploadsInFlight)))
+                        instant: instant, kind: .uploads(inFlight: uploadsInFlight)))
             default:
                 continue
             }

@@ -97,20 +97,22 @@ extension RunRecord {
             default: break
             }
         }
-        for record in trace.records {
-            guard case .processChanged(let state, let generation, _) = record.message else {
-                continue
-            }
-            update(&spans, generation) { $0.states.append((record.instant, state)) }
+        let deliveries = trace.records
+        for index in deliveries.indices {
+            // Matched in place: binding each delivery copied its message.
+            guard case .processChanged(let state, let generation, _) = deliveries[index].message
+            else { continue }
+            let instant = deliveries[index].instant
+            update(&spans, generation) { $0.states.append((instant, state)) }
         }
         return spans
     }
 
     private func readStoredFixes() -> [StoredFix] {
         var owners: [(generation: Int, instant: Instant)] = []
-        for entry in log {
-            guard case .commitDurable(_, let rowCount) = entry.kind else { continue }
-            for _ in 0..<rowCount { owners.append((entry.generation, entry.instant)) }
+        for index in log.indices {
+            guard case .commitDurable(_, let rowCount) = log[index].kind else { continue }
+            for _ in 0..<rowCount { owners.append((log[index].generation, log[index].instant)) }
         }
         let known = owners.count == storedRows.count
         return storedRows.enumerated().compactMap { index, row in
@@ -124,13 +126,16 @@ extension RunRecord {
     private func readLocationRequests() -> [LocationRequest] {
         var requests: [LocationRequest] = []
         let daemon = ActorID(index: WorldActors.daemonIndex)
-        for (index, record) in trace.records.enumerated() where record.actor == daemon {
-            guard case .requests(let batch, let generation) = record.message else { continue }
+        let deliveries = trace.records
+        for index in deliveries.indices where deliveries[index].actor == daemon {
+            guard case .requests(let batch, let generation) = deliveries[index].message else {
+                continue
+            }
             for request in batch {
                 requests.append(
                     LocationRequest(
-                        instant: record.instant, traceIndex: index, generation: generation,
-                        request: request))
+                        instant: deliveries[index].instant, traceIndex: index,
+                        generation: generation, request: request))
             }
         }
         return requests

@@ -77,6 +77,7 @@ public struct RunRecord {
             ledger.engines.append(made)
             return made
         }
+        stamper.app = world.app
         for scheduled in actions { world.schedule(scheduled.action, at: scheduled.instant) }
         let outcome = world.run(until: horizon, eventCountMax: eventCountMax)
         stamper.finish()

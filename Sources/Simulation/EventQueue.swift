@@ -155,6 +155,11 @@ struct EventQueue<Message> {
         return take(index)
     }
 
+    /// True when the ready run holds exactly one delivery (so it has one channel head, and an
+    /// ordering strategy has nothing to pick). Call only after `advance` returned true.
+    @inlinable @inline(__always)
+    var readyRunIsSingle: Bool { nodes[Int(nodes[0].next)].next == 0 }
+
     /// The channel heads of the ready run: the first delivery of each (sender, receiver)
     /// channel, with its offset in the run and its receiver, in scheduling order. These are
     /// the deliveries that may go next without overtaking one sent earlier on their channel;

@@ -35,21 +35,32 @@ public struct Seed: Hashable, Sendable, CustomStringConvertible {
 /// Swift's `Hasher`, which is seeded per process. Used for trace hashes and seed labels.
 public struct FNV1a64: Sendable {
     /// The hash of everything combined so far.
-    public private(set) var value: UInt64 = 0xCBF2_9CE4_8422_2325
+    @inlinable public var value: UInt64 { state }
 
-    public init() {}
+    // Inlinable (with its state) so that hashing a short string or a word in another module
+    // is a loop in the caller, not a call per byte.
+    @usableFromInline var state: UInt64 = 0xCBF2_9CE4_8422_2325
+
+    @inlinable public init() {}
 
     /// Folds in one byte.
+    @inlinable
     public mutating func combine(byte: UInt8) {
-        value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        state = (state ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
     }
 
     /// Folds in the UTF-8 bytes of `text`.
+    @inlinable
     public mutating func combine(_ text: String) {
-        for byte in text.utf8 { combine(byte: byte) }
+        // The same bytes as `text.utf8`, read from contiguous storage.
+        var text = text
+        text.withUTF8 { bytes in
+            for byte in bytes { combine(byte: byte) }
+        }
     }
 
     /// Folds in the eight little-endian bytes of `word`.
+    @inlinable
     public mutating func combine(word: UInt64) {
         for shift in stride(from: 0, to: 64, by: 8) {
             combine(byte: UInt8(truncatingIfNeeded: word >> UInt64(shift)))

@@ -110,6 +110,8 @@ public struct Simulation<Message> {
     /// with one channel draws no choice.
     @inlinable @inline(never)
     mutating func takeContested() -> (instant: Int64, target: ActorID, message: Message) {
+        // Most instants have one delivery: no list of heads to build.
+        if scheduler.queue.readyRunIsSingle { return scheduler.queue.popReady() }
         let heads = scheduler.queue.channelHeads()
         if heads.count == 1 { return scheduler.queue.popReady() }
         let pick = orderingStorage.pick(among: heads.map(\.channel))

@@ -67,20 +67,20 @@ struct AppMailbox {
     mutating func hold(_ item: AppItem, for generation: Int?) -> [AppItem] {
         held.append(Held(item: item, generation: generation))
         guard held.count > heldCountMax else { return [] }
-        var excess = held.count(where: \.item.isBoundByQueue) - heldCountMax
+        var excess = held.indices.count(where: { held[$0].item.isBoundByQueue }) - heldCountMax
         guard excess > 0 else { return [] }
+        // The oldest bound items go, the rest keep their order. Once the bound is reached,
+        // every hold pushes out one item: removed in place, not by rebuilding the queue.
         var overflow: [AppItem] = []
-        var kept: [Held] = []
-        kept.reserveCapacity(held.count - excess)
-        for entry in held {
-            if excess > 0 && entry.item.isBoundByQueue {
+        var index = 0
+        while excess > 0 {
+            if held[index].item.isBoundByQueue {
+                overflow.append(held.remove(at: index).item)
                 excess -= 1
-                overflow.append(entry.item)
             } else {
-                kept.append(entry)
+                index += 1
             }
         }
-        held = kept
         return overflow
     }
 
