@@ -30,7 +30,7 @@ final class EngineLedger {
 /// kernel records a delivery just before the actor receives it, so everything told in a
 /// callback is told between two records). `finish()` stamps what the last delivery told.
 final class EngineEventStamper: TraceSink {
-    let memory = MemoryTrace<WorldMessage>()
+    let memory: MemoryTrace<WorldMessage>
     private let ledger: EngineLedger
     private(set) var stamped: [StampedEngineEvent] = []
     /// Events already stamped, per engine (same indices as `ledger.engines`).
@@ -43,7 +43,17 @@ final class EngineEventStamper: TraceSink {
     /// False when the last delivery went to an actor other than the app.
     private var lastDeliveryMayTell = true
 
-    init(ledger: EngineLedger) { self.ledger = ledger }
+    /// A stamper with room for `capacity` deliveries and events before its arrays grow.
+    init(ledger: EngineLedger, capacity: RunCapacity) {
+        self.ledger = ledger
+        memory = MemoryTrace(reservingCapacity: capacity.deliveries)
+        stamped.reserveCapacity(capacity.engineEvents)
+    }
+
+    /// What this run recorded, as a capacity for the next.
+    var recorded: RunCapacity {
+        RunCapacity(deliveries: memory.records.count, engineEvents: stamped.count)
+    }
 
     func record(instant: Instant, actor: ActorID, message: WorldMessage) {
         if lastDeliveryMayTell { stampNewEvents() }
