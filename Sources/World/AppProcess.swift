@@ -537,12 +537,12 @@ final class AppProcess: SimulationActor {
         storage.protectedDataAvailable = disk.protectedDataAvailable
         storage.committedRows = disk.rows
         storage.storedValues = disk.protectedDataAvailable ? disk.savedValues : [:]
-        services.authorizationStatus = authorization
-        services.accuracyAuthorization = accuracy
-        services.isLowPowerModeEnabled = lowPowerMode
-        services.bootTime = BootTime(sinceStart: bootTime.sinceStart + clockAdjustment)
-        services.uptime = bootTime.uptime(at: context.now) - sleep.asleep(until: context.now)
-        services.now = context.now
+        services.moment = CallbackMoment(
+            authorizationStatus: authorization, accuracyAuthorization: accuracy,
+            isLowPowerModeEnabled: lowPowerMode,
+            bootTime: BootTime(sinceStart: bootTime.sinceStart + clockAdjustment),
+            uptime: bootTime.uptime(at: context.now) - sleep.asleep(until: context.now),
+            now: context.now)
         if services.crashReason == nil { body(engine, services) }
         // Engine code runs only in callbacks: letting go of the disk's arrays keeps the next
         // commit from copying them.

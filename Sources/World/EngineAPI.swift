@@ -255,27 +255,30 @@ public final class LocationServices {
     /// keep each for the life of the process (Core Location stops a manager the app lets go
     /// of; keep a reference anyway, as an iOS app must).
     public private(set) var locationManagers: [LocationManager] = []
+    /// What the app process sets before each callback: the facts below, in one value so that
+    /// setting them is one write (`AppProcess.call`).
+    var moment = CallbackMoment()
     /// `authorizationStatus` as the app sees it now: from the launch, then each
     /// authorization callback.
-    public internal(set) var authorizationStatus: Authorization = .notDetermined
+    public var authorizationStatus: Authorization { moment.authorizationStatus }
     /// `accuracyAuthorization` as the app sees it now: the one at launch (the launch context's),
     /// then each change the system has sent the app (sent once a manager has a delegate).
-    public internal(set) var accuracyAuthorization: AccuracyAuthorization = .full
+    public var accuracyAuthorization: AccuracyAuthorization { moment.accuracyAuthorization }
     /// `ProcessInfo.isLowPowerModeEnabled` now (`UserAction.setLowPowerMode`; off at the
     /// start). Read-only: the world models no effect of it on location services.
-    public internal(set) var isLowPowerModeEnabled = false
+    public var isLowPowerModeEnabled: Bool { moment.isLowPowerModeEnabled }
     /// The boot time as `sysctl kern.boottime` gives it: fixed for a boot, the same across
     /// relaunches, new after a reboot (an engine detects a reboot by comparing it). Being the
     /// wall clock less the uptime, it moves when the clock is adjusted (`adjustClock`).
-    public internal(set) var bootTime = BootTime(sinceStart: .zero)
+    public var bootTime: BootTime { moment.bootTime }
     /// `ProcessInfo.systemUptime`: the time since the boot, less the time the device slept
     /// (`DeviceSleep`: while its screen is locked, and from a boot to the unlock), at the
     /// instant of the callback. So `now - uptime` is not the boot time: an engine that detects
     /// a reboot from it sees one after every long lock (source B, R-B12).
-    public internal(set) var uptime = VirtualDuration.zero
+    public var uptime: VirtualDuration { moment.uptime }
     /// The virtual instant of the callback, the instant fixes carry. It stands for `Date()`,
     /// except that `UserAction.adjustClock` moves only `bootTime`, not this.
-    public internal(set) var now = Instant.start
+    public var now: Instant { moment.now }
     /// `UIBackgroundModes` of the app's Info.plist, as `Bundle.main` reads it: `["location"]`
     /// when the location background mode is declared, empty otherwise. An engine that sets
     /// `allowsBackgroundLocationUpdates` checks it first (R-A9).
@@ -561,6 +564,17 @@ public final class LocationServices {
 
     /// Forgets the timer requests once the app process has applied them.
     func clearTimerRequests() { timerRequests.removeAll() }
+}
+
+/// The facts an engine reads from `LocationServices` that the app process sets before each
+/// callback. Only plain values: reading and setting them needs no dynamic exclusivity check.
+struct CallbackMoment {
+    var authorizationStatus = Authorization.notDetermined
+    var accuracyAuthorization = AccuracyAuthorization.full
+    var isLowPowerModeEnabled = false
+    var bootTime = BootTime(sinceStart: .zero)
+    var uptime = VirtualDuration.zero
+    var now = Instant.start
 }
 
 /// A timer request of one callback, applied by the app process when the callback returns.
