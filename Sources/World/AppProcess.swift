@@ -474,9 +474,9 @@ final class AppProcess: SimulationActor {
 
     /// Arms and cancels the engine's timers as the callback asked.
     private func applyTimerRequests(
-        _ services: LocationServices, _ context: inout Scheduler<WorldMessage>
+        _ requests: [TimerRequest], _ context: inout Scheduler<WorldMessage>
     ) {
-        for request in services.timerRequests {
+        for request in requests {
             switch request {
             case .schedule(let timer, let delay):
                 let handle = context.setTimer(
@@ -489,7 +489,6 @@ final class AppProcess: SimulationActor {
                 engineTimers.removeAll { $0.timer == timer }
             }
         }
-        services.clearTimerRequests()
     }
 
     /// The process ended: its pending timers end with it, each noted in the log.
@@ -548,25 +547,24 @@ final class AppProcess: SimulationActor {
         // commit from copying them.
         storage.committedRows = []
         storage.storedValues = [:]
-        for api in services.unavailableCalls { record(.unavailableAPI(api), context.now) }
+        let asked = services.takeRequests()
+        for api in asked.unavailableCalls { record(.unavailableAPI(api), context.now) }
         applyStorageRequests(storage, &context)
-        for request in services.urlSession.requests {
+        for request in services.urlSession.takeRequests() {
             uploadsInFlight.append(request.task)
             context.send(.upload(request, generation: generation), to: network)
         }
-        services.urlSession.clearRequests()
-        applyTimerRequests(services, &context)
-        if !services.requests.isEmpty {
-            mailbox.noteRequests(services.requests)
+        applyTimerRequests(asked.timerRequests, &context)
+        if !asked.requests.isEmpty {
+            mailbox.noteRequests(asked.requests)
             // Background tasks and prompts are the operating system's; the rest the daemon's.
-            let tasks = services.requests.filter(\.isOperatingSystemRequest)
-            let location = services.requests.filter { !$0.isOperatingSystemRequest }
+            let tasks = asked.requests.filter(\.isOperatingSystemRequest)
+            let location = asked.requests.filter { !$0.isOperatingSystemRequest }
             if !location.isEmpty {
                 context.send(.requests(location, generation: generation), to: daemon)
             }
             if !tasks.isEmpty { context.send(.requests(tasks, generation: generation), to: os) }
         }
-        services.clearRequests()
         if let reason = services.crashReason {
             record(.crashed(reason), context.now)
             self.engine = nil

@@ -234,14 +234,16 @@ extension AppRequest {
 /// The app's own data is here too: `openStore()` (a durable store, modelled on SQLite) and
 /// `userDefaults` (a small saved record); see `Store` and `SavedRecord`.
 public final class LocationServices {
+    /// What the engine asked for so far in this callback.
+    private var asked = CallbackRequests()
     /// The requests made so far in this callback.
-    public private(set) var requests: [AppRequest] = []
+    public var requests: [AppRequest] { asked.requests }
     /// The assertion that ended the process, if one did.
     public private(set) var crashReason: String? {
         didSet { storage.halted = crashReason != nil }
     }
     /// Calls made in this callback to APIs the modelled iOS version lacks.
-    public private(set) var unavailableCalls: [CoreLocationAPI] = []
+    public var unavailableCalls: [CoreLocationAPI] { asked.unavailableCalls }
     /// The saved record, like `UserDefaults.standard`: read at once, written to disk
     /// `savedRecordWriteDelay` after a change; empty before the first unlock (R-D9).
     public let userDefaults: SavedRecord
@@ -310,15 +312,16 @@ public final class LocationServices {
         return opened
     }
 
-    /// Forgets the requests and errors handled after a callback; object ids keep counting
-    /// (within a process).
-    func clearRequests() {
-        requests.removeAll(keepingCapacity: true)
-        unavailableCalls.removeAll()
+    /// Hands the app process what the engine asked for in the callback that returned, and
+    /// forgets it; object ids keep counting (within a process).
+    func takeRequests() -> CallbackRequests {
+        var taken = CallbackRequests()
+        swap(&taken, &asked)
+        return taken
     }
 
     func record(_ request: AppRequest) {
-        if crashReason == nil { requests.append(request) }
+        if crashReason == nil { asked.requests.append(request) }
     }
 
     /// Registers a new `LocationManager` object (called by its initializer).
@@ -359,9 +362,9 @@ public final class LocationServices {
     func record(_ request: AppRequest, using api: CoreLocationAPI) {
         guard crashReason == nil else { return }
         if api.isAvailable(onVersion: systemVersion) {
-            requests.append(request)
+            asked.requests.append(request)
         } else {
-            unavailableCalls.append(api)
+            asked.unavailableCalls.append(api)
         }
     }
 
@@ -540,9 +543,6 @@ public final class LocationServices {
         record(.requestTemporaryFullAccuracy(purposeKey: purposeKey))
     }
 
-    /// Timers scheduled and invalidated in this callback, in order.
-    private(set) var timerRequests: [TimerRequest] = []
-
     /// A one-shot timer, like `Timer.scheduledTimer(withTimeInterval:repeats: false)` on the
     /// main run loop: the engine's `timerDidFire` runs `delay` from now, through the mailbox.
     /// A suspended process runs no run loop, so a timer that comes due while it is suspended
@@ -553,34 +553,14 @@ public final class LocationServices {
     @discardableResult
     public func scheduledTimer(after delay: VirtualDuration) -> ObjectID {
         let id = newObject()
-        if crashReason == nil { timerRequests.append(.schedule(id, after: delay)) }
+        if crashReason == nil { asked.timerRequests.append(.schedule(id, after: delay)) }
         return id
     }
 
     /// `invalidate()`: the timer will not fire (nothing happens if it already has).
     public func invalidateTimer(_ timer: ObjectID) {
-        if crashReason == nil { timerRequests.append(.invalidate(timer)) }
+        if crashReason == nil { asked.timerRequests.append(.invalidate(timer)) }
     }
-
-    /// Forgets the timer requests once the app process has applied them.
-    func clearTimerRequests() { timerRequests.removeAll() }
-}
-
-/// The facts an engine reads from `LocationServices` that the app process sets before each
-/// callback. Only plain values: reading and setting them needs no dynamic exclusivity check.
-struct CallbackMoment {
-    var authorizationStatus = Authorization.notDetermined
-    var accuracyAuthorization = AccuracyAuthorization.full
-    var isLowPowerModeEnabled = false
-    var bootTime = BootTime(sinceStart: .zero)
-    var uptime = VirtualDuration.zero
-    var now = Instant.start
-}
-
-/// A timer request of one callback, applied by the app process when the callback returns.
-enum TimerRequest: Sendable, Equatable {
-    case schedule(ObjectID, after: VirtualDuration)
-    case invalidate(ObjectID)
 }
 
 /// The app's upload session, shaped like `URLSession`: an upload task sends one batch to the
@@ -613,6 +593,11 @@ public final class UploadSession {
         return task
     }
 
-    /// Forgets the requests once the app process has sent them.
-    func clearRequests() { requests.removeAll() }
+    /// Hands the app process the requests made in the callback that returned, and forgets
+    /// them.
+    func takeRequests() -> [UploadRequest] {
+        var taken: [UploadRequest] = []
+        swap(&taken, &requests)
+        return taken
+    }
 }
