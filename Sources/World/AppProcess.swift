@@ -534,8 +534,9 @@ final class AppProcess: SimulationActor {
         guard let engine, let services else { return }
         let storage = services.storage
         storage.protectedDataAvailable = disk.protectedDataAvailable
-        storage.committedRows = disk.rows
-        storage.storedValues = disk.protectedDataAvailable ? disk.savedValues : [:]
+        storage.diskView = ProcessStorage.DiskView(
+            committedRows: disk.rows,
+            storedValues: disk.protectedDataAvailable ? disk.savedValues : [:])
         services.moment = CallbackMoment(
             authorizationStatus: authorization, accuracyAuthorization: accuracy,
             isLowPowerModeEnabled: lowPowerMode,
@@ -545,11 +546,10 @@ final class AppProcess: SimulationActor {
         if services.crashReason == nil { body(engine, services) }
         // Engine code runs only in callbacks: letting go of the disk's arrays keeps the next
         // commit from copying them.
-        storage.committedRows = []
-        storage.storedValues = [:]
+        storage.diskView = ProcessStorage.DiskView()
         let asked = services.takeRequests()
         for api in asked.unavailableCalls { record(.unavailableAPI(api), context.now) }
-        applyStorageRequests(storage, &context)
+        applyStorageRequests(storage.takeRequests(), &context)
         for request in services.urlSession.takeRequests() {
             uploadsInFlight.append(request.task)
             context.send(.upload(request, generation: generation), to: network)
@@ -577,10 +577,10 @@ final class AppProcess: SimulationActor {
     /// Issues the commits the callback asked for, arms the saved record's write after a
     /// change, and logs failed opens.
     private func applyStorageRequests(
-        _ storage: ProcessStorage, _ context: inout Scheduler<WorldMessage>
+        _ asked: ProcessStorage.StorageRequests, _ context: inout Scheduler<WorldMessage>
     ) {
-        for error in storage.openFailures { record(.storeUnavailable(error), context.now) }
-        for request in storage.commitRequests {
+        for error in asked.openFailures { record(.storeUnavailable(error), context.now) }
+        for request in asked.commitRequests {
             let completesAt = disk.completionInstant(
                 issuedAt: context.now, duration: policy.storeCommitDuration)
             let timer = context.setTimer(
@@ -591,13 +591,12 @@ final class AppProcess: SimulationActor {
                     commit: request.commit, rows: request.rows, completesAt: completesAt,
                     timer: timer))
         }
-        if storage.savedRecordChanged && savedRecordWrite == nil {
+        if asked.savedRecordChanged && savedRecordWrite == nil {
             let timer = context.setTimer(
                 after: policy.savedRecordWriteDelay,
                 .appTimer(.savedRecordWrite(generation: generation)))
             savedRecordWrite = (context.now + policy.savedRecordWriteDelay, timer)
         }
-        storage.clearRequests()
     }
 
     /// Writes the saved record's unwritten changes, or loses them while the data is protected

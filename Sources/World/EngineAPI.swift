@@ -303,7 +303,7 @@ public final class LocationServices {
     ///   (R-D9): the app's container cannot be opened until then.
     public func openStore() throws -> Store {
         guard storage.protectedDataAvailable else {
-            storage.openFailures.append(.protectedDataUnavailable)
+            storage.asked.openFailures.append(.protectedDataUnavailable)
             throw StoreError.protectedDataUnavailable
         }
         if let store { return store }
