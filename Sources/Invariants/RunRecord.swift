@@ -123,6 +123,7 @@ final class DerivedViews {
     var storedFixes: [StoredFix]?
     var locationRequests: [LocationRequest]?
     var backgroundChanges: [BackgroundChange]?
+    var eventsByGeneration: [[StampedEngineEvent]]?
 
     /// The view at `path`, computed by `read` the first time.
     func value<View>(_ path: ReferenceWritableKeyPath<DerivedViews, View?>, _ read: () -> View)
