@@ -159,7 +159,10 @@ public final class SavedRecord {
         if let change = storage.unsavedChanges.last(where: { $0.key == key }) {
             return change.value
         }
-        return storage.diskView.storedValues[key]
+        // Copied out before the lookup, so that no call runs inside the access to the view
+        // and the compiler can check its accesses statically.
+        let stored = storage.diskView.storedValues
+        return stored[key]
     }
 
     public func bool(forKey key: String) -> Bool {
