@@ -30,11 +30,13 @@ final class EngineLedger {
 /// kernel records a delivery just before the actor receives it, so everything told in a
 /// callback is told between two records). `finish()` stamps what the last delivery told.
 final class EngineEventStamper: TraceSink {
-    let memory = MemoryTrace<WorldMessage>()
+    let memory: MemoryTrace<WorldMessage>
     private let ledger: EngineLedger
     private(set) var stamped: [StampedEngineEvent] = []
-    /// Events already stamped, per engine (same indices as `ledger.engines`).
-    private var stampedCounts: [Int] = []
+    /// Engines looked at so far (a prefix of `ledger.engines`); all but the last are done.
+    private var seenEngineCount = 0
+    /// Events of the last engine looked at already stamped.
+    private var lastEngineStampedCount = 0
     private var lastInstant = Instant.start
     private var recordCount = 0
     /// The app process's actor, once the world is made: engines run only in its deliveries, so
@@ -43,7 +45,17 @@ final class EngineEventStamper: TraceSink {
     /// False when the last delivery went to an actor other than the app.
     private var lastDeliveryMayTell = true
 
-    init(ledger: EngineLedger) { self.ledger = ledger }
+    /// A stamper with room for `capacity` deliveries and events before its arrays grow.
+    init(ledger: EngineLedger, capacity: RunCapacity) {
+        self.ledger = ledger
+        memory = MemoryTrace(reservingCapacity: capacity.deliveries)
+        stamped.reserveCapacity(capacity.engineEvents)
+    }
+
+    /// What this run recorded, as a capacity for the next.
+    var recorded: RunCapacity {
+        RunCapacity(deliveries: memory.records.count, engineEvents: stamped.count)
+    }
 
     func record(instant: Instant, actor: ActorID, message: WorldMessage) {
         if lastDeliveryMayTell { stampNewEvents() }
@@ -61,19 +73,20 @@ final class EngineEventStamper: TraceSink {
     /// have told events in the delivery that ended it), then never again.
     private func stampNewEvents() {
         let engines = ledger.engines
-        let firstLive = stampedCounts.isEmpty ? 0 : stampedCounts.count - 1
-        while stampedCounts.count < engines.count { stampedCounts.append(0) }
+        let firstLive = max(seenEngineCount - 1, 0)
         for index in firstLive..<engines.count {
+            let alreadyStamped = index == seenEngineCount - 1 ? lastEngineStampedCount : 0
             let events = engines[index].events
-            guard events.count > stampedCounts[index] else { continue }
-            for event in events[stampedCounts[index]...] {
+            lastEngineStampedCount = max(events.count, alreadyStamped)
+            guard events.count > alreadyStamped else { continue }
+            for event in events[alreadyStamped...] {
                 stamped.append(
                     StampedEngineEvent(
                         instant: lastInstant, traceIndex: recordCount - 1,
                         generation: index + 1, event: event))
             }
-            stampedCounts[index] = events.count
         }
+        seenEngineCount = max(seenEngineCount, engines.count)
     }
 
 }

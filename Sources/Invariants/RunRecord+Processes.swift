@@ -143,7 +143,21 @@ extension RunRecord {
 
     /// The engine events of process `generation`, in order.
     public func events(of generation: Int) -> [StampedEngineEvent] {
-        engineEvents.filter { $0.generation == generation }
+        // No process has a generation below 1; a record made from parts might, all the same.
+        guard generation >= 1 else { return engineEvents.filter { $0.generation == generation } }
+        let byGeneration = derived.value(\.eventsByGeneration) { readEventsByGeneration() }
+        return generation <= byGeneration.count ? byGeneration[generation - 1] : []
+    }
+
+    /// `engineEvents` split by process, in order: element `g - 1` holds generation `g`'s
+    /// (the invariants ask for each process's events several times).
+    private func readEventsByGeneration() -> [[StampedEngineEvent]] {
+        var byGeneration: [[StampedEngineEvent]] = []
+        for event in engineEvents where event.generation >= 1 {
+            while byGeneration.count < event.generation { byGeneration.append([]) }
+            byGeneration[event.generation - 1].append(event)
+        }
+        return byGeneration
     }
 
     private func update(

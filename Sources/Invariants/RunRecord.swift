@@ -71,7 +71,7 @@ public struct RunRecord {
             "actions in time order")
         precondition(actions.allSatisfy { $0.instant <= horizon }, "actions before the horizon")
         let ledger = EngineLedger()
-        let stamper = EngineEventStamper(ledger: ledger)
+        let stamper = EngineEventStamper(ledger: ledger, capacity: RunCapacity.hint.next)
         var world = World(configuration, trace: stamper) {
             let made = engine()
             ledger.engines.append(made)
@@ -81,6 +81,7 @@ public struct RunRecord {
         for scheduled in actions { world.schedule(scheduled.action, at: scheduled.instant) }
         let outcome = world.run(until: horizon, eventCountMax: eventCountMax)
         stamper.finish()
+        RunCapacity.hint.note(stamper.recorded)
         return RunRecord(
             configuration: configuration, launchRules: launchRules, actions: actions,
             horizon: horizon, outcome: outcome, log: world.log, storedRows: world.storedRows,
@@ -122,6 +123,7 @@ final class DerivedViews {
     var storedFixes: [StoredFix]?
     var locationRequests: [LocationRequest]?
     var backgroundChanges: [BackgroundChange]?
+    var eventsByGeneration: [[StampedEngineEvent]]?
 
     /// The view at `path`, computed by `read` the first time.
     func value<View>(_ path: ReferenceWritableKeyPath<DerivedViews, View?>, _ read: () -> View)

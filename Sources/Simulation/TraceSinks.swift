@@ -45,6 +45,9 @@ public final class MemoryTrace<Message: CustomStringConvertible>: TraceSink {
 
     public init() {}
 
+    /// An empty trace with room for `capacity` deliveries before its storage grows.
+    public init(reservingCapacity capacity: Int) { storage.reserveCapacity(capacity) }
+
     /// The hash of every delivery so far.
     public var hash: TraceHash {
         while foldedCount < records.count {

@@ -276,7 +276,7 @@ final class AppProcess: SimulationActor {
             break  // the trace's record of a loss already in the log (`lose`)
         case .appTimer(.commitCompleted(let commit, let generation)):
             guard generation == self.generation else { return }
-            for done in disk.complete(through: commit) {
+            for done in changeDisk({ $0.complete(through: commit) }) {
                 record(.commitDurable(done.commit, rowCount: done.rows.count), context.now)
                 route(.storeDidCommit(done.commit), for: generation, &context)
             }
@@ -474,9 +474,9 @@ final class AppProcess: SimulationActor {
 
     /// Arms and cancels the engine's timers as the callback asked.
     private func applyTimerRequests(
-        _ services: LocationServices, _ context: inout Scheduler<WorldMessage>
+        _ requests: [TimerRequest], _ context: inout Scheduler<WorldMessage>
     ) {
-        for request in services.timerRequests {
+        for request in requests {
             switch request {
             case .schedule(let timer, let delay):
                 let handle = context.setTimer(
@@ -489,7 +489,6 @@ final class AppProcess: SimulationActor {
                 engineTimers.removeAll { $0.timer == timer }
             }
         }
-        services.clearTimerRequests()
     }
 
     /// The process ended: its pending timers end with it, each noted in the log.
@@ -535,38 +534,37 @@ final class AppProcess: SimulationActor {
         guard let engine, let services else { return }
         let storage = services.storage
         storage.protectedDataAvailable = disk.protectedDataAvailable
-        storage.committedRows = disk.rows
-        storage.storedValues = disk.protectedDataAvailable ? disk.savedValues : [:]
-        services.authorizationStatus = authorization
-        services.accuracyAuthorization = accuracy
-        services.isLowPowerModeEnabled = lowPowerMode
-        services.bootTime = BootTime(sinceStart: bootTime.sinceStart + clockAdjustment)
-        services.uptime = bootTime.uptime(at: context.now) - sleep.asleep(until: context.now)
-        services.now = context.now
+        storage.diskView = ProcessStorage.DiskView(
+            committedRows: disk.rows,
+            storedValues: disk.protectedDataAvailable ? disk.savedValues : [:])
+        services.moment = CallbackMoment(
+            authorizationStatus: authorization, accuracyAuthorization: accuracy,
+            isLowPowerModeEnabled: lowPowerMode,
+            bootTime: BootTime(sinceStart: bootTime.sinceStart + clockAdjustment),
+            uptime: bootTime.uptime(at: context.now) - sleep.asleep(until: context.now),
+            now: context.now)
         if services.crashReason == nil { body(engine, services) }
         // Engine code runs only in callbacks: letting go of the disk's arrays keeps the next
         // commit from copying them.
-        storage.committedRows = []
-        storage.storedValues = [:]
-        for api in services.unavailableCalls { record(.unavailableAPI(api), context.now) }
-        applyStorageRequests(storage, &context)
-        for request in services.urlSession.requests {
+        storage.diskView = ProcessStorage.DiskView()
+        let asked = services.takeRequests()
+        for api in asked.unavailableCalls { record(.unavailableAPI(api), context.now) }
+        applyStorageRequests(storage.takeRequests(), &context)
+        for request in services.urlSession.takeRequests() {
             uploadsInFlight.append(request.task)
             context.send(.upload(request, generation: generation), to: network)
         }
-        services.urlSession.clearRequests()
-        applyTimerRequests(services, &context)
-        if !services.requests.isEmpty {
-            mailbox.noteRequests(services.requests)
+        applyTimerRequests(asked.timerRequests, &context)
+        if !asked.requests.isEmpty {
+            mailbox.noteRequests(asked.requests)
             // Background tasks and prompts are the operating system's; the rest the daemon's.
-            let tasks = services.requests.filter(\.isOperatingSystemRequest)
-            let location = services.requests.filter { !$0.isOperatingSystemRequest }
+            let tasks = asked.requests.filter(\.isOperatingSystemRequest)
+            let location = asked.requests.filter { !$0.isOperatingSystemRequest }
             if !location.isEmpty {
                 context.send(.requests(location, generation: generation), to: daemon)
             }
             if !tasks.isEmpty { context.send(.requests(tasks, generation: generation), to: os) }
         }
-        services.clearRequests()
         if let reason = services.crashReason {
             record(.crashed(reason), context.now)
             self.engine = nil
@@ -579,27 +577,25 @@ final class AppProcess: SimulationActor {
     /// Issues the commits the callback asked for, arms the saved record's write after a
     /// change, and logs failed opens.
     private func applyStorageRequests(
-        _ storage: ProcessStorage, _ context: inout Scheduler<WorldMessage>
+        _ asked: ProcessStorage.StorageRequests, _ context: inout Scheduler<WorldMessage>
     ) {
-        for error in storage.openFailures { record(.storeUnavailable(error), context.now) }
-        for request in storage.commitRequests {
+        for error in asked.openFailures { record(.storeUnavailable(error), context.now) }
+        for request in asked.commitRequests {
             let completesAt = disk.completionInstant(
                 issuedAt: context.now, duration: policy.storeCommitDuration)
             let timer = context.setTimer(
                 after: completesAt - context.now,
                 .appTimer(.commitCompleted(request.commit, generation: generation)))
-            disk.issue(
-                Disk.InFlight(
-                    commit: request.commit, rows: request.rows, completesAt: completesAt,
-                    timer: timer))
+            let inFlight = Disk.InFlight(
+                commit: request.commit, rows: request.rows, completesAt: completesAt, timer: timer)
+            changeDisk { $0.issue(inFlight) }
         }
-        if storage.savedRecordChanged && savedRecordWrite == nil {
+        if asked.savedRecordChanged && savedRecordWrite == nil {
             let timer = context.setTimer(
                 after: policy.savedRecordWriteDelay,
                 .appTimer(.savedRecordWrite(generation: generation)))
             savedRecordWrite = (context.now + policy.savedRecordWriteDelay, timer)
         }
-        storage.clearRequests()
     }
 
     /// Writes the saved record's unwritten changes, or loses them while the data is protected
@@ -609,7 +605,7 @@ final class AppProcess: SimulationActor {
         let changes = storage.unsavedChanges
         storage.unsavedChanges.removeAll()
         if disk.protectedDataAvailable {
-            disk.write(changes)
+            changeDisk { $0.write(changes) }
             record(.savedRecordWritten(keys: changes.map(\.key)), context.now)
         } else {
             lose(.savedRecordChange(keys: changes.map(\.key)), .protectedDataUnavailable, &context)
@@ -621,7 +617,8 @@ final class AppProcess: SimulationActor {
     private func settleDisk(
         ending cause: TerminationCause, _ context: inout Scheduler<WorldMessage>
     ) {
-        let (completed, lost) = disk.terminate(at: context.now)
+        let now = context.now
+        let (completed, lost) = changeDisk { $0.terminate(at: now) }
         for commit in completed {
             context.cancel(commit.timer)
             record(.commitDurable(commit.commit, rowCount: commit.rows.count), context.now)
@@ -660,6 +657,15 @@ final class AppProcess: SimulationActor {
             record(.savedRecordChangeLost(keys: keys, reason), context.now)
         }
         context.send(.lost(loss, reason), to: context.currentActor)
+    }
+
+    /// Runs `change` on the disk moved out of the actor and then moved back: no call runs
+    /// inside an access to `disk`, so the compiler checks every access to it statically.
+    private func changeDisk<Result>(_ change: (inout Disk) -> Result) -> Result {
+        var moved = Disk()
+        swap(&moved, &disk)
+        defer { swap(&moved, &disk) }
+        return change(&moved)
     }
 
     private func record(_ kind: AppLogEntry.Kind, _ instant: Instant) {

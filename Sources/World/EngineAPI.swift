@@ -234,14 +234,18 @@ extension AppRequest {
 /// The app's own data is here too: `openStore()` (a durable store, modelled on SQLite) and
 /// `userDefaults` (a small saved record); see `Store` and `SavedRecord`.
 public final class LocationServices {
+    /// What the engine asked for so far in this callback.
+    private var asked = CallbackRequests()
     /// The requests made so far in this callback.
-    public private(set) var requests: [AppRequest] = []
+    public var requests: [AppRequest] { asked.requests }
     /// The assertion that ended the process, if one did.
-    public private(set) var crashReason: String? {
-        didSet { storage.halted = crashReason != nil }
+    public var crashReason: String? { assertionFailure }
+    // Not public itself, so that the compiler sees every access and checks them statically.
+    private var assertionFailure: String? {
+        didSet { storage.halted = assertionFailure != nil }
     }
     /// Calls made in this callback to APIs the modelled iOS version lacks.
-    public private(set) var unavailableCalls: [CoreLocationAPI] = []
+    public var unavailableCalls: [CoreLocationAPI] { asked.unavailableCalls }
     /// The saved record, like `UserDefaults.standard`: read at once, written to disk
     /// `savedRecordWriteDelay` after a change; empty before the first unlock (R-D9).
     public let userDefaults: SavedRecord
@@ -255,27 +259,30 @@ public final class LocationServices {
     /// keep each for the life of the process (Core Location stops a manager the app lets go
     /// of; keep a reference anyway, as an iOS app must).
     public private(set) var locationManagers: [LocationManager] = []
+    /// What the app process sets before each callback: the facts below, in one value so that
+    /// setting them is one write (`AppProcess.call`).
+    var moment = CallbackMoment()
     /// `authorizationStatus` as the app sees it now: from the launch, then each
     /// authorization callback.
-    public internal(set) var authorizationStatus: Authorization = .notDetermined
+    public var authorizationStatus: Authorization { moment.authorizationStatus }
     /// `accuracyAuthorization` as the app sees it now: the one at launch (the launch context's),
     /// then each change the system has sent the app (sent once a manager has a delegate).
-    public internal(set) var accuracyAuthorization: AccuracyAuthorization = .full
+    public var accuracyAuthorization: AccuracyAuthorization { moment.accuracyAuthorization }
     /// `ProcessInfo.isLowPowerModeEnabled` now (`UserAction.setLowPowerMode`; off at the
     /// start). Read-only: the world models no effect of it on location services.
-    public internal(set) var isLowPowerModeEnabled = false
+    public var isLowPowerModeEnabled: Bool { moment.isLowPowerModeEnabled }
     /// The boot time as `sysctl kern.boottime` gives it: fixed for a boot, the same across
     /// relaunches, new after a reboot (an engine detects a reboot by comparing it). Being the
     /// wall clock less the uptime, it moves when the clock is adjusted (`adjustClock`).
-    public internal(set) var bootTime = BootTime(sinceStart: .zero)
+    public var bootTime: BootTime { moment.bootTime }
     /// `ProcessInfo.systemUptime`: the time since the boot, less the time the device slept
     /// (`DeviceSleep`: while its screen is locked, and from a boot to the unlock), at the
     /// instant of the callback. So `now - uptime` is not the boot time: an engine that detects
     /// a reboot from it sees one after every long lock (source B, R-B12).
-    public internal(set) var uptime = VirtualDuration.zero
+    public var uptime: VirtualDuration { moment.uptime }
     /// The virtual instant of the callback, the instant fixes carry. It stands for `Date()`,
     /// except that `UserAction.adjustClock` moves only `bootTime`, not this.
-    public internal(set) var now = Instant.start
+    public var now: Instant { moment.now }
     /// `UIBackgroundModes` of the app's Info.plist, as `Bundle.main` reads it: `["location"]`
     /// when the location background mode is declared, empty otherwise. An engine that sets
     /// `allowsBackgroundLocationUpdates` checks it first (R-A9).
@@ -298,7 +305,7 @@ public final class LocationServices {
     ///   (R-D9): the app's container cannot be opened until then.
     public func openStore() throws -> Store {
         guard storage.protectedDataAvailable else {
-            storage.openFailures.append(.protectedDataUnavailable)
+            storage.asked.openFailures.append(.protectedDataUnavailable)
             throw StoreError.protectedDataUnavailable
         }
         if let store { return store }
@@ -307,15 +314,16 @@ public final class LocationServices {
         return opened
     }
 
-    /// Forgets the requests and errors handled after a callback; object ids keep counting
-    /// (within a process).
-    func clearRequests() {
-        requests.removeAll(keepingCapacity: true)
-        unavailableCalls.removeAll()
+    /// Hands the app process what the engine asked for in the callback that returned, and
+    /// forgets it; object ids keep counting (within a process).
+    func takeRequests() -> CallbackRequests {
+        var taken = CallbackRequests()
+        swap(&taken, &asked)
+        return taken
     }
 
     func record(_ request: AppRequest) {
-        if crashReason == nil { requests.append(request) }
+        if crashReason == nil { asked.requests.append(request) }
     }
 
     /// Registers a new `LocationManager` object (called by its initializer).
@@ -356,9 +364,9 @@ public final class LocationServices {
     func record(_ request: AppRequest, using api: CoreLocationAPI) {
         guard crashReason == nil else { return }
         if api.isAvailable(onVersion: systemVersion) {
-            requests.append(request)
+            asked.requests.append(request)
         } else {
-            unavailableCalls.append(api)
+            asked.unavailableCalls.append(api)
         }
     }
 
@@ -387,7 +395,7 @@ public final class LocationServices {
     public func setAllowsBackgroundLocationUpdates(_ manager: ObjectID, _ allowed: Bool) {
         guard crashReason == nil else { return }
         if allowed && !capabilities.locationBackgroundMode {
-            crashReason =
+            assertionFailure =
                 "*** Assertion failure in -[CLLocationManager setAllowsBackgroundLocationUpdates:] "
                 + "(UIBackgroundModes lacks location)"
             return
@@ -537,9 +545,6 @@ public final class LocationServices {
         record(.requestTemporaryFullAccuracy(purposeKey: purposeKey))
     }
 
-    /// Timers scheduled and invalidated in this callback, in order.
-    private(set) var timerRequests: [TimerRequest] = []
-
     /// A one-shot timer, like `Timer.scheduledTimer(withTimeInterval:repeats: false)` on the
     /// main run loop: the engine's `timerDidFire` runs `delay` from now, through the mailbox.
     /// A suspended process runs no run loop, so a timer that comes due while it is suspended
@@ -550,23 +555,14 @@ public final class LocationServices {
     @discardableResult
     public func scheduledTimer(after delay: VirtualDuration) -> ObjectID {
         let id = newObject()
-        if crashReason == nil { timerRequests.append(.schedule(id, after: delay)) }
+        if crashReason == nil { asked.timerRequests.append(.schedule(id, after: delay)) }
         return id
     }
 
     /// `invalidate()`: the timer will not fire (nothing happens if it already has).
     public func invalidateTimer(_ timer: ObjectID) {
-        if crashReason == nil { timerRequests.append(.invalidate(timer)) }
+        if crashReason == nil { asked.timerRequests.append(.invalidate(timer)) }
     }
-
-    /// Forgets the timer requests once the app process has applied them.
-    func clearTimerRequests() { timerRequests.removeAll() }
-}
-
-/// A timer request of one callback, applied by the app process when the callback returns.
-enum TimerRequest: Sendable, Equatable {
-    case schedule(ObjectID, after: VirtualDuration)
-    case invalidate(ObjectID)
 }
 
 /// The app's upload session, shaped like `URLSession`: an upload task sends one batch to the
@@ -599,6 +595,11 @@ public final class UploadSession {
         return task
     }
 
-    /// Forgets the requests once the app process has sent them.
-    func clearRequests() { requests.removeAll() }
+    /// Hands the app process the requests made in the callback that returned, and forgets
+    /// them.
+    func takeRequests() -> [UploadRequest] {
+        var taken: [UploadRequest] = []
+        swap(&taken, &requests)
+        return taken
+    }
 }

@@ -105,7 +105,7 @@ public final class Store {
     init(storage: ProcessStorage) { self.storage = storage }
 
     /// The committed (durable) rows, in commit order.
-    public var rows: [StoredRow] { storage.committedRows }
+    public var rows: [StoredRow] { storage.diskView.committedRows }
 
     /// Rows inserted since the last commit (the open transaction, in memory only).
     public var uncommittedRows: [StoredRow] { transaction }
@@ -122,7 +122,7 @@ public final class Store {
         guard !storage.halted, !transaction.isEmpty else { return nil }
         storage.commitCount += 1
         let commit = CommitID(storage.commitCount)
-        storage.commitRequests.append((commit, transaction))
+        storage.asked.commitRequests.append((commit, transaction))
         transaction.removeAll()
         return commit
     }
@@ -159,7 +159,10 @@ public final class SavedRecord {
         if let change = storage.unsavedChanges.last(where: { $0.key == key }) {
             return change.value
         }
-        return storage.storedValues[key]
+        // Copied out before the lookup, so that no call runs inside the access to the view
+        // and the compiler can check its accesses statically.
+        let stored = storage.diskView.storedValues
+        return stored[key]
     }
 
     public func bool(forKey key: String) -> Bool {
@@ -185,7 +188,7 @@ public final class SavedRecord {
         guard !storage.halted else { return }
         storage.unsavedChanges.removeAll { $0.key == key }
         storage.unsavedChanges.append((key, value))
-        storage.savedRecordChanged = true
+        storage.asked.savedRecordChanged = true
     }
 
     public func removeObject(forKey key: String) { set(nil as SavedValue?, forKey: key) }
@@ -195,30 +198,42 @@ public final class SavedRecord {
 /// before each callback (the disk's rows and values), and what they ask for in it. One per
 /// process: it dies with the process, and with it the open transaction and unwritten changes.
 final class ProcessStorage {
-    /// The durable rows, as of the start of the current callback.
-    var committedRows: [StoredRow] = []
-    /// The saved record on disk, or nothing while the data is protected.
-    var storedValues: [String: SavedValue] = [:]
+    /// The disk as the current callback sees it (set in one write before each callback).
+    var diskView = DiskView()
     /// Whether the data is readable (the device has been unlocked since it booted, R-D9).
     var protectedDataAvailable = true
     /// The process crashed in this callback: later calls do nothing.
     var halted = false
     /// Commits numbered so far in this process.
     var commitCount = 0
-    /// Commits asked for in this callback, in order.
-    var commitRequests: [(commit: CommitID, rows: [StoredRow])] = []
     /// Changes to the saved record not yet written, one per key, in the order last changed.
     var unsavedChanges: [(key: String, value: SavedValue?)] = []
-    /// The saved record changed in this callback.
-    var savedRecordChanged = false
-    /// Failed attempts to open the store in this callback.
-    var openFailures: [StoreError] = []
+    /// What the current callback asked of the disk so far.
+    var asked = StorageRequests()
 
-    /// Forgets what this callback asked for, once the app process has acted on it.
-    func clearRequests() {
-        commitRequests.removeAll()
-        savedRecordChanged = false
-        openFailures.removeAll()
+    /// The disk's part of one callback: what it reads.
+    struct DiskView {
+        /// The durable rows, as of the start of the callback.
+        var committedRows: [StoredRow] = []
+        /// The saved record on disk, or nothing while the data is protected.
+        var storedValues: [String: SavedValue] = [:]
+    }
+
+    /// What one callback asked of the disk, each in the order asked.
+    struct StorageRequests {
+        /// Commits asked for.
+        var commitRequests: [(commit: CommitID, rows: [StoredRow])] = []
+        /// The saved record changed.
+        var savedRecordChanged = false
+        /// Failed attempts to open the store.
+        var openFailures: [StoreError] = []
+    }
+
+    /// Hands the app process what the callback that returned asked for, and forgets it.
+    func takeRequests() -> StorageRequests {
+        var taken = StorageRequests()
+        swap(&taken, &asked)
+        return taken
     }
 }
 
