@@ -18,8 +18,10 @@ extension Invariant {
     ///    `settle`: a suspended or ended app runs no uploader, and a correct uploader's retry
     ///    waits at most a few minutes (`UploaderConfiguration.retryDelayMax`, 5 min). When
     ///    the policy's `networkFailurePercent` fails requests by chance, a row is excused if
-    ///    a request began after its commit, the network coming up and the start of the last
-    ///    `settle`: the uploader was still trying, and chance failed every try.
+    ///    a request began after its commit and the network coming up, and no process ran for
+    ///    an unbroken `settle` after the last request began: the uploader tried whenever it
+    ///    ran long enough to reach its next retry, and chance failed every try (iOS may
+    ///    suspend the app before a retry comes due, R-D13).
     public static func uploadedOnce(settle: VirtualDuration = .minutes(10)) -> Invariant {
         Invariant(
             name: UploadedOnce.name,
@@ -89,10 +91,11 @@ struct UploadedOnce {
                     return process.runs(for: settle, within: max(from, readable), record.horizon)
                 })
             else { continue }
-            // A network that fails requests by chance may fail every retry: still trying in
-            // the last `settle` is all a correct uploader can do.
-            if record.policy.networkFailurePercent > 0, let lastBegin,
-                lastBegin >= from, record.horizon - lastBegin <= settle
+            // A network that fails requests by chance may fail every retry: trying again
+            // whenever the app ran long enough for the next retry is all a correct uploader
+            // can do.
+            if record.policy.networkFailurePercent > 0, let lastBegin, lastBegin >= from,
+                !processes.contains(where: { $0.runs(for: settle, within: lastBegin, record.horizon) })
             {
                 continue
             }

@@ -195,4 +195,30 @@ struct LossAttributionTests {
             """
         #expect(try passes(text, engine: "standard").isEmpty)
     }
+
+    @Test(
+        "uploaded-once: on a flaky network, an uploader whose next retry falls after iOS suspends the app is not blamed (R-D13)"
+    )
+    func flakyNetworkRetryAfterSuspension() throws {
+        // Found by `fuzz --engine session --seconds 600` (case 149687): after the network came
+        // back at 21m, two tries failed by chance (24m35s, 29m37s); the drive ended at 32m,
+        // the app's background time ran out and iOS suspended it at 32m35s, before the retry
+        // due at 34m37s. It had run 11m35s with the network up, but never 10 minutes after
+        // its last try.
+        let text = """
+            policy measured networkFailurePercent=30
+            authorization always
+            horizon 40m
+            route from 51.5007,-0.1246 heading 90
+              drive 1m at 13.9 m/s
+              park 1m
+              drive 28m at 13.9 m/s
+            events
+              0s open
+              32s force-quit
+              16m network down
+              21m network up
+            """
+        #expect(try passes(text, engine: "session").isEmpty)
+    }
 }
