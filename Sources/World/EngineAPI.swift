@@ -239,10 +239,10 @@ public final class LocationServices {
     /// The requests made so far in this callback.
     public var requests: [AppRequest] { asked.requests }
     /// The assertion that ended the process, if one did.
-    public var crashReason: String? { assertionFailure }
+    public var crashReason: String? { assertionMessage }
     // Not public itself, so that the compiler sees every access and checks them statically.
-    private var assertionFailure: String? {
-        didSet { storage.halted = assertionFailure != nil }
+    private var assertionMessage: String? {
+        didSet { storage.halted = assertionMessage != nil }
     }
     /// Calls made in this callback to APIs the modelled iOS version lacks.
     public var unavailableCalls: [CoreLocationAPI] { asked.unavailableCalls }
@@ -395,7 +395,7 @@ public final class LocationServices {
     public func setAllowsBackgroundLocationUpdates(_ manager: ObjectID, _ allowed: Bool) {
         guard crashReason == nil else { return }
         if allowed && !capabilities.locationBackgroundMode {
-            assertionFailure =
+            assertionMessage =
                 "*** Assertion failure in -[CLLocationManager setAllowsBackgroundLocationUpdates:] "
                 + "(UIBackgroundModes lacks location)"
             return
