@@ -25,7 +25,9 @@ import World
 /// × 2 × 2, so the set of states, and of transitions between them, is finite.
 public struct LifecycleState: Hashable, Sendable {
     public var processState: ProcessState
-    public var entryKind: String
+    /// What just happened, in words (`kind(of:)`).
+    public var entryKind: String { kind.text }
+    var kind: EntryKind
     /// In `LocationService`'s order.
     public var services: [LocationService]
     public var authorization: Authorization
@@ -35,8 +37,7 @@ public struct LifecycleState: Hashable, Sendable {
 
     /// The state as one number, the same in every process (FNV-1a, never `hashValue`).
     public var key: UInt64 {
-        var hash = FNV1a64()
-        hash.combine(entryKind)
+        var hash = kind.hash
         var packed = UInt64(Self.processStates.firstIndex(of: processState) ?? 0)
         for service in services {
             packed |= 1 << (8 + UInt64(Self.locationServices.firstIndex(of: service) ?? 0))
@@ -82,7 +83,7 @@ public struct LifecycleState: Hashable, Sendable {
         var services: [LocationService] = []
         var uploadsInFlight = 0
         var state = LifecycleState(
-            processState: .notRunning, entryKind: "", services: [],
+            processState: .notRunning, kind: EntryKind(""), services: [],
             authorization: record.configuration.authorization, isDataReadable: true,
             isCommitInFlight: false, isUploadInFlight: false)
         for index in log.indices {
@@ -106,7 +107,7 @@ public struct LifecycleState: Hashable, Sendable {
             default: break
             }
             state.processState = log[index].processState
-            state.entryKind = kind(of: log[index].kind)
+            state.kind = kind(of: log[index].kind)
             state.services = servicesGeneration == log[index].generation ? services : []
             state.isCommitInFlight =
                 commitIndex < commitEnds.count
@@ -116,38 +117,79 @@ public struct LifecycleState: Hashable, Sendable {
         }
     }
 
-    /// The entry's kind without its particulars (which fix, which instant), in words.
-    static func kind(of kind: AppLogEntry.Kind) -> String {
+    /// The entry's kind without its particulars (which fix, which instant), in words, with
+    /// its hash (`EntryKind`): the kinds without particulars are made once.
+    static func kind(of kind: AppLogEntry.Kind) -> EntryKind {
         switch kind {
-        case .launch(let launch): "launch \(launch.state.rawValue)"
-        case .lifecycle(let state): "lifecycle \(state.rawValue)"
-        case .location(let update): update.fix == nil ? "update without location" : "fix"
-        case .failure(let error, _): "failure \(error.rawValue)"
-        case .monitoringFailure: "monitoring failure"
-        case .event(let event): "event \(event.mechanism.rawValue)"
-        case .authorization(let value): "authorization \(value.rawValue)"
-        case .accuracyAuthorization(let value): "accuracy \(value.rawValue)"
-        case .locationUpdatesPaused: "paused"
-        case .locationUpdatesResumed: "resumed"
-        case .backgroundTaskExpiring: "background task expiring"
-        case .dropped(_, let reason): "dropped \(reason.rule)"
-        case .unavailableAPI: "unavailable API"
-        case .crashed: "crashed"
-        case .killed(let cause): "killed \(cause.rawValue)"
-        case .protectedDataAvailable: "protected data available"
-        case .didCommit: "did commit"
-        case .commitDurable: "commit durable"
-        case .commitLost(_, _, let reason): "commit lost \(reason.rule)"
-        case .savedRecordWritten: "saved record written"
-        case .savedRecordChangeLost(_, let reason): "saved record change lost \(reason.rule)"
-        case .storeUnavailable: "store unavailable"
-        case .uploadCompleted: "upload completed"
+        case .launch(let launch): EntryKind("launch \(launch.state.rawValue)")
+        case .lifecycle(let state): EntryKind("lifecycle \(state.rawValue)")
+        case .location(let update): update.fix == nil ? .updateWithoutLocation : .fix
+        case .failure(let error, _): EntryKind("failure \(error.rawValue)")
+        case .monitoringFailure: .monitoringFailure
+        case .event(let event): EntryKind("event \(event.mechanism.rawValue)")
+        case .authorization(let value): EntryKind("authorization \(value.rawValue)")
+        case .accuracyAuthorization(let value): EntryKind("accuracy \(value.rawValue)")
+        case .locationUpdatesPaused: .paused
+        case .locationUpdatesResumed: .resumed
+        case .backgroundTaskExpiring: .backgroundTaskExpiring
+        case .dropped(_, let reason): EntryKind("dropped \(reason.rule)")
+        case .unavailableAPI: .unavailableAPI
+        case .crashed: .crashed
+        case .killed(let cause): EntryKind("killed \(cause.rawValue)")
+        case .protectedDataAvailable: .protectedDataAvailable
+        case .didCommit: .didCommit
+        case .commitDurable: .commitDurable
+        case .commitLost(_, _, let reason): EntryKind("commit lost \(reason.rule)")
+        case .savedRecordWritten: .savedRecordWritten
+        case .savedRecordChangeLost(_, let reason):
+            EntryKind("saved record change lost \(reason.rule)")
+        case .storeUnavailable: .storeUnavailable
+        case .uploadCompleted: .uploadCompleted
         case .sessionDiagnostic(_, let diagnostic):
-            "session \(diagnostic.isActive ? "active" : "inactive")"
-        case .monitorRecords: "monitor records"
-        case .timerFired: "timer fired"
-        case .timerEnded: "timer ended"
-        case .willTerminate: "will terminate"
+            diagnostic.isActive ? .sessionActive : .sessionInactive
+        case .monitorRecords: .monitorRecords
+        case .timerFired: .timerFired
+        case .timerEnded: .timerEnded
+        case .willTerminate: .willTerminate
         }
     }
+}
+
+/// An entry's kind in words (`LifecycleState.kind(of:)`) with the hash of its words, which
+/// `LifecycleState.key` goes on from: hashed once when the kind is made, not at every entry
+/// of every run's log.
+struct EntryKind: Hashable, Sendable {
+    let text: String
+    let hash: FNV1a64
+
+    init(_ text: String) {
+        self.text = text
+        var hash = FNV1a64()
+        hash.combine(text)
+        self.hash = hash
+    }
+
+    static func == (left: EntryKind, right: EntryKind) -> Bool { left.text == right.text }
+    func hash(into hasher: inout Hasher) { hasher.combine(text) }
+
+    static let fix = EntryKind("fix")
+    static let updateWithoutLocation = EntryKind("update without location")
+    static let monitoringFailure = EntryKind("monitoring failure")
+    static let paused = EntryKind("paused")
+    static let resumed = EntryKind("resumed")
+    static let backgroundTaskExpiring = EntryKind("background task expiring")
+    static let unavailableAPI = EntryKind("unavailable API")
+    static let crashed = EntryKind("crashed")
+    static let protectedDataAvailable = EntryKind("protected data available")
+    static let didCommit = EntryKind("did commit")
+    static let commitDurable = EntryKind("commit durable")
+    static let savedRecordWritten = EntryKind("saved record written")
+    static let storeUnavailable = EntryKind("store unavailable")
+    static let uploadCompleted = EntryKind("upload completed")
+    static let sessionActive = EntryKind("session active")
+    static let sessionInactive = EntryKind("session inactive")
+    static let monitorRecords = EntryKind("monitor records")
+    static let timerFired = EntryKind("timer fired")
+    static let timerEnded = EntryKind("timer ended")
+    static let willTerminate = EntryKind("will terminate")
 }

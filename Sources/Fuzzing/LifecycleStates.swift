@@ -19,6 +19,7 @@ public struct LifecyclePath: Sendable, Equatable {
         var previous: UInt64?
         LifecycleState.walk(record) { state in
             let key = state.key
+            guard key != previous else { return }  // reached already, and no transition
             if reachedStates.insert(key).inserted { states.append(key) }
             if let previous, previous != key {
                 let transition = LifecycleState.transitionKey(from: previous, to: key)
