@@ -12,13 +12,17 @@ public struct PooledCase: Sendable, Equatable {
     public var bounds: [UInt64]
     public var kinds: [ChoiceKind]
     public var spans: [Span]
+    /// What running the case cost: its deliveries (0 when not run, as for a mutant's parent).
+    public var deliveries: Int
 
-    /// The choices `testCase` recorded (after generating from it).
-    public init(_ testCase: TestCase) {
+    /// The choices `testCase` recorded (after generating from it), and the deliveries its run
+    /// cost.
+    public init(_ testCase: TestCase, deliveries: Int = 0) {
         values = testCase.values
         bounds = testCase.bounds
         kinds = testCase.kinds
         spans = testCase.spans
+        self.deliveries = deliveries
     }
 }
 

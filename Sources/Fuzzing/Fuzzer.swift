@@ -281,7 +281,7 @@ public enum Fuzzer {
         }
         return .checked(
             path: LifecyclePath(record), failing: violations.first?.invariant,
-            choices: pool == nil ? nil : PooledCase(testCase))
+            choices: pool == nil ? nil : PooledCase(testCase, deliveries: record.trace.records.count))
     }
 
     /// Runs `scenario` and checks `invariants` on the run.
