@@ -22,10 +22,19 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
     /// Great-circle distance in metres (haversine on the mean sphere; within 0.5 % of the
     /// ellipsoid, far finer than any location source's accuracy).
     public func distance(to other: Coordinate) -> Double {
-        let φ1 = latitude * .pi / 180, φ2 = other.latitude * .pi / 180
+        let φ2 = other.latitude * .pi / 180
+        return distance(to: other, φ2: φ2, cosφ2: PortableMath.cos(φ2))
+    }
+
+    /// `distance(to: other)` given `other`'s latitude in radians, `φ2`, and its cosine, so that
+    /// a caller measuring many distances to one point (`DistanceProbe`) computes that cosine
+    /// once. The same operations in the same order: the same bits.
+    @inline(__always)
+    func distance(to other: Coordinate, φ2: Double, cosφ2: Double) -> Double {
+        let φ1 = latitude * .pi / 180
         let Δφ = φ2 - φ1, Δλ = (other.longitude - longitude) * .pi / 180
         let sinHalfΔφ = PortableMath.sin(Δφ / 2), sinHalfΔλ = PortableMath.sin(Δλ / 2)
-        let cosφ1 = PortableMath.cos(φ1), cosφ2 = PortableMath.cos(φ2)
+        let cosφ1 = PortableMath.cos(φ1)
         let a = sinHalfΔφ * sinHalfΔφ + cosφ1 * cosφ2 * sinHalfΔλ * sinHalfΔλ
         return 2 * Self.earthRadiusMeters * PortableMath.atan2(a.squareRoot(), (1 - a).squareRoot())
     }
@@ -66,5 +75,26 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         // Six decimals: about 0.1 m.
         "\(PlainText.fixed(latitude, digits: 6)),\(PlainText.fixed(longitude, digits: 6))"
+    }
+}
+
+/// Distances to one fixed point, for the route lookahead that measures hundreds to a region's
+/// center: the center's latitude cosine (a `PortableMath.cos` with argument reduction, the
+/// dearest part of a distance) is computed once instead of at every distance.
+struct DistanceProbe {
+    let point: Coordinate
+    private let φ: Double
+    private let cosφ: Double
+
+    init(_ point: Coordinate) {
+        self.point = point
+        φ = point.latitude * .pi / 180
+        cosφ = PortableMath.cos(φ)
+    }
+
+    /// `coordinate.distance(to: point)`, bit for bit.
+    @inline(__always)
+    func distance(from coordinate: Coordinate) -> Double {
+        coordinate.distance(to: point, φ2: φ, cosφ2: cosφ)
     }
 }

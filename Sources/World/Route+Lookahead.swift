@@ -8,11 +8,12 @@ extension Route {
     public func firstInstant(
         after start: Instant, fartherThan meters: Double, from point: Coordinate
     ) -> Instant? {
-        if position(at: start).distance(to: point) > meters { return start }
+        let probe = DistanceProbe(point)
+        if probe.distance(from: position(at: start)) > meters { return start }
         var index = waypointIndex(atOrBefore: start)
         while index + 1 < waypoints.count {
             let end = waypoints[index + 1]
-            if end.instant > start, end.coordinate.distance(to: point) > meters {
+            if end.instant > start, probe.distance(from: end.coordinate) > meters {
                 // Bisect within this leg: distance grows monotonically along a short straight leg
                 // once it leaves the circle.
                 var low = max(start, waypoints[index].instant)
@@ -21,7 +22,7 @@ extension Route {
                     let middle = Instant(
                         nanosecondsSinceStart: low.nanosecondsSinceStart + (high - low).nanoseconds
                             / 2)
-                    if position(at: middle).distance(to: point) > meters {
+                    if probe.distance(from: position(at: middle)) > meters {
                         high = middle
                     } else {
                         low = middle
@@ -42,7 +43,8 @@ extension Route {
     public func firstInstant(
         after start: Instant, within meters: Double, of point: Coordinate
     ) -> Instant? {
-        let distance = { (instant: Instant) in position(at: instant).distance(to: point) }
+        let probe = DistanceProbe(point)
+        let distance = { (instant: Instant) in probe.distance(from: position(at: instant)) }
         if distance(start) <= meters { return start }
         var index = waypointIndex(atOrBefore: start)
         while index + 1 < waypoints.count {
@@ -52,7 +54,7 @@ extension Route {
                 let from = position(at: low)
                 let length = from.distance(to: end.coordinate)
                 let nearestPossible =
-                    (from.distance(to: point) + end.coordinate.distance(to: point) - length) / 2
+                    (probe.distance(from: from) + probe.distance(from: end.coordinate) - length) / 2
                 if nearestPossible <= meters {
                     // Ternary search for the closest approach within the leg.
                     var near = low
