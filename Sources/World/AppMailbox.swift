@@ -38,6 +38,11 @@ struct AppMailbox {
     // invariant: in arrival order; process-bound items are for the current process, or for
     // a later one whose launch is on its way (`early`)
     private var held: [Held] = []
+    /// How many held items count against the bound (`AppItem.isBoundByQueue`), kept as items
+    /// come and go: once the bound is reached every hold checks it, and counting the queue
+    /// each time cost a pass over it (and a copy of each item).
+    // invariant: boundCount == held.count(where: \.item.isBoundByQueue)
+    private var boundCount = 0
     private let heldCountMax: Int
 
     /// A held item and the process it is for (nil: whichever listens).
@@ -66,8 +71,8 @@ struct AppMailbox {
     /// completions of the app's own commits, which are never pushed out.
     mutating func hold(_ item: AppItem, for generation: Int?) -> [AppItem] {
         held.append(Held(item: item, generation: generation))
-        guard held.count > heldCountMax else { return [] }
-        var excess = held.indices.count(where: { held[$0].item.isBoundByQueue }) - heldCountMax
+        if item.isBoundByQueue { boundCount += 1 }
+        var excess = boundCount - heldCountMax
         guard excess > 0 else { return [] }
         // The oldest bound items go, the rest keep their order. Once the bound is reached,
         // every hold pushes out one item: removed in place, not by rebuilding the queue.
@@ -76,6 +81,7 @@ struct AppMailbox {
         while excess > 0 {
             if held[index].item.isBoundByQueue {
                 overflow.append(held.remove(at: index).item)
+                boundCount -= 1
                 excess -= 1
             } else {
                 index += 1
@@ -121,6 +127,7 @@ struct AppMailbox {
         listeners = Listeners()
         let dying = held.filter { $0.generation == generation }.map(\.item)
         held.removeAll { $0.generation == generation }
+        boundCount = held.count { $0.item.isBoundByQueue }
         return dying
     }
 
@@ -132,7 +139,10 @@ struct AppMailbox {
     /// Takes the first held item that the running process may have now, in arrival order:
     /// any item for this process, and events it listens for.
     mutating func takeDeliverable() -> AppItem? {
-        firstDeliverableIndex.map { held.remove(at: $0).item }
+        guard let index = firstDeliverableIndex else { return nil }
+        let item = held.remove(at: index).item
+        if item.isBoundByQueue { boundCount -= 1 }
+        return item
     }
 
     /// The index of the first held item that the running process may have now.
@@ -152,6 +162,7 @@ struct AppMailbox {
             update.channel == .manager(id)
         else { return nil }
         held.remove(at: index)
+        boundCount -= 1  // a location
         return update
     }
 
