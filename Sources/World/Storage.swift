@@ -286,8 +286,16 @@ struct Disk {
     /// Completes `commit` and every commit issued before it; returns them in order.
     mutating func complete(through commit: CommitID) -> [InFlight] {
         guard let index = inFlight.firstIndex(where: { $0.commit == commit }) else { return [] }
-        let done = Array(inFlight[...index])
-        inFlight.removeFirst(index + 1)
+        let done: [InFlight]
+        if index == inFlight.count - 1 {
+            // The usual case, every commit in flight done: handed over whole, not copied out
+            // and removed.
+            done = inFlight
+            inFlight = []
+        } else {
+            done = Array(inFlight[...index])
+            inFlight.removeFirst(index + 1)
+        }
         for completed in done { rows.append(contentsOf: completed.rows) }
         return done
     }
