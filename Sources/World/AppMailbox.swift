@@ -153,6 +153,9 @@ struct AppMailbox {
         return item
     }
 
+    /// True when `takeDeliverable()` would take an item; reading it changes nothing.
+    var hasDeliverable: Bool { firstDeliverableIndex != nil }
+
     /// The index of the first held item that the running process may have now.
     private var firstDeliverableIndex: Int? {
         guard state.isRunning else { return nil }

@@ -371,7 +371,10 @@ final class AppProcess: SimulationActor {
     /// The process runs again, or its listeners changed: hands it, in arrival order, what was
     /// held for it and every held event it now listens for.
     private func runAgain(_ context: inout Scheduler<WorldMessage>) {
-        while engine != nil, let item = changeMailbox({ $0.takeDeliverable() }) {
+        // Asked first, read only: most times nothing is held, and a change moves the mailbox.
+        while engine != nil, mailbox.hasDeliverable,
+            let item = changeMailbox({ $0.takeDeliverable() })
+        {
             hand(item, batching: true, &context)
         }
         armExpiryIfNeeded(&context)
