@@ -36,11 +36,15 @@ extension Route {
                 // once it leaves the circle.
                 var low = max(start, waypoints[index].instant)
                 var high = end.instant
+                let threshold = DistanceThreshold(meters)
                 while (high - low).nanoseconds > 1_000_000 {
                     let middle = Instant(
                         nanosecondsSinceStart: low.nanosecondsSinceStart + (high - low).nanoseconds
                             / 2)
-                    if probe.distance(from: position(at: middle)) > meters {
+                    // `middle` lies strictly inside this leg: its position needs no search.
+                    if probe.isFarther(
+                        than: threshold, from: position(at: middle, inLeg: index))
+                    {
                         high = middle
                     } else {
                         low = middle
