@@ -242,7 +242,7 @@ public final class Uploader {
             waitingCount = 0
         }
         while countedUpTo < rows.count {
-            if Self.isData(rows[countedUpTo]) { waitingCount += 1 }
+            if Self.isData(rows, at: countedUpTo) { waitingCount += 1 }
             countedUpTo += 1
         }
         waitingSince = waitingCount == 0 ? nil : waitingSince ?? now
@@ -269,6 +269,12 @@ public final class Uploader {
         return Array(rows[key.firstRowIndex...].filter(Self.isData).prefix(key.rowCount))
     }
 
+    /// `isData(rows[index])`, reading only the row's key in place: the loops over the outbox
+    /// at every commit copied each row they passed (its strings retained and released).
+    private static func isData(_ rows: [StoredRow], at index: Int) -> Bool {
+        !rows[index].key.hasPrefix(markerKeyPrefix)
+    }
+
     private static func isData(_ row: StoredRow) -> Bool {
         !row.key.hasPrefix(markerKeyPrefix)
     }
@@ -278,7 +284,7 @@ public final class Uploader {
         var indices: [Int] = []
         var index = nextRowIndex
         while index < rows.count && indices.count < configuration.batchRowCountMax {
-            if Self.isData(rows[index]) { indices.append(index) }
+            if Self.isData(rows, at: index) { indices.append(index) }
             index += 1
         }
         guard let first = indices.first, let last = indices.last else { return }
