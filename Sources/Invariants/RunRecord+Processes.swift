@@ -152,10 +152,21 @@ extension RunRecord {
     /// `engineEvents` split by process, in order: element `g - 1` holds generation `g`'s
     /// (the invariants ask for each process's events several times).
     private func readEventsByGeneration() -> [[StampedEngineEvent]] {
-        var byGeneration: [[StampedEngineEvent]] = []
-        for event in engineEvents where event.generation >= 1 {
-            while byGeneration.count < event.generation { byGeneration.append([]) }
-            byGeneration[event.generation - 1].append(event)
+        // Counted first, so that each process's array is allocated once at its size instead
+        // of growing by doubling; the events are read in place (binding each copied it).
+        var counts: [Int] = []
+        for index in engineEvents.indices where engineEvents[index].generation >= 1 {
+            let generation = engineEvents[index].generation
+            while counts.count < generation { counts.append(0) }
+            counts[generation - 1] += 1
+        }
+        var byGeneration = counts.map { count in
+            var events: [StampedEngineEvent] = []
+            events.reserveCapacity(count)
+            return events
+        }
+        for index in engineEvents.indices where engineEvents[index].generation >= 1 {
+            byGeneration[engineEvents[index].generation - 1].append(engineEvents[index])
         }
         return byGeneration
     }
