@@ -99,8 +99,10 @@ extension RunRecord {
         }
         let deliveries = trace.records
         for index in deliveries.indices {
-            // Matched in place: binding each delivery copied its message.
-            guard case .processChanged(let state, let generation, _) = deliveries[index].message
+            // Matched in place: binding each delivery copied its message. The case alone is
+            // tested first, which reads it in place; only a match is bound (copied).
+            guard case .processChanged = deliveries[index].message,
+                case .processChanged(let state, let generation, _) = deliveries[index].message
             else { continue }
             let instant = deliveries[index].instant
             update(&spans, generation) { $0.states.append((instant, state)) }
