@@ -130,9 +130,10 @@ extension RunRecord {
         let daemon = ActorID(index: WorldActors.daemonIndex)
         let deliveries = trace.records
         for index in deliveries.indices where deliveries[index].actor == daemon {
-            guard case .requests(let batch, let generation) = deliveries[index].message else {
-                continue
-            }
+            // The case alone first, in place, as in `readProcesses`.
+            guard case .requests = deliveries[index].message,
+                case .requests(let batch, let generation) = deliveries[index].message
+            else { continue }
             for request in batch {
                 requests.append(
                     LocationRequest(
