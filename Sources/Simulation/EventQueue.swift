@@ -224,15 +224,17 @@ struct EventQueue<Message> {
     @inlinable @inline(__always)
     mutating func take(_ index: UInt32) -> (instant: Int64, target: ActorID, message: Message) {
         count -= 1
-        return nodes.withUnsafeMutableBufferPointer { nodes in
+        // The message is moved straight into `message`, not returned through the closure
+        // with the rest (which copied it once more).
+        var message: Message?
+        let (instant, target) = nodes.withUnsafeMutableBufferPointer { nodes in
             Self.unlink(index, nodes: nodes, occupancy: &occupancy)
-            let result = (
-                nodes[Int(index)].instant, nodes[Int(index)].target,
-                nodes[Int(index)].message.take()!
-            )
+            swap(&message, &nodes[Int(index)].message)
+            let placed = (nodes[Int(index)].instant, nodes[Int(index)].target)
             Self.free(index, nodes: nodes, freeHead: &freeHead)
-            return result
+            return placed
         }
+        return (instant, target, message!)
     }
 
     /// Appends node `index` to the tail of `bucket` (the one place that links a node).
