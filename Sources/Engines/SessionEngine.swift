@@ -54,17 +54,25 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     }
 
     public let settings: Settings
-    public private(set) var events: [TrackingEvent] = []
+    public var events: [TrackingEvent] { told }
     /// The persisted enabled flag, as this process knows it (nil until read).
     public private(set) var isEnabled: Bool?
     /// The sessions and stream this process holds while tracking runs.
     public private(set) var serviceSession: ServiceSession?
     public private(set) var backgroundActivitySession: BackgroundActivitySession?
-    public private(set) var liveUpdates: ObjectID?
+    public var liveUpdates: ObjectID? { liveStream }
     /// The manager that holds significant change and the wake region.
-    public private(set) var manager: LocationManager?
+    public var manager: LocationManager? { regionManager }
     /// The wake region's centre, while it is monitored.
-    public private(set) var wakeRegionCenter: Coordinate?
+    public var wakeRegionCenter: Coordinate? { wakeCenter }
+    // The state behind `events`, `liveUpdates`, `manager` and `wakeRegionCenter`, which every
+    // fix reads: a public stored property is checked at run time at every access (another
+    // module may reach it), a private one statically, as long as no call runs inside an
+    // access to it (the events are appended moved out and back, `tell`).
+    private var told: [TrackingEvent] = []
+    private var liveStream: ObjectID?
+    private var regionManager: LocationManager?
+    private var wakeCenter: Coordinate?
     /// Stores the fixes and uploads them (R-B14, R-D13).
     public let recorder: FixRecorder
     private var launchState = ProcessState.foreground
@@ -100,7 +108,7 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     public func start(services: LocationServices) {
         TrackingRecord(services).isEnabled = true
         isEnabled = true
-        events.append(.started)
+        tell(.started)
         startMachinery(services: services)
     }
 
@@ -108,15 +116,15 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     public func stop(services: LocationServices) {
         TrackingRecord(services).isEnabled = false
         isEnabled = false
-        events.append(.stopped)
+        tell(.stopped)
         serviceSession?.invalidate()
         backgroundActivitySession?.invalidate()
-        if let liveUpdates { services.stopLiveUpdates(liveUpdates) }
-        manager?.stopMonitoringSignificantLocationChanges()
+        if let liveStream { services.stopLiveUpdates(liveStream) }
+        regionManager?.stopMonitoringSignificantLocationChanges()
         stopWakeRegion()
         serviceSession = nil
         backgroundActivitySession = nil
-        liveUpdates = nil
+        liveStream = nil
     }
 
     /// `getState()` (R-B13): the session engine is active while its stream runs and both
@@ -127,7 +135,22 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
             && backgroundActivitySession?.diagnostic?.isActive == true
         return EngineState(
             enabled: isEnabled ?? false, lastAcceptedFixAge: recorder.lastAcceptedFixAge(at: now),
-            sessionEngineActive: liveUpdates != nil && sessionsActive)
+            sessionEngineActive: liveStream != nil && sessionsActive)
+    }
+
+    /// Appends to the events moved out and back: no call runs inside an access to them.
+    private func tell(_ event: TrackingEvent) {
+        var moved: [TrackingEvent] = []
+        swap(&moved, &told)
+        moved.append(event)
+        swap(&moved, &told)
+    }
+
+    private func tell(contentsOf newEvents: [TrackingEvent]) {
+        var moved: [TrackingEvent] = []
+        swap(&moved, &told)
+        moved += newEvents
+        swap(&moved, &told)
     }
 
     // MARK: Launch
@@ -138,7 +161,7 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
         guard launch.protectedDataAvailable else {
             // The saved record reads empty before the first unlock: waiting is the only
             // answer that cannot be wrong (R-D9).
-            events.append(.waitingForFirstUnlock)
+            tell(.waitingForFirstUnlock)
             return
         }
         restoring = launch.state == .background
@@ -163,9 +186,9 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
             settings.launchRules, services: services,
             bootFromUptime: flaws.contains(.rebootByUptime))
         isEnabled = enabled
-        events += launchEvents
+        tell(contentsOf: launchEvents)
         if enabled {
-            events.append(.resumed(launchedIn: launchState))
+            tell(.resumed(launchedIn: launchState))
             if flaws.contains(.restoreAfterSlowWork) {
                 slowWork = services.scheduledTimer(after: Flaws.slowLaunchWork)
             } else {
@@ -182,7 +205,7 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     public func lifecycleChanged(to state: ProcessState, services: LocationServices) {
         appState = state
         // A session deferred to the foreground begins now (R-C5).
-        if isEnabled == true, liveUpdates != nil || flaws.contains(.sessionFromBackground) {
+        if isEnabled == true, liveStream != nil || flaws.contains(.sessionFromBackground) {
             beginActivitySessionIfDue(services: services)
         }
         guard state == .foreground, isEnabled == false, settings.startsWhenOpened else { return }
@@ -202,7 +225,7 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     private func startMachinery(services: LocationServices) {
         let authorization = services.authorizationStatus
         guard authorization == .whenInUse || authorization == .always else {
-            events.append(.permissionMissing(authorization))
+            tell(.permissionMissing(authorization))
             return
         }
         if serviceSession == nil {
@@ -210,13 +233,13 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
                 services: services, authorization: settings.serviceSessionRequirement)
         }
         beginActivitySessionIfDue(services: services)
-        if liveUpdates == nil {
-            liveUpdates = services.startLiveUpdates(settings.liveConfiguration)
+        if liveStream == nil {
+            liveStream = services.startLiveUpdates(settings.liveConfiguration)
         }
-        let manager = self.manager ?? services.makeLocationManager()
-        if self.manager == nil {
+        let manager = self.regionManager ?? services.makeLocationManager()
+        if self.regionManager == nil {
             manager.delegate = self
-            self.manager = manager
+            self.regionManager = manager
         }
         manager.startMonitoringSignificantLocationChanges()
         if let last = recorder.lastAcceptedFix { moveWakeRegion(to: last.coordinate) }
@@ -235,14 +258,14 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
 
     public func authorizationChanged(to authorization: Authorization, services: LocationServices)
     {
-        guard isEnabled == true, liveUpdates == nil else { return }
+        guard isEnabled == true, liveStream == nil else { return }
         startMachinery(services: services)
     }
 
     // MARK: Fixes
 
     public func didReceive(_ update: LocationUpdate, services: LocationServices) {
-        guard case .liveUpdates(let stream) = update.channel, stream == liveUpdates else { return }
+        guard case .liveUpdates(let stream) = update.channel, stream == liveStream else { return }
         guard let fix = update.fix else {
             if flaws.contains(.nilLocationEndsStream) {
                 // The flaw: the loop ended, and the engine still thinks it runs.
@@ -251,12 +274,12 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
             return
         }
         guard fix.horizontalAccuracyMeters <= settings.minimumAccuracyMeters else {
-            events.append(.fixRejected(fix, reason: "accuracy over the minimum"))
+            tell(.fixRejected(fix, reason: "accuracy over the minimum"))
             return
         }
         recorder.accept(fix, services: services)
-        events.append(.fixAccepted(fix))
-        if let center = wakeRegionCenter,
+        tell(.fixAccepted(fix))
+        if let center = wakeCenter,
             center.distance(to: fix.coordinate) < settings.wakeRegionRollDistanceMeters
         {
             return
@@ -266,8 +289,8 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
 
     /// Monitors the wake region around `center` (the same identifier replaces the old one).
     private func moveWakeRegion(to center: Coordinate) {
-        guard let manager else { return }
-        wakeRegionCenter = center
+        guard let manager = regionManager else { return }
+        wakeCenter = center
         manager.startMonitoring(
             for: CircularRegion(
                 identifier: settings.wakeRegionIdentifier, center: center,
@@ -277,8 +300,8 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     /// Tracking is off at launch: the registrations an earlier process left in the daemon
     /// (significant change, the wake region) would only relaunch the app for nothing.
     private func clearRegistrations(services: LocationServices) {
-        let manager = self.manager ?? services.makeLocationManager()
-        self.manager = manager
+        let manager = self.regionManager ?? services.makeLocationManager()
+        self.regionManager = manager
         manager.stopMonitoringSignificantLocationChanges()
         manager.stopMonitoring(
             for: CircularRegion(
@@ -287,11 +310,11 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     }
 
     private func stopWakeRegion() {
-        guard let manager, let center = wakeRegionCenter else { return }
+        guard let manager = regionManager, let center = wakeCenter else { return }
         manager.stopMonitoring(
             for: CircularRegion(
                 identifier: settings.wakeRegionIdentifier, center: center,
                 radiusMeters: settings.wakeRegionRadiusMeters))
-        wakeRegionCenter = nil
+        wakeCenter = nil
     }
 }

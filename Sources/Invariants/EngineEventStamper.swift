@@ -25,12 +25,18 @@ final class EngineLedger {
     var engines: [any TrackingEngine] = []
 }
 
-/// A trace sink that forwards every delivery to a `MemoryTrace` and, before recording delivery
-/// k + 1, stamps the events the engines told since delivery k with delivery k's instant (the
-/// kernel records a delivery just before the actor receives it, so everything told in a
-/// callback is told between two records). `finish()` stamps what the last delivery told.
+/// A trace sink that keeps every delivery (handed over as a `MemoryTrace`, `memory`) and,
+/// before recording delivery k + 1, stamps the events the engines told since delivery k with
+/// delivery k's instant (the kernel records a delivery just before the actor receives it, so
+/// everything told in a callback is told between two records). `finish()` stamps what the last
+/// delivery told.
+///
+/// Its arrays are appended to moved out of the stamper and back (`swap`): appending to an
+/// array stored in a class runs a call inside the access, which made Swift check every access
+/// to it at run time, at every delivery. Kept here rather than in a `MemoryTrace`, whose
+/// storage other modules reach, the deliveries are checked statically too.
 final class EngineEventStamper: TraceSink {
-    let memory: MemoryTrace<WorldMessage>
+    private var records: [MemoryTrace<WorldMessage>.Record] = []
     private let ledger: EngineLedger
     private(set) var stamped: [StampedEngineEvent] = []
     /// Engines looked at so far (a prefix of `ledger.engines`); all but the last are done.
@@ -48,13 +54,21 @@ final class EngineEventStamper: TraceSink {
     /// A stamper with room for `capacity` deliveries and events before its arrays grow.
     init(ledger: EngineLedger, capacity: RunCapacity) {
         self.ledger = ledger
-        memory = MemoryTrace(reservingCapacity: capacity.deliveries)
+        // Reserved before they are stored, for the reason above.
+        var records: [MemoryTrace<WorldMessage>.Record] = []
+        records.reserveCapacity(capacity.deliveries)
+        self.records = records
+        var stamped: [StampedEngineEvent] = []
         stamped.reserveCapacity(capacity.engineEvents)
+        self.stamped = stamped
     }
+
+    /// Every delivery so far, as a trace (sharing the records' storage, not copying it).
+    var memory: MemoryTrace<WorldMessage> { MemoryTrace(records: records) }
 
     /// What this run recorded, as a capacity for the next.
     var recorded: RunCapacity {
-        RunCapacity(deliveries: memory.records.count, engineEvents: stamped.count)
+        RunCapacity(deliveries: records.count, engineEvents: stamped.count)
     }
 
     func record(instant: Instant, actor: ActorID, message: WorldMessage) {
@@ -62,7 +76,10 @@ final class EngineEventStamper: TraceSink {
         lastDeliveryMayTell = app.map { $0 == actor } ?? true
         lastInstant = instant
         recordCount += 1
-        memory.record(instant: instant, actor: actor, message: message)
+        var moved: [MemoryTrace<WorldMessage>.Record] = []
+        swap(&moved, &records)
+        moved.append(.init(instant: instant, actor: actor, message: message))
+        swap(&moved, &records)
     }
 
     /// Stamps what the last delivery told.
@@ -79,12 +96,15 @@ final class EngineEventStamper: TraceSink {
             let events = engines[index].events
             lastEngineStampedCount = max(events.count, alreadyStamped)
             guard events.count > alreadyStamped else { continue }
+            var moved: [StampedEngineEvent] = []
+            swap(&moved, &stamped)
             for event in events[alreadyStamped...] {
-                stamped.append(
+                moved.append(
                     StampedEngineEvent(
                         instant: lastInstant, traceIndex: recordCount - 1,
                         generation: index + 1, event: event))
             }
+            swap(&moved, &stamped)
         }
         seenEngineCount = max(seenEngineCount, engines.count)
     }

@@ -43,8 +43,18 @@ struct FixTable<Value> {
 
     /// Changes the value for `key`, added first with `initial` when it is not there.
     mutating func update(_ key: FixKey, initial: Value, _ change: (inout Value) -> Void) {
-        insert(key, initial)
-        let slot = self.slot(of: key)
+        // `insert` then a lookup, with one probe instead of two when the key is there (or
+        // is inserted without growing): every fix of a run is counted and taken this way.
+        var slot = self.slot(of: key)
+        if keys[slot] == nil {
+            if (count + 1) * 2 > keys.count {
+                grow()
+                slot = self.slot(of: key)
+            }
+            keys[slot] = key
+            values[slot] = initial
+            count += 1
+        }
         guard var value = values[slot] else { return }
         change(&value)
         values[slot] = value

@@ -64,6 +64,12 @@ struct ForegroundRule {
                 found += held.violations
                 pending = nil
             }
+            // The case alone is tested first, which reads it in place; only the deliveries
+            // matched below are bound (copied). Most of the daemon's are its timers.
+            switch deliveries[index].message {
+            case .processChanged, .requests: break
+            default: continue
+            }
             switch deliveries[index].message {
             case .processChanged(let state, let generation, _) where state != .terminated:
                 if state == .foreground, pending?.generation == generation { pending = nil }

@@ -38,8 +38,17 @@ extension RunRecord {
         var uploadsInFlight = 0
         let deliveries = trace.records
         for index in deliveries.indices {
-            // Matched in place: binding each delivery copied its message.
+            // Matched in place: binding each delivery copied its message. The case alone is
+            // tested first, which reads it in place; the match below binds (copies) only the
+            // deliveries it may keep.
             let actor = deliveries[index].actor
+            switch deliveries[index].message {
+            case .requests where actor == daemon, .upload where actor == network,
+                .deliver where actor == app:
+                break
+            default:
+                continue
+            }
             let instant = deliveries[index].instant
             switch deliveries[index].message {
             case .requests(let batch, let generation) where actor == daemon:

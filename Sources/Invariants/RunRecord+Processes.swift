@@ -99,8 +99,10 @@ extension RunRecord {
         }
         let deliveries = trace.records
         for index in deliveries.indices {
-            // Matched in place: binding each delivery copied its message.
-            guard case .processChanged(let state, let generation, _) = deliveries[index].message
+            // Matched in place: binding each delivery copied its message. The case alone is
+            // tested first, which reads it in place; only a match is bound (copied).
+            guard case .processChanged = deliveries[index].message,
+                case .processChanged(let state, let generation, _) = deliveries[index].message
             else { continue }
             let instant = deliveries[index].instant
             update(&spans, generation) { $0.states.append((instant, state)) }
@@ -128,9 +130,10 @@ extension RunRecord {
         let daemon = ActorID(index: WorldActors.daemonIndex)
         let deliveries = trace.records
         for index in deliveries.indices where deliveries[index].actor == daemon {
-            guard case .requests(let batch, let generation) = deliveries[index].message else {
-                continue
-            }
+            // The case alone first, in place, as in `readProcesses`.
+            guard case .requests = deliveries[index].message,
+                case .requests(let batch, let generation) = deliveries[index].message
+            else { continue }
             for request in batch {
                 requests.append(
                     LocationRequest(
@@ -152,10 +155,21 @@ extension RunRecord {
     /// `engineEvents` split by process, in order: element `g - 1` holds generation `g`'s
     /// (the invariants ask for each process's events several times).
     private func readEventsByGeneration() -> [[StampedEngineEvent]] {
-        var byGeneration: [[StampedEngineEvent]] = []
-        for event in engineEvents where event.generation >= 1 {
-            while byGeneration.count < event.generation { byGeneration.append([]) }
-            byGeneration[event.generation - 1].append(event)
+        // Counted first, so that each process's array is allocated once at its size instead
+        // of growing by doubling; the events are read in place (binding each copied it).
+        var counts: [Int] = []
+        for index in engineEvents.indices where engineEvents[index].generation >= 1 {
+            let generation = engineEvents[index].generation
+            while counts.count < generation { counts.append(0) }
+            counts[generation - 1] += 1
+        }
+        var byGeneration = counts.map { count in
+            var events: [StampedEngineEvent] = []
+            events.reserveCapacity(count)
+            return events
+        }
+        for index in engineEvents.indices where engineEvents[index].generation >= 1 {
+            byGeneration[engineEvents[index].generation - 1].append(engineEvents[index])
         }
         return byGeneration
     }

@@ -74,7 +74,12 @@ public struct RunRecord {
         let stamper = EngineEventStamper(ledger: ledger, capacity: RunCapacity.hint.next)
         var world = World(configuration, trace: stamper) {
             let made = engine()
-            ledger.engines.append(made)
+            // Appended moved out and back, as `EngineEventStamper` does, which reads the
+            // engines after every delivery to the app.
+            var engines: [any TrackingEngine] = []
+            swap(&engines, &ledger.engines)
+            engines.append(made)
+            swap(&engines, &ledger.engines)
             return made
         }
         stamper.app = world.app

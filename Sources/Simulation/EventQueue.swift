@@ -147,12 +147,19 @@ struct EventQueue<Message> {
         return advanceToNextInstant(notAfter: horizon)
     }
 
+    /// The queue node of the first delivery of the ready run, for `take`. Call only after
+    /// `advance` returned true.
+    @inlinable @inline(__always)
+    var readyHead: UInt32 {
+        let index = nodes[0].next
+        assert(index != 0, "the ready run is not empty")
+        return index
+    }
+
     /// Takes the first delivery of the ready run. Call only after `advance` returned true.
     @inlinable @inline(__always)
     mutating func popReady() -> (instant: Int64, target: ActorID, message: Message) {
-        let index = nodes[0].next
-        assert(index != 0, "popReady needs a non-empty ready run")
-        return take(index)
+        take(readyHead)
     }
 
     /// True when the ready run holds exactly one delivery (so it has one channel head, and an
@@ -182,15 +189,22 @@ struct EventQueue<Message> {
         return heads
     }
 
+    /// The queue node of the `offset`-th delivery of the ready run, for `take`.
+    /// - Complexity: O(offset).
+    @inlinable
+    func readyNode(at offset: Int) -> UInt32 {
+        var index = nodes[0].next
+        for _ in 0..<offset { index = nodes[Int(index)].next }
+        precondition(index != 0, "the offset lies inside the ready run")
+        return index
+    }
+
     /// Takes the `offset`-th delivery of the ready run, keeping the others in order.
     /// - Complexity: O(offset).
     @inlinable
     mutating func removeReady(at offset: Int) -> (instant: Int64, target: ActorID, message: Message)
     {
-        var index = nodes[0].next
-        for _ in 0..<offset { index = nodes[Int(index)].next }
-        precondition(index != 0, "the offset lies inside the ready run")
-        return take(index)
+        take(readyNode(at: offset))
     }
 
     // MARK: - Internals
@@ -210,15 +224,17 @@ struct EventQueue<Message> {
     @inlinable @inline(__always)
     mutating func take(_ index: UInt32) -> (instant: Int64, target: ActorID, message: Message) {
         count -= 1
-        return nodes.withUnsafeMutableBufferPointer { nodes in
+        // The message is moved straight into `message`, not returned through the closure
+        // with the rest (which copied it once more).
+        var message: Message?
+        let (instant, target) = nodes.withUnsafeMutableBufferPointer { nodes in
             Self.unlink(index, nodes: nodes, occupancy: &occupancy)
-            let result = (
-                nodes[Int(index)].instant, nodes[Int(index)].target,
-                nodes[Int(index)].message.take()!
-            )
+            swap(&message, &nodes[Int(index)].message)
+            let placed = (nodes[Int(index)].instant, nodes[Int(index)].target)
             Self.free(index, nodes: nodes, freeHead: &freeHead)
-            return result
+            return placed
         }
+        return (instant, target, message!)
     }
 
     /// Appends node `index` to the tail of `bucket` (the one place that links a node).

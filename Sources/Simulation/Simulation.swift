@@ -77,7 +77,10 @@ public struct Simulation<Message> {
                 }
                 break
             }
-            let (instant, target, message) = isFIFO ? scheduler.queue.popReady() : takeContested()
+            // The node is chosen first and its delivery taken here, once: returned from the
+            // (not inlined) choice, the message was copied out and copied again.
+            let node = isFIFO ? scheduler.queue.readyHead : contestedNode()
+            let (instant, target, message) = scheduler.queue.take(node)
             scheduler.moveClock(to: instant)
             deliver(message, to: actors[Int(target.index)], id: target)
             if scheduler.stopRequested {
@@ -105,19 +108,19 @@ public struct Simulation<Message> {
         scheduler.currentActorStorage = .outside
     }
 
-    /// Takes the next delivery of the ready run as the ordering strategy picks it, among the
-    /// first deliveries of each channel only (so every strategy keeps per-channel FIFO). A run
-    /// with one channel draws no choice.
+    /// The queue node of the next delivery of the ready run as the ordering strategy picks it,
+    /// among the first deliveries of each channel only (so every strategy keeps per-channel
+    /// FIFO). A run with one channel draws no choice.
     @inlinable @inline(never)
-    mutating func takeContested() -> (instant: Int64, target: ActorID, message: Message) {
+    mutating func contestedNode() -> UInt32 {
         // Most instants have one delivery: no list of heads to build.
-        if scheduler.queue.readyRunIsSingle { return scheduler.queue.popReady() }
+        if scheduler.queue.readyRunIsSingle { return scheduler.queue.readyHead }
         let heads = scheduler.queue.channelHeads()
-        if heads.count == 1 { return scheduler.queue.popReady() }
+        if heads.count == 1 { return scheduler.queue.readyHead }
         let pick = orderingStorage.pick(among: heads.map(\.channel))
         precondition(
             pick >= 0 && pick < heads.count, "an ordering pick is one of the channel heads")
-        return scheduler.queue.removeReady(at: heads[pick].offset)
+        return scheduler.queue.readyNode(at: heads[pick].offset)
     }
 }
 

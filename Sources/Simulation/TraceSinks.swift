@@ -24,7 +24,7 @@ public final class HashingTrace<Message: CustomStringConvertible>: TraceSink {
 public final class MemoryTrace<Message: CustomStringConvertible>: TraceSink {
     /// One delivery.
     public struct Record {
-        @inlinable init(instant: Instant, actor: ActorID, message: Message) {
+        @inlinable public init(instant: Instant, actor: ActorID, message: Message) {
             self.instant = instant
             self.actor = actor
             self.message = message
@@ -47,6 +47,10 @@ public final class MemoryTrace<Message: CustomStringConvertible>: TraceSink {
 
     /// An empty trace with room for `capacity` deliveries before its storage grows.
     public init(reservingCapacity capacity: Int) { storage.reserveCapacity(capacity) }
+
+    /// The trace of `records`, in order: for a sink that kept the deliveries itself and hands
+    /// them over when the run is over.
+    public init(records: [Record]) { storage = records }
 
     /// The hash of every delivery so far.
     public var hash: TraceHash {

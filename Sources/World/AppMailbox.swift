@@ -35,9 +35,18 @@ struct AppMailbox {
     private var endings: [TerminationCause] = []
     /// The current process's listeners.
     private var listeners = Listeners()
-    // invariant: in arrival order; process-bound items are for the current process, or for
-    // a later one whose launch is on its way (`early`)
+    // invariant: held[heldStart...] are the items held, in arrival order; process-bound items
+    // are for the current process, or for a later one whose launch is on its way (`early`)
     private var held: [Held] = []
+    /// Items before it were taken from the front and are dead (`removeHeld(at:)`): a queue
+    /// drained, or pushed out at the bound, from the front one item at a time moved every
+    /// item after it each time. `compact()` drops them.
+    private var heldStart = 0
+    /// How many held items count against the bound (`AppItem.isBoundByQueue`), kept as items
+    /// come and go: once the bound is reached every hold checks it, and counting the queue
+    /// each time cost a pass over it (and a copy of each item).
+    // invariant: boundCount == held.count(where: \.item.isBoundByQueue)
+    private var boundCount = 0
     private let heldCountMax: Int
 
     /// A held item and the process it is for (nil: whichever listens).
@@ -65,17 +74,20 @@ struct AppMailbox {
     /// The bound counts the items the system queues (`AppItem.isBoundByQueue`), not the
     /// completions of the app's own commits, which are never pushed out.
     mutating func hold(_ item: AppItem, for generation: Int?) -> [AppItem] {
+        compactIfWorthIt()
         held.append(Held(item: item, generation: generation))
-        guard held.count > heldCountMax else { return [] }
-        var excess = held.indices.count(where: { held[$0].item.isBoundByQueue }) - heldCountMax
+        if item.isBoundByQueue { boundCount += 1 }
+        var excess = boundCount - heldCountMax
         guard excess > 0 else { return [] }
         // The oldest bound items go, the rest keep their order. Once the bound is reached,
         // every hold pushes out one item: removed in place, not by rebuilding the queue.
         var overflow: [AppItem] = []
-        var index = 0
+        var index = heldStart
         while excess > 0 {
             if held[index].item.isBoundByQueue {
-                overflow.append(held.remove(at: index).item)
+                overflow.append(removeHeld(at: index).item)
+                index = heldStart  // the items before it were renumbered, none of them bound
+                boundCount -= 1
                 excess -= 1
             } else {
                 index += 1
@@ -85,18 +97,18 @@ struct AppMailbox {
     }
 
     /// True when events wait for a listener.
-    var hasHeldEvents: Bool { held.contains { $0.generation == nil } }
+    var hasHeldEvents: Bool { held[heldStart...].contains { $0.generation == nil } }
 
     /// The mechanisms of the held events, in the order held (with repeats).
     var heldEventMechanisms: [RelaunchMechanism] {
-        held.compactMap { held in
+        held[heldStart...].compactMap { held in
             guard held.generation == nil, case .event(let event) = held.item else { return nil }
             return event.mechanism
         }
     }
 
     /// The number of items held (for checks of the mailbox's bookkeeping).
-    var heldCount: Int { held.count }
+    var heldCount: Int { held.count - heldStart }
 
     // MARK: - The process's life
 
@@ -119,8 +131,10 @@ struct AppMailbox {
         if generation > 0 { endings[generation - 1] = cause }
         state = .terminated
         listeners = Listeners()
+        compact()
         let dying = held.filter { $0.generation == generation }.map(\.item)
         held.removeAll { $0.generation == generation }
+        boundCount = held.count { $0.item.isBoundByQueue }
         return dying
     }
 
@@ -132,13 +146,20 @@ struct AppMailbox {
     /// Takes the first held item that the running process may have now, in arrival order:
     /// any item for this process, and events it listens for.
     mutating func takeDeliverable() -> AppItem? {
-        firstDeliverableIndex.map { held.remove(at: $0).item }
+        compactIfWorthIt()
+        guard let index = firstDeliverableIndex else { return nil }
+        let item = removeHeld(at: index).item
+        if item.isBoundByQueue { boundCount -= 1 }
+        return item
     }
+
+    /// True when `takeDeliverable()` would take an item; reading it changes nothing.
+    var hasDeliverable: Bool { firstDeliverableIndex != nil }
 
     /// The index of the first held item that the running process may have now.
     private var firstDeliverableIndex: Int? {
         guard state.isRunning else { return nil }
-        return held.firstIndex { held in
+        return held[heldStart...].firstIndex { held in
             if let generation = held.generation { return generation == self.generation }
             guard case .event(let event) = held.item else { return false }
             return listeners.listens(to: event)
@@ -148,10 +169,12 @@ struct AppMailbox {
     /// Takes the first held item that the running process may have now if it is a location of
     /// manager `id` (the next of a batch, R-A2); otherwise takes nothing.
     mutating func takeDeliverableLocation(of id: ObjectID) -> LocationUpdate? {
+        compactIfWorthIt()
         guard let index = firstDeliverableIndex, case .location(let update) = held[index].item,
             update.channel == .manager(id)
         else { return nil }
-        held.remove(at: index)
+        _ = removeHeld(at: index)
+        boundCount -= 1  // a location
         return update
     }
 
@@ -159,6 +182,7 @@ struct AppMailbox {
     /// that `mechanism` would have relaunched the app for.
     mutating func takeHeldEvents(for mechanism: RelaunchMechanism? = nil) -> [MonitoringEvent] {
         var taken: [MonitoringEvent] = []
+        compact()
         held.removeAll { held in
             guard held.generation == nil, case .event(let event) = held.item,
                 mechanism == nil || event.mechanism == mechanism
@@ -167,6 +191,37 @@ struct AppMailbox {
             return true
         }
         return taken
+    }
+
+    /// Removes the held item at `index` (at or after `heldStart`) and returns it, moving the
+    /// fewer items: those after it down by one (`remove(at:)`), or those before it up by one
+    /// and `heldStart` on, the front slot emptied. Either way the items keep their order.
+    private mutating func removeHeld(at index: Int) -> Held {
+        guard index - heldStart <= held.count - 1 - index else { return held.remove(at: index) }
+        var position = index
+        while position > heldStart {
+            held.swapAt(position, position - 1)
+            position -= 1
+        }
+        let removed = held[heldStart]
+        held[heldStart] = Held(item: .protectedDataAvailable, generation: nil)  // holds nothing
+        heldStart += 1
+        return removed
+    }
+
+    /// Drops the dead slots before `heldStart`.
+    private mutating func compact() {
+        guard heldStart > 0 else { return }
+        held.removeFirst(heldStart)
+        heldStart = 0
+    }
+
+    /// Drops the dead slots once there is nothing after them, or once they are at least half
+    /// the array (so that each item is moved a bounded number of times).
+    private mutating func compactIfWorthIt() {
+        if heldStart == held.count || (heldStart >= 32 && heldStart * 2 >= held.count) {
+            compact()
+        }
     }
 
     /// How process `generation` ended.

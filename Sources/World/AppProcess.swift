@@ -156,7 +156,7 @@ final class AppProcess: SimulationActor {
     /// The services the current process's engine calls (one per process: object ids count on).
     private var services: LocationServices?
     /// Everything the app saw, in order.
-    private(set) var log: [AppLogEntry] = []
+    private(set) var log: [AppLogEntry]
     /// The app's data on the device: it outlives every process.
     private(set) var disk = Disk()
     /// The saved record's pending write: when it is due, and its timer.
@@ -178,7 +178,11 @@ final class AppProcess: SimulationActor {
         self.daemon = daemon
         self.network = network
         mailbox = AppMailbox(heldCountMax: policy.queuedUpdateCountMax)
+        // Reserved before it is stored: a mutating call on the stored log would make every
+        // access to it checked at run time (see `record`).
+        var log: [AppLogEntry] = []
         log.reserveCapacity(Self.logCapacityReserved)
+        self.log = log
     }
 
     /// Entries reserved up front: a tracked day logs about 7,000, and growing by doubling
@@ -193,7 +197,7 @@ final class AppProcess: SimulationActor {
     func receive(_ message: WorldMessage, context: inout Scheduler<WorldMessage>) {
         switch message {
         case .launch(let launch, let generation):
-            mailbox.launched(generation: generation, into: launch.state)
+            changeMailbox { $0.launched(generation: generation, into: launch.state) }
             uploadsInFlight.removeAll()
             disk.protectedDataAvailable = launch.protectedDataAvailable
             services = LocationServices(
@@ -205,17 +209,17 @@ final class AppProcess: SimulationActor {
             call(&context) { $0.didLaunch(launch, services: $1) }
             runAgain(&context)
         case .lifecycle(let state, let generation) where generation == self.generation:
-            mailbox.moved(to: state)
+            changeMailbox { $0.moved(to: state) }
             record(.lifecycle(state), context.now)
             call(&context) { $0.lifecycleChanged(to: state, services: $1) }
             runAgain(&context)
         case .suspended(let generation) where generation == self.generation:
-            mailbox.moved(to: .suspended)
+            changeMailbox { $0.moved(to: .suspended) }
             cancelExpiry(&context)
             // A background task would have kept the process running (R-D13).
             cancelUploads(.suspendedWithoutBackgroundTask, &context)
         case .resumed(let generation) where generation == self.generation:
-            mailbox.moved(to: .background)
+            changeMailbox { $0.moved(to: .background) }
             runAgain(&context)
         case .kill(let cause, let generation)
         where generation == self.generation && mailbox.state.exists:
@@ -231,7 +235,7 @@ final class AppProcess: SimulationActor {
             settleDisk(ending: cause, &context)
             cancelUploads(.processEnded(cause), &context)
             endTimers(cause, &context)
-            for item in mailbox.ended(cause) { drop(item, .processEnded(cause), &context) }
+            for item in changeMailbox({ $0.ended(cause) }) { drop(item, .processEnded(cause), &context) }
             switch cause {
             case .idle:
                 // Launched for these events, the process never listened for them (R-A12).
@@ -249,7 +253,7 @@ final class AppProcess: SimulationActor {
             cancelExpiry(&context)
             dropHeldEvents(.reboot, &context)
         case .wakeRefused(let mechanism, let reason) where !mailbox.state.isRunning:
-            for event in mailbox.takeHeldEvents(for: mechanism) {
+            for event in changeMailbox({ $0.takeHeldEvents(for: mechanism) }) {
                 drop(.event(event), reason, &context)
             }
         case .deliver(let item, let generation, let withheld, let boot):
@@ -321,7 +325,7 @@ final class AppProcess: SimulationActor {
     private func hold(
         _ item: AppItem, for generation: Int?, _ context: inout Scheduler<WorldMessage>
     ) {
-        for pushedOut in mailbox.hold(item, for: generation) {
+        for pushedOut in changeMailbox({ $0.hold(item, for: generation) }) {
             drop(pushedOut, .queueFull, &context)
         }
         if case .event(let event) = item, !mailbox.state.isRunning {
@@ -342,7 +346,7 @@ final class AppProcess: SimulationActor {
     /// Drops every held event with `reason`; a monitor condition whose event found no
     /// listener stops being monitored (R-A12, F).
     private func dropHeldEvents(_ reason: DropReason, _ context: inout Scheduler<WorldMessage>) {
-        for event in mailbox.takeHeldEvents() {
+        for event in changeMailbox({ $0.takeHeldEvents() }) {
             drop(.event(event), reason, &context)
             guard reason == .noListener else { continue }
             let abandoned: RegionKey? =
@@ -367,7 +371,10 @@ final class AppProcess: SimulationActor {
     /// The process runs again, or its listeners changed: hands it, in arrival order, what was
     /// held for it and every held event it now listens for.
     private func runAgain(_ context: inout Scheduler<WorldMessage>) {
-        while engine != nil, let item = mailbox.takeDeliverable() {
+        // Asked first, read only: most times nothing is held, and a change moves the mailbox.
+        while engine != nil, mailbox.hasDeliverable,
+            let item = changeMailbox({ $0.takeDeliverable() })
+        {
             hand(item, batching: true, &context)
         }
         armExpiryIfNeeded(&context)
@@ -405,7 +412,7 @@ final class AppProcess: SimulationActor {
             call(&context) { $0.didReceive(update, services: $1) }
             guard case .manager(let id) = update.channel else { return }
             var fixes = update.fix.map { [$0] } ?? []
-            while batching, engine != nil, let next = mailbox.takeDeliverableLocation(of: id) {
+            while batching, engine != nil, let next = changeMailbox({ $0.takeDeliverableLocation(of: id) }) {
                 record(.location(next), now)
                 call(&context) { $0.didReceive(next, services: $1) }
                 if let fix = next.fix { fixes.append(fix) }
@@ -556,7 +563,7 @@ final class AppProcess: SimulationActor {
         }
         applyTimerRequests(asked.timerRequests, &context)
         if !asked.requests.isEmpty {
-            mailbox.noteRequests(asked.requests)
+            changeMailbox { $0.noteRequests(asked.requests) }
             // Background tasks and prompts are the operating system's; the rest the daemon's.
             let tasks = asked.requests.filter(\.isOperatingSystemRequest)
             let location = asked.requests.filter { !$0.isOperatingSystemRequest }
@@ -668,11 +675,26 @@ final class AppProcess: SimulationActor {
         return change(&moved)
     }
 
+    /// Runs `change` on the mailbox moved out of the actor and then moved back, as
+    /// `changeDisk` does for the disk: every access to `mailbox` is then checked statically
+    /// (one mutating call on it inside an access made the compiler check them all at run time,
+    /// and copy the whole mailbox to read it). `change` must not read `self.mailbox`.
+    private func changeMailbox<Result>(_ change: (inout AppMailbox) -> Result) -> Result {
+        var moved = AppMailbox(heldCountMax: 0)
+        swap(&moved, &mailbox)
+        defer { swap(&moved, &mailbox) }
+        return change(&moved)
+    }
+
     private func record(_ kind: AppLogEntry.Kind, _ instant: Instant) {
-        log.append(
-            AppLogEntry(
-                instant: instant, generation: generation, appState: appState,
-                processState: mailbox.state, kind: kind))
+        let entry = AppLogEntry(
+            instant: instant, generation: generation, appState: appState,
+            processState: mailbox.state, kind: kind)
+        // Appended to the log moved out of the actor, for the reason of `changeMailbox`.
+        var moved: [AppLogEntry] = []
+        swap(&moved, &log)
+        moved.append(entry)
+        swap(&moved, &log)
     }
 
     /// The state as UIKit reports it: a suspended app reads as in the background.

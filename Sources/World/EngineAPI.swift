@@ -305,7 +305,7 @@ public final class LocationServices {
     ///   (R-D9): the app's container cannot be opened until then.
     public func openStore() throws -> Store {
         guard storage.protectedDataAvailable else {
-            storage.asked.openFailures.append(.protectedDataUnavailable)
+            storage.ask { $0.openFailures.append(.protectedDataUnavailable) }
             throw StoreError.protectedDataUnavailable
         }
         if let store { return store }
@@ -323,7 +323,17 @@ public final class LocationServices {
     }
 
     func record(_ request: AppRequest) {
-        if crashReason == nil { asked.requests.append(request) }
+        if crashReason == nil { ask { $0.requests.append(request) } }
+    }
+
+    /// Runs `change` on the callback's requests moved out and back: no call runs inside an
+    /// access to `asked`, so Swift checks every access to it statically (an append inside the
+    /// access made the compiler check them all at run time, at every callback).
+    private func ask(_ change: (inout CallbackRequests) -> Void) {
+        var moved = CallbackRequests()
+        swap(&moved, &asked)
+        change(&moved)
+        swap(&moved, &asked)
     }
 
     /// Registers a new `LocationManager` object (called by its initializer).
@@ -364,9 +374,9 @@ public final class LocationServices {
     func record(_ request: AppRequest, using api: CoreLocationAPI) {
         guard crashReason == nil else { return }
         if api.isAvailable(onVersion: systemVersion) {
-            asked.requests.append(request)
+            ask { $0.requests.append(request) }
         } else {
-            asked.unavailableCalls.append(api)
+            ask { $0.unavailableCalls.append(api) }
         }
     }
 
@@ -555,13 +565,13 @@ public final class LocationServices {
     @discardableResult
     public func scheduledTimer(after delay: VirtualDuration) -> ObjectID {
         let id = newObject()
-        if crashReason == nil { asked.timerRequests.append(.schedule(id, after: delay)) }
+        if crashReason == nil { ask { $0.timerRequests.append(.schedule(id, after: delay)) } }
         return id
     }
 
     /// `invalidate()`: the timer will not fire (nothing happens if it already has).
     public func invalidateTimer(_ timer: ObjectID) {
-        if crashReason == nil { asked.timerRequests.append(.invalidate(timer)) }
+        if crashReason == nil { ask { $0.timerRequests.append(.invalidate(timer)) } }
     }
 }
 
@@ -591,7 +601,11 @@ public final class UploadSession {
         taskCount += 1
         let task = UploadTaskID(taskCount)
         guard !storage.halted else { return task }
-        requests.append(UploadRequest(task: task, batch: batch, earliestBeginDelay: delay))
+        // Appended moved out and back, for the reason of `LocationServices.ask`.
+        var moved: [UploadRequest] = []
+        swap(&moved, &requests)
+        moved.append(UploadRequest(task: task, batch: batch, earliestBeginDelay: delay))
+        swap(&moved, &requests)
         return task
     }
 

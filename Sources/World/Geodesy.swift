@@ -22,12 +22,34 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
     /// Great-circle distance in metres (haversine on the mean sphere; within 0.5 % of the
     /// ellipsoid, far finer than any location source's accuracy).
     public func distance(to other: Coordinate) -> Double {
-        let φ1 = latitude * .pi / 180, φ2 = other.latitude * .pi / 180
+        let φ2 = other.latitude * .pi / 180
+        return distance(to: other, φ2: φ2, cosφ2: PortableMath.cos(φ2))
+    }
+
+    /// `distance(to: other)` given `other`'s latitude in radians, `φ2`, and its cosine, so that
+    /// a caller measuring many distances to one point (`DistanceProbe`) computes that cosine
+    /// once. The same operations in the same order: the same bits.
+    @inline(__always)
+    func distance(to other: Coordinate, φ2: Double, cosφ2: Double) -> Double {
+        Self.distance(haversine: haversine(to: other, φ2: φ2, cosφ2: cosφ2))
+    }
+
+    /// The haversine of the central angle to `other` (`hav θ`, in 0...1 up to rounding), the
+    /// first step of `distance(to:φ2:cosφ2:)`.
+    @inline(__always)
+    func haversine(to other: Coordinate, φ2: Double, cosφ2: Double) -> Double {
+        let φ1 = latitude * .pi / 180
         let Δφ = φ2 - φ1, Δλ = (other.longitude - longitude) * .pi / 180
         let sinHalfΔφ = PortableMath.sin(Δφ / 2), sinHalfΔλ = PortableMath.sin(Δλ / 2)
-        let cosφ1 = PortableMath.cos(φ1), cosφ2 = PortableMath.cos(φ2)
-        let a = sinHalfΔφ * sinHalfΔφ + cosφ1 * cosφ2 * sinHalfΔλ * sinHalfΔλ
-        return 2 * Self.earthRadiusMeters * PortableMath.atan2(a.squareRoot(), (1 - a).squareRoot())
+        let cosφ1 = PortableMath.cos(φ1)
+        return sinHalfΔφ * sinHalfΔφ + cosφ1 * cosφ2 * sinHalfΔλ * sinHalfΔλ
+    }
+
+    /// The distance in metres of a central angle whose haversine is `a`, the last step of
+    /// `distance(to:φ2:cosφ2:)`.
+    @inline(__always)
+    static func distance(haversine a: Double) -> Double {
+        2 * earthRadiusMeters * PortableMath.atan2(a.squareRoot(), (1 - a).squareRoot())
     }
 
     /// The position `distanceMeters` away along the initial bearing `headingDegrees`
@@ -66,5 +88,66 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         // Six decimals: about 0.1 m.
         "\(PlainText.fixed(latitude, digits: 6)),\(PlainText.fixed(longitude, digits: 6))"
+    }
+}
+
+/// Distances to one fixed point, for the route lookahead that measures hundreds to a region's
+/// center: the center's latitude cosine (a `PortableMath.cos` with argument reduction, the
+/// dearest part of a distance) is computed once instead of at every distance.
+struct DistanceProbe {
+    let point: Coordinate
+    private let φ: Double
+    private let cosφ: Double
+
+    init(_ point: Coordinate) {
+        self.point = point
+        φ = point.latitude * .pi / 180
+        cosφ = PortableMath.cos(φ)
+    }
+
+    /// `coordinate.distance(to: point)`, bit for bit.
+    @inline(__always)
+    func distance(from coordinate: Coordinate) -> Double {
+        coordinate.distance(to: point, φ2: φ, cosφ2: cosφ)
+    }
+
+    /// `distance(from: coordinate) > threshold.meters`, the same answer, mostly without the
+    /// arctangent and square roots: the distance grows with the haversine, so a haversine
+    /// clearly below or above the threshold's settles it; only one within a billionth of it
+    /// (or a distance the threshold cannot settle) is measured in full.
+    @inline(__always)
+    func isFarther(than threshold: DistanceThreshold, from coordinate: Coordinate) -> Bool {
+        let a = coordinate.haversine(to: point, φ2: φ, cosφ2: cosφ)
+        if a < threshold.haversineBelow { return false }
+        if a > threshold.haversineAbove && a <= 1 { return true }
+        return Coordinate.distance(haversine: a) > threshold.meters
+    }
+}
+
+/// A distance compared with many times (`DistanceProbe.isFarther(than:from:)`), with the
+/// haversines that settle the comparison without measuring.
+///
+/// The distance of haversine `a` is 2R·asin(√a), increasing in `a`, and equals `meters` at
+/// `a* = sin²(meters / 2R)`. The measured distance is within a few units in the last place of
+/// the true one, and `a*` as computed here within a few of its own: any `a` below
+/// `a*·(1 − 10⁻⁹)` measures at most `meters`, any `a` above `a*·(1 + 10⁻⁹)` (and at most 1,
+/// where the square root of `1 − a` is defined) measures more, by margins a million times the
+/// rounding. A threshold that is not positive or not below an Earth radius settles nothing.
+struct DistanceThreshold {
+    let meters: Double
+    let haversineBelow: Double
+    let haversineAbove: Double
+
+    init(_ meters: Double) {
+        self.meters = meters
+        let angle = meters / (2 * Coordinate.earthRadiusMeters)
+        guard meters > 0, angle < 0.5 else {
+            haversineBelow = -1
+            haversineAbove = .infinity
+            return
+        }
+        let sine = PortableMath.sin(angle)
+        haversineBelow = sine * sine * (1 - 1e-9)
+        haversineAbove = sine * sine * (1 + 1e-9)
     }
 }

@@ -33,52 +33,56 @@ extension LocationDaemon {
         let fix = makeFix(source: .gnss, at: context.now)
         let still = fix.speedMetersPerSecond <= policy.stationarySpeedMetersPerSecond
         let withheld = locationWithheld()
+        // Each manager and stream is changed as a copy, stored back once at the end of its
+        // iteration (`changeObjects`).
         for index in managers.indices
         where managers[index].updating && !managers[index].pausedBySystem {
-            if managers[index].pausesAutomatically && still {
-                let since = managers[index].stillSince ?? context.now
-                managers[index].stillSince = since
+            var manager = managers[index]
+            defer { changeObjects { $0.managers[index] = manager } }
+            if manager.pausesAutomatically && still {
+                let since = manager.stillSince ?? context.now
+                manager.stillSince = since
                 if context.now - since >= policy.automaticPauseDelay {
-                    managers[index].pausedBySystem = true  // R-F4: the app must restart it
-                    if managers[index].hasDelegate {
-                        sendToApp(
-                            .locationUpdatesPaused(manager: managers[index].id), &context)
+                    manager.pausedBySystem = true  // R-F4: the app must restart it
+                    if manager.hasDelegate {
+                        sendToApp(.locationUpdatesPaused(manager: manager.id), &context)
                     }
                     continue
                 }
             } else {
-                managers[index].stillSince = nil
+                manager.stillSince = nil
             }
             let managerFix =
-                source(for: managers[index].desiredAccuracyMeters) == .gnss
+                source(for: manager.desiredAccuracyMeters) == .gnss
                 ? fix
-                : makeFix(
-                    source: source(for: managers[index].desiredAccuracyMeters), at: context.now)
-            if let last = managers[index].lastDelivered, managers[index].distanceFilterMeters > 0,
-                managerFix.coordinate.distance(to: last) < managers[index].distanceFilterMeters
+                : makeFix(source: source(for: manager.desiredAccuracyMeters), at: context.now)
+            if let last = manager.lastDelivered, manager.distanceFilterMeters > 0,
+                managerFix.coordinate.distance(to: last) < manager.distanceFilterMeters
             {
                 continue
             }
-            managers[index].lastDelivered = managerFix.coordinate
-            let update = LocationUpdate(channel: .manager(managers[index].id), fix: managerFix)
+            manager.lastDelivered = managerFix.coordinate
+            let update = LocationUpdate(channel: .manager(manager.id), fix: managerFix)
             sendToApp(.location(update), withheld: withheld, &context)
         }
         for index in liveStreams.indices where !liveStreams[index].paused {
+            var stream = liveStreams[index]
+            defer { changeObjects { $0.liveStreams[index] = stream } }
             var stationary = false
             if still {
-                let since = liveStreams[index].stillSince ?? context.now
-                liveStreams[index].stillSince = since
+                let since = stream.stillSince ?? context.now
+                stream.stillSince = since
                 if context.now - since >= policy.stationaryPauseDelay {
                     stationary = true
-                    liveStreams[index].paused = true  // R-C2: one stationary update, then pause
+                    stream.paused = true  // R-C2: one stationary update, then pause
                 }
             } else {
-                liveStreams[index].stillSince = nil
+                stream.stillSince = nil
             }
-            let channel = LocationUpdate.Channel.liveUpdates(liveStreams[index].id)
+            let channel = LocationUpdate.Channel.liveUpdates(stream.id)
             let suspension = liveUpdatesSuspension(withheld)
-            if suspension != liveStreams[index].suspendedFor {
-                liveStreams[index].suspendedFor = suspension
+            if suspension != stream.suspendedFor {
+                stream.suspendedFor = suspension
                 if let suspension {
                     sendToApp(
                         .location(
@@ -115,6 +119,10 @@ extension LocationDaemon {
     /// A fix at `instant` from `source`: the route's position moved by seeded noise within the
     /// source's accuracy (R-F10); reduced accuracy draws a kilometre-scale accuracy.
     func makeFix(source: FixSource, at instant: Instant) -> Fix {
+        // Drawn from a copy stored back at the end: a mutating call on the stored generator
+        // made Swift check every access to it at run time.
+        var noise = self.noise
+        defer { self.noise = noise }
         let accuracyMeters: Double
         switch (accuracy, source) {
         case (.reduced, _):
@@ -160,9 +168,11 @@ extension LocationDaemon {
     /// The device moves again: paused live streams resume (R-C2), and an armed session
     /// relaunch asks for the app (R-B3, R-B4).
     func motionResumed(_ context: inout Scheduler<WorldMessage>) {
-        for index in liveStreams.indices where liveStreams[index].paused {
-            liveStreams[index].paused = false
-            liveStreams[index].stillSince = nil
+        changeObjects {
+            for index in $0.liveStreams.indices where $0.liveStreams[index].paused {
+                $0.liveStreams[index].paused = false
+                $0.liveStreams[index].stillSince = nil
+            }
         }
         if sessionRelaunchArmed { context.send(.wake(.session, boot: bootCount), to: os) }
     }
@@ -191,12 +201,16 @@ extension LocationDaemon {
         guard processState != .foreground, !inUseInBackground, authorization == .whenInUse
         else { return }
         graceExpired = true
+        // Built aside and stored once: appending to the stored array made Swift check every
+        // access to it at run time, and `reconsiderGrace` reads it after every message.
+        var timers = deniedTimers
         for manager in managers where manager.updating {
-            deniedTimers.append(
+            timers.append(
                 context.setTimer(
                     after: policy.deniedSignalDelay,
                     .daemonTimer(.deniedSignal(manager.id, generation: generation))))
         }
+        deniedTimers = timers
     }
 
     /// Keeps the grace in step with what can change while the app is away: authorization

@@ -13,7 +13,7 @@ extension LocationDaemon {
             guard let diagnostic = diagnostic(ofSession: observedSessions[index].id),
                 diagnostic != observedSessions[index].told
             else { continue }
-            observedSessions[index].told = diagnostic
+            changeObjects { $0.observedSessions[index].told = diagnostic }
             sendToApp(.sessionDiagnostic(observedSessions[index].id, diagnostic), &context)
         }
     }

@@ -74,12 +74,6 @@ final class LocationDaemon: SimulationActor {
         /// update without a location (R-C1): told once, until the reason changes.
         var suspendedFor: LocationDiagnostics?
     }
-    var managers: [Manager] = []
-    var liveStreams: [LiveStream] = []
-    var activitySessions: [ObjectID] = []
-    /// Sessions begun in the background outside the rejoin window: ignored until the next
-    /// foreground (R-C5, R-B10).
-    var deferredSessions: [ObjectID] = []
     /// A service session and what it requires (R-B9). The first form's
     /// `beginServiceSession(authorization:)` requires what it names; its `.notDetermined` and
     /// `.denied` (which it wrongly accepts) count as `.none`.
@@ -88,10 +82,41 @@ final class LocationDaemon: SimulationActor {
         var requirement: ServiceSessionRequirement
         var fullAccuracy: Bool
     }
-    var serviceSessions: [ServiceSessionEntry] = []
-    /// Session objects that observe their diagnostics, in the order begun, with the diagnostic
-    /// the process was last sent (`SessionDiagnostic`).
-    var observedSessions: [(id: ObjectID, told: SessionDiagnostic?)] = []
+    /// The current process's objects. They change only through `changeObjects`; read them
+    /// through the properties below.
+    struct ProcessObjects {
+        var managers: [Manager] = []
+        var liveStreams: [LiveStream] = []
+        var activitySessions: [ObjectID] = []
+        /// Sessions begun in the background outside the rejoin window: ignored until the next
+        /// foreground (R-C5, R-B10).
+        var deferredSessions: [ObjectID] = []
+        var serviceSessions: [ServiceSessionEntry] = []
+        /// Session objects that observe their diagnostics, in the order begun, with the
+        /// diagnostic the process was last sent (`SessionDiagnostic`).
+        var observedSessions: [(id: ObjectID, told: SessionDiagnostic?)] = []
+    }
+    private(set) var objects = ProcessObjects()
+    var managers: [Manager] { objects.managers }
+    var liveStreams: [LiveStream] { objects.liveStreams }
+    var activitySessions: [ObjectID] { objects.activitySessions }
+    var deferredSessions: [ObjectID] { objects.deferredSessions }
+    var serviceSessions: [ServiceSessionEntry] { objects.serviceSessions }
+    var observedSessions: [(id: ObjectID, told: SessionDiagnostic?)] {
+        objects.observedSessions
+    }
+
+    /// Runs `change` on the process's objects moved out of the daemon and then moved back: no
+    /// call runs inside an access to `objects`, so Swift checks every access to it statically
+    /// (an array appended to, or changed in place, through the class made the compiler check
+    /// every read of it at run time, and the daemon reads them after every message).
+    /// `change` must not read the daemon's objects: they are moved out while it runs.
+    func changeObjects<Result>(_ change: (inout ProcessObjects) -> Result) -> Result {
+        var moved = ProcessObjects()
+        swap(&moved, &objects)
+        defer { swap(&moved, &objects) }
+        return change(&moved)
+    }
 
     // Registrations that outlive the process.
     var significantChangeRegistered = false
@@ -207,8 +232,10 @@ final class LocationDaemon: SimulationActor {
         case .foreground:
             graceExpired = false
             cancelGrace(&context)
-            activitySessions += deferredSessions
-            deferredSessions.removeAll()
+            changeObjects {
+                $0.activitySessions += $0.deferredSessions
+                $0.deferredSessions.removeAll()
+            }
         case .background where previous == .foreground:
             startGraceIfNeeded(&context)
         default: break
@@ -255,12 +282,7 @@ final class LocationDaemon: SimulationActor {
         sessionRelaunchArmed =
             hadLiveSession && cause != .reboot && cause != .idle
             && (cause != .forceQuit || hadServiceSession)
-        managers.removeAll()
-        liveStreams.removeAll()
-        activitySessions.removeAll()
-        deferredSessions.removeAll()
-        serviceSessions.removeAll()
-        observedSessions.removeAll()
+        changeObjects { $0 = ProcessObjects() }
         cancelGrace(&context)
         graceExpired = false
         if sessionRelaunchArmed { requestSessionRelaunchWhenMoving(&context) }
@@ -309,7 +331,7 @@ final class LocationDaemon: SimulationActor {
                 // A manager is a delegate for visits and legacy regions: a process that makes
                 // one is not idle.
                 registers = true
-                managers.append(Manager(id: id))
+                changeObjects { $0.managers.append(Manager(id: id)) }
             case .setAllowsBackgroundLocationUpdates(let id, let allowed):
                 updateManager(id) { $0.allowsBackground = allowed }
             case .setDelegate(let id):
@@ -336,15 +358,20 @@ final class LocationDaemon: SimulationActor {
             case .stopUpdatingLocation(let id): updateManager(id) { $0.updating = false }
             case .startLiveUpdates(let id, let configuration):
                 registers = true
-                liveStreams.append(LiveStream(id: id, configuration: configuration))
-            case .stopLiveUpdates(let id): liveStreams.removeAll { $0.id == id }
+                changeObjects {
+                    $0.liveStreams.append(LiveStream(id: id, configuration: configuration))
+                }
+            case .stopLiveUpdates(let id):
+                changeObjects { $0.liveStreams.removeAll { $0.id == id } }
             case .beginBackgroundActivitySession(let id):
                 registers = true
                 beginActivitySession(id, &context)
             case .invalidateBackgroundActivitySession(let id):
-                activitySessions.removeAll { $0 == id }
-                deferredSessions.removeAll { $0 == id }
-                observedSessions.removeAll { $0.id == id }
+                changeObjects {
+                    $0.activitySessions.removeAll { $0 == id }
+                    $0.deferredSessions.removeAll { $0 == id }
+                    $0.observedSessions.removeAll { $0.id == id }
+                }
             case .beginServiceSession(let id, let authorization):
                 registers = true
                 let requirement: ServiceSessionRequirement =
@@ -353,18 +380,24 @@ final class LocationDaemon: SimulationActor {
                     case .whenInUse: .whenInUse
                     case .notDetermined, .denied: .none
                     }
-                serviceSessions.append(
-                    ServiceSessionEntry(id: id, requirement: requirement, fullAccuracy: false))
+                changeObjects {
+                    $0.serviceSessions.append(
+                        ServiceSessionEntry(id: id, requirement: requirement, fullAccuracy: false))
+                }
             case .beginServiceSessionRequiring(let id, let requirement, let fullAccuracy):
                 registers = true
-                serviceSessions.append(
-                    ServiceSessionEntry(
-                        id: id, requirement: requirement, fullAccuracy: fullAccuracy))
+                changeObjects {
+                    $0.serviceSessions.append(
+                        ServiceSessionEntry(
+                            id: id, requirement: requirement, fullAccuracy: fullAccuracy))
+                }
             case .invalidateServiceSession(let id):
-                serviceSessions.removeAll { $0.id == id }
-                observedSessions.removeAll { $0.id == id }
+                changeObjects {
+                    $0.serviceSessions.removeAll { $0.id == id }
+                    $0.observedSessions.removeAll { $0.id == id }
+                }
             case .observeSessionDiagnostics(let id):
-                observedSessions.append((id, nil))
+                changeObjects { $0.observedSessions.append((id, nil)) }
             case .startSignificantChanges:
                 registers = true
                 startSignificantChanges(&context)
@@ -433,15 +466,16 @@ final class LocationDaemon: SimulationActor {
             processState == .background
             && relaunchInstant.map { context.now - $0 <= policy.sessionRejoinWindow } == true
         if processState == .foreground || rejoins {
-            activitySessions.append(id)
+            changeObjects { $0.activitySessions.append(id) }
             sessionRelaunchArmed = false
         } else {
-            deferredSessions.append(id)
+            changeObjects { $0.deferredSessions.append(id) }
         }
     }
 
     private func updateManager(_ id: ObjectID, _ change: (inout Manager) -> Void) {
-        if let index = managers.firstIndex(where: { $0.id == id }) { change(&managers[index]) }
+        guard let index = managers.firstIndex(where: { $0.id == id }) else { return }
+        changeObjects { change(&$0.managers[index]) }
     }
 
     // MARK: - Delivery
@@ -545,7 +579,11 @@ final class LocationDaemon: SimulationActor {
     private func noteIndicator(at instant: Instant) {
         let shown = locationIndicatorShown
         if shown != (indicatorChanges.last?.shown ?? false) {
-            indicatorChanges.append(LocationIndicatorChange(instant: instant, shown: shown))
+            // Appended to the changes moved out and back, for the reason of `changeObjects`.
+            var changes: [LocationIndicatorChange] = []
+            swap(&changes, &indicatorChanges)
+            changes.append(LocationIndicatorChange(instant: instant, shown: shown))
+            swap(&changes, &indicatorChanges)
         }
     }
 

@@ -8,20 +8,43 @@ extension Route {
     public func firstInstant(
         after start: Instant, fartherThan meters: Double, from point: Coordinate
     ) -> Instant? {
-        if position(at: start).distance(to: point) > meters { return start }
+        let probe = DistanceProbe(point)
+        if probe.distance(from: position(at: start)) > meters { return start }
         var index = waypointIndex(atOrBefore: start)
+        // Once a leg's start is measured, an upper bound on its distance: a leg whose end
+        // cannot be farther than `meters` (`legLengthBound`, the triangle inequality) is passed
+        // without measuring its end, as a parked device's hours of waypoints are.
+        var startBound: Double?
         while index + 1 < waypoints.count {
             let end = waypoints[index + 1]
-            if end.instant > start, end.coordinate.distance(to: point) > meters {
+            guard end.instant > start else {
+                startBound = nil
+                index += 1
+                continue
+            }
+            if let bound = startBound, let length = legLengthBound(index),
+                bound + length <= meters
+            {
+                startBound = bound + length
+                index += 1
+                continue
+            }
+            let endDistance = probe.distance(from: end.coordinate)
+            startBound = endDistance
+            if endDistance > meters {
                 // Bisect within this leg: distance grows monotonically along a short straight leg
                 // once it leaves the circle.
                 var low = max(start, waypoints[index].instant)
                 var high = end.instant
+                let threshold = DistanceThreshold(meters)
                 while (high - low).nanoseconds > 1_000_000 {
                     let middle = Instant(
                         nanosecondsSinceStart: low.nanosecondsSinceStart + (high - low).nanoseconds
                             / 2)
-                    if position(at: middle).distance(to: point) > meters {
+                    // `middle` lies strictly inside this leg: its position needs no search.
+                    if probe.isFarther(
+                        than: threshold, from: position(at: middle, inLeg: index))
+                    {
                         high = middle
                     } else {
                         low = middle
@@ -42,17 +65,31 @@ extension Route {
     public func firstInstant(
         after start: Instant, within meters: Double, of point: Coordinate
     ) -> Instant? {
-        let distance = { (instant: Instant) in position(at: instant).distance(to: point) }
+        let probe = DistanceProbe(point)
+        let distance = { (instant: Instant) in probe.distance(from: position(at: instant)) }
         if distance(start) <= meters { return start }
         var index = waypointIndex(atOrBefore: start)
+        // Once a leg's end is measured, a lower bound on the next leg's start's distance: a leg
+        // that starts at its waypoint and cannot come within `meters` (its start's distance
+        // less `legLengthBound` exceeds it, so does `nearestPossible`) is passed without
+        // measuring, as a device parked far from the point passes hours of waypoints.
+        var startBound: Double?
         while index + 1 < waypoints.count {
             let end = waypoints[index + 1]
             if end.instant > start {
                 let low = max(start, waypoints[index].instant)
                 let from = position(at: low)
+                if let bound = startBound, from == waypoints[index].coordinate,
+                    let length = legLengthBound(index), bound - length > meters
+                {
+                    startBound = bound - length
+                    index += 1
+                    continue
+                }
                 let length = from.distance(to: end.coordinate)
-                let nearestPossible =
-                    (from.distance(to: point) + end.coordinate.distance(to: point) - length) / 2
+                let endDistance = probe.distance(from: end.coordinate)
+                startBound = endDistance
+                let nearestPossible = (probe.distance(from: from) + endDistance - length) / 2
                 if nearestPossible <= meters {
                     // Ternary search for the closest approach within the leg.
                     var near = low
@@ -83,6 +120,19 @@ extension Route {
             index += 1
         }
         return nil
+    }
+
+    /// An upper bound on the great-circle length of leg `index` (waypoint `index` to
+    /// `index + 1`) as `Coordinate.distance(to:)` computes it, without trigonometry: its speed
+    /// times its duration, which is that length to a few units in the last place, enlarged by
+    /// a billionth and a micrometre. The slack also covers the rounding of the distances the
+    /// lookahead compares (far below a micrometre), so a leg passed by the triangle inequality
+    /// is one the measured distances would have passed too. Nil for a leg of no duration,
+    /// whose speed (0) says nothing of its length.
+    func legLengthBound(_ index: Int) -> Double? {
+        let span = waypoints[index + 1].instant - waypoints[index].instant
+        guard span.nanoseconds > 0 else { return nil }
+        return legSpeeds[index] * span.seconds * (1 + 1e-9) + 1e-6
     }
 
     /// How finely a crossing's instant is found: a millisecond, far below any fix interval.

@@ -133,6 +133,19 @@ public struct Route: Sendable {
     /// When the route ends.
     public var endInstant: Instant { waypoints.last!.instant }
 
+    /// `position(at: instant)` for an instant known to lie in leg `index`, at or after waypoint
+    /// `index` and before waypoint `index + 1`, which `locate` would find: the same
+    /// interpolation, without the search.
+    func position(at instant: Instant, inLeg index: Int) -> Coordinate {
+        assert(
+            waypoints[index].instant <= instant && instant < waypoints[index + 1].instant,
+            "the instant lies in the leg")
+        let span = (waypoints[index + 1].instant - waypoints[index].instant).nanoseconds
+        let fraction = Double((instant - waypoints[index].instant).nanoseconds) / Double(span)
+        return waypoints[index].coordinate.interpolated(
+            to: waypoints[index + 1].coordinate, fraction: fraction)
+    }
+
     /// The waypoint interval holding `instant` and how far into it (0...1).
     private func locate(_ instant: Instant) -> (index: Int, fraction: Double) {
         let index = waypointIndex(atOrBefore: instant)

@@ -113,7 +113,11 @@ public final class Store {
     /// Adds `row` to the open transaction.
     public func insert(_ row: StoredRow) {
         guard !storage.halted else { return }
-        transaction.append(row)
+        // Appended moved out and back, for the reason of `LocationServices.ask`.
+        var moved: [StoredRow] = []
+        swap(&moved, &transaction)
+        moved.append(row)
+        swap(&moved, &transaction)
     }
 
     /// Commits the open transaction; nil (and nothing happens) when it is empty.
@@ -122,13 +126,14 @@ public final class Store {
         guard !storage.halted, !transaction.isEmpty else { return nil }
         storage.commitCount += 1
         let commit = CommitID(storage.commitCount)
-        storage.asked.commitRequests.append((commit, transaction))
-        transaction.removeAll()
+        var rows: [StoredRow] = []
+        swap(&rows, &transaction)  // the transaction is now empty
+        storage.ask { $0.commitRequests.append((commit, rows)) }
         return commit
     }
 
     /// Drops the open transaction (`ROLLBACK`).
-    public func rollback() { transaction.removeAll() }
+    public func rollback() { transaction = [] }
 }
 
 /// A small saved record as an engine sees it, shaped like `UserDefaults`: keys to booleans,
@@ -235,6 +240,15 @@ final class ProcessStorage {
         swap(&taken, &asked)
         return taken
     }
+
+    /// Runs `change` on the callback's requests moved out and back, for the reason of
+    /// `LocationServices.ask`.
+    func ask(_ change: (inout StorageRequests) -> Void) {
+        var moved = StorageRequests()
+        swap(&moved, &asked)
+        change(&moved)
+        swap(&moved, &asked)
+    }
 }
 
 // MARK: - The disk
@@ -272,8 +286,16 @@ struct Disk {
     /// Completes `commit` and every commit issued before it; returns them in order.
     mutating func complete(through commit: CommitID) -> [InFlight] {
         guard let index = inFlight.firstIndex(where: { $0.commit == commit }) else { return [] }
-        let done = Array(inFlight[...index])
-        inFlight.removeFirst(index + 1)
+        let done: [InFlight]
+        if index == inFlight.count - 1 {
+            // The usual case, every commit in flight done: handed over whole, not copied out
+            // and removed.
+            done = inFlight
+            inFlight = []
+        } else {
+            done = Array(inFlight[...index])
+            inFlight.removeFirst(index + 1)
+        }
         for completed in done { rows.append(contentsOf: completed.rows) }
         return done
     }

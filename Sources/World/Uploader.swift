@@ -82,13 +82,22 @@ public final class Uploader {
     public let configuration: UploaderConfiguration
 
     /// Batches formed (durably) and not yet accepted, in order; the first is the one sent.
-    public private(set) var queue: [UploadBatch] = []
+    public var queue: [UploadBatch] { batches }
     /// The request in flight, if any.
-    public private(set) var currentTask: UploadTaskID?
+    public var currentTask: UploadTaskID? { taskInFlight }
     /// Failed attempts of the first batch in a row.
-    public private(set) var failedAttemptCount = 0
+    public var failedAttemptCount: Int { failures }
     /// The background task held while the queue works.
-    public private(set) var backgroundTask: ObjectID?
+    public var backgroundTask: ObjectID? { heldBackgroundTask }
+
+    // The state behind the four above. Public stored properties are checked at run time at
+    // every access (another module may reach them), and `resume` reads them at every commit:
+    // private, and the queue changed only moved out and back (`changeQueue`), Swift checks
+    // them statically.
+    private var batches: [UploadBatch] = []
+    private var taskInFlight: UploadTaskID?
+    private var failures = 0
+    private var heldBackgroundTask: ObjectID?
 
     /// Whether the store's outbox has been read in this process.
     private var restored = false
@@ -112,7 +121,7 @@ public final class Uploader {
     }
 
     /// True while rows wait to be uploaded or a request is in flight.
-    public var isBusy: Bool { !queue.isEmpty || forming != nil || currentTask != nil }
+    public var isBusy: Bool { !batches.isEmpty || forming != nil || taskInFlight != nil }
 
     /// Reads the outbox (at the first call in a process) and sends what is due: call it at
     /// launch once the store can be opened, and whenever rows were committed.
@@ -121,10 +130,10 @@ public final class Uploader {
         let rows = store.rows
         if !restored { restore(from: rows) }
         countWaitingRows(rows, now: services.now)
-        if queue.isEmpty && forming == nil && isBatchDue(services: services) {
+        if batches.isEmpty && forming == nil && isBatchDue(services: services) {
             form(from: rows, store: store, now: services.now)
         }
-        if currentTask == nil, let batch = queue.first {
+        if taskInFlight == nil, let batch = batches.first {
             send(batch, after: .zero, services: services)
         }
         endBackgroundTaskIfIdle(services: services)
@@ -134,7 +143,7 @@ public final class Uploader {
     /// or new rows may be due.
     public func storeDidCommit(_ commit: CommitID, services: LocationServices) {
         if let forming, forming.commit.value <= commit.value {
-            queue.append(forming.batch)
+            changeQueue { $0.append(forming.batch) }
             self.forming = nil
         }
         resume(services: services)
@@ -146,12 +155,12 @@ public final class Uploader {
     public func didCompleteUpload(
         _ task: UploadTaskID, result: UploadResult, services: LocationServices
     ) -> Bool {
-        guard task == currentTask, let batch = queue.first else { return false }
-        currentTask = nil
+        guard task == taskInFlight, let batch = batches.first else { return false }
+        taskInFlight = nil
         switch result {
         case .accepted:
-            queue.removeFirst()
-            failedAttemptCount = 0
+            changeQueue { $0.removeFirst() }
+            failures = 0
             if let store = try? services.openStore() {
                 store.insert(
                     StoredRow(key: Self.doneMarkerKey, text: "\(batch.key.firstRowIndex)"))
@@ -159,8 +168,8 @@ public final class Uploader {
             }
             resume(services: services)
         case .failed:
-            failedAttemptCount += 1
-            send(batch, after: retryDelay(afterFailures: failedAttemptCount), services: services)
+            failures += 1
+            send(batch, after: retryDelay(afterFailures: failures), services: services)
         }
         return true
     }
@@ -169,9 +178,9 @@ public final class Uploader {
     /// still in flight goes on without it) and returns true, or returns false for another task.
     @discardableResult
     public func backgroundTaskWillExpire(_ task: ObjectID, services: LocationServices) -> Bool {
-        guard task == backgroundTask else { return false }
+        guard task == heldBackgroundTask else { return false }
         services.endBackgroundTask(task)
-        backgroundTask = nil
+        heldBackgroundTask = nil
         return true
     }
 
@@ -215,7 +224,8 @@ public final class Uploader {
             }
         }
         for key in formed where !done.contains(key.firstRowIndex) {
-            queue.append(UploadBatch(key: key, rows: batchRows(key, in: rows)))
+            let batch = UploadBatch(key: key, rows: batchRows(key, in: rows))
+            changeQueue { $0.append(batch) }
         }
         // Data rows an earlier process left outside any batch have waited long enough.
         if rows[min(nextRowIndex, rows.count)...].contains(where: Self.isData) {
@@ -232,7 +242,7 @@ public final class Uploader {
             waitingCount = 0
         }
         while countedUpTo < rows.count {
-            if Self.isData(rows[countedUpTo]) { waitingCount += 1 }
+            if Self.isData(rows, at: countedUpTo) { waitingCount += 1 }
             countedUpTo += 1
         }
         waitingSince = waitingCount == 0 ? nil : waitingSince ?? now
@@ -259,6 +269,12 @@ public final class Uploader {
         return Array(rows[key.firstRowIndex...].filter(Self.isData).prefix(key.rowCount))
     }
 
+    /// `isData(rows[index])`, reading only the row's key in place: the loops over the outbox
+    /// at every commit copied each row they passed (its strings retained and released).
+    private static func isData(_ rows: [StoredRow], at index: Int) -> Bool {
+        !rows[index].key.hasPrefix(markerKeyPrefix)
+    }
+
     private static func isData(_ row: StoredRow) -> Bool {
         !row.key.hasPrefix(markerKeyPrefix)
     }
@@ -268,7 +284,7 @@ public final class Uploader {
         var indices: [Int] = []
         var index = nextRowIndex
         while index < rows.count && indices.count < configuration.batchRowCountMax {
-            if Self.isData(rows[index]) { indices.append(index) }
+            if Self.isData(rows, at: index) { indices.append(index) }
             index += 1
         }
         guard let first = indices.first, let last = indices.last else { return }
@@ -283,13 +299,21 @@ public final class Uploader {
         forming = (commit, UploadBatch(key: key, rows: indices.map { rows[$0] }))
     }
 
+    /// Runs `change` on the queue moved out of the uploader and back (see `batches`).
+    private func changeQueue(_ change: (inout [UploadBatch]) -> Void) {
+        var moved: [UploadBatch] = []
+        swap(&moved, &batches)
+        change(&moved)
+        swap(&moved, &batches)
+    }
+
     // MARK: - Requests
 
     private func send(
         _ batch: UploadBatch, after delay: VirtualDuration, services: LocationServices
     ) {
-        if configuration.usesBackgroundTask && backgroundTask == nil {
-            backgroundTask = services.beginBackgroundTask()
+        if configuration.usesBackgroundTask && heldBackgroundTask == nil {
+            heldBackgroundTask = services.beginBackgroundTask()
         }
         var request = batch
         if !configuration.keysRequestsByBatch {
@@ -297,12 +321,12 @@ public final class Uploader {
             request.key = UploadBatchKey(
                 firstRowIndex: Int(services.now.nanosecondsSinceStart), rowCount: batch.key.rowCount)
         }
-        currentTask = services.urlSession.uploadTask(with: request, earliestBeginAfter: delay)
+        taskInFlight = services.urlSession.uploadTask(with: request, earliestBeginAfter: delay)
     }
 
     private func endBackgroundTaskIfIdle(services: LocationServices) {
-        guard let task = backgroundTask, currentTask == nil, forming == nil else { return }
+        guard let task = heldBackgroundTask, taskInFlight == nil, forming == nil else { return }
         services.endBackgroundTask(task)
-        backgroundTask = nil
+        heldBackgroundTask = nil
     }
 }

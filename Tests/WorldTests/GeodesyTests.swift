@@ -1,6 +1,7 @@
 // Geodesy on portable trigonometry: known distances, destination and distance inverting each
 // other, and positions pinned to the bit so that a change to them is a deliberate one.
 import Foundation
+import Simulation
 import Testing
 @testable import World
 
@@ -79,5 +80,32 @@ struct GeodesyTests {
         let libmNudge = 4 / (metersPerDegree * cos(london.latitude * .pi / 180))
         #expect(abs(nudged.longitude - (london.longitude + libmNudge)) < 1e-12)
         #expect(nudged.longitude.bitPattern == 0xBFBF_E1FF_9B05_833B)
+    }
+
+    @Test("a distance probe measures and compares as Coordinate.distance does, to the bit")
+    func probeAgreesWithDistance() {
+        // The route lookahead's shortcuts (DistanceProbe, DistanceThreshold) must give the
+        // answers of the plain distance, including at thresholds equal to a measured distance
+        // and one unit in the last place either side of it.
+        var random = Xoshiro256StarStar(seed: 3)
+        for _ in 0..<400 {
+            let center = Coordinate(
+                latitude: random.nextUnitDouble() * 160 - 80,
+                longitude: random.nextUnitDouble() * 360 - 180)
+            let probe = DistanceProbe(center)
+            let radius = [1.0, 50, 150, 1_000, 40_000][Int(random.next() % 5)]
+            for _ in 0..<20 {
+                let along = radius * (0.999 + random.nextUnitDouble() * 0.002)
+                let point = center.destination(
+                    headingDegrees: random.nextUnitDouble() * 360, distanceMeters: along)
+                let measured = point.distance(to: center)
+                #expect(probe.distance(from: point).bitPattern == measured.bitPattern)
+                for meters in [radius, measured, measured.nextUp, measured.nextDown, along] {
+                    #expect(
+                        probe.isFarther(than: DistanceThreshold(meters), from: point)
+                            == (measured > meters))
+                }
+            }
+        }
     }
 }

@@ -46,4 +46,25 @@ struct RouteTests {
                 == route.endInstant)
         #expect(route.firstInstant(after: .start, fartherThan: 1e9, from: home) == nil)
     }
+
+    @Test("a position found within its leg is the position found by search, to the bit")
+    func positionInLeg() {
+        let route = Route(
+            start: home, headingDegrees: 30,
+            segments: [
+                .init(.drive, .minutes(7), speedMetersPerSecond: 13.7),
+                .init(.park, .minutes(3)),
+                .init(.walk, .minutes(4), speedMetersPerSecond: 1.3, headingChangeDegrees: 75),
+            ])
+        for index in 0..<(route.waypoints.count - 1) {
+            let from = route.waypoints[index].instant, to = route.waypoints[index + 1].instant
+            for step in stride(from: Int64(0), to: (to - from).nanoseconds, by: 7_777_777_777) {
+                let instant = from + .nanoseconds(step)
+                let found = route.position(at: instant)
+                let inLeg = route.position(at: instant, inLeg: index)
+                #expect(found.latitude.bitPattern == inLeg.latitude.bitPattern)
+                #expect(found.longitude.bitPattern == inLeg.longitude.bitPattern)
+            }
+        }
+    }
 }
