@@ -29,8 +29,26 @@ struct FixTable<Value> {
     /// Adds `key` with `value` unless it is there; true when it was added.
     @discardableResult
     mutating func insert(_ key: FixKey, _ value: Value) -> Bool {
+        slotAdding(key, value).added
+    }
+
+    /// Changes the value for `key`, added first with `initial` when it is not there.
+    mutating func update(_ key: FixKey, initial: Value, _ change: (inout Value) -> Void) {
+        // One probe when the key is there (or is added without growing), not an insert and a
+        // second lookup: every fix of a run is counted and taken this way.
+        let slot = slotAdding(key, initial).slot
+        guard var value = values[slot] else { return }
+        change(&value)
+        values[slot] = value
+    }
+
+    // MARK: - Internals
+
+    /// The slot of `key`, which is added with `value` (growing the table first when it is half
+    /// full) when it is not there; and whether it was added.
+    private mutating func slotAdding(_ key: FixKey, _ value: Value) -> (slot: Int, added: Bool) {
         var slot = self.slot(of: key)
-        guard keys[slot] == nil else { return false }
+        guard keys[slot] == nil else { return (slot, false) }
         if (count + 1) * 2 > keys.count {
             grow()
             slot = self.slot(of: key)
@@ -38,29 +56,8 @@ struct FixTable<Value> {
         keys[slot] = key
         values[slot] = value
         count += 1
-        return true
+        return (slot, true)
     }
-
-    /// Changes the value for `key`, added first with `initial` when it is not there.
-    mutating func update(_ key: FixKey, initial: Value, _ change: (inout Value) -> Void) {
-        // `insert` then a lookup, with one probe instead of two when the key is there (or
-        // is inserted without growing): every fix of a run is counted and taken this way.
-        var slot = self.slot(of: key)
-        if keys[slot] == nil {
-            if (count + 1) * 2 > keys.count {
-                grow()
-                slot = self.slot(of: key)
-            }
-            keys[slot] = key
-            values[slot] = initial
-            count += 1
-        }
-        guard var value = values[slot] else { return }
-        change(&value)
-        values[slot] = value
-    }
-
-    // MARK: - Internals
 
     private static var sizeMin: Int { 16 }
 
