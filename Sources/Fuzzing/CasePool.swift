@@ -57,7 +57,7 @@ public struct CasePool: Sendable {
     /// common states are all found (measured: README, "Coverage-guided search").
     public static let mutationPercentRare: UInt64 = 90
     /// The energy above which a kept case counts as rare: one state or transition that at
-    /// most 4 runs reached.
+    /// most 4 runs reached, for a case of typical cost (`weight(_:of:)`).
     static let rareEnergyMin = LifecycleStates.rarityScale / 4
     /// One parent in this many is drawn uniformly, not by energy.
     static let uniformParentOneIn: UInt64 = 8

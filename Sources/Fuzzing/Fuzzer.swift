@@ -281,7 +281,8 @@ public enum Fuzzer {
         }
         return .checked(
             path: LifecyclePath(record), failing: violations.first?.invariant,
-            choices: pool == nil ? nil : PooledCase(testCase, deliveries: record.trace.records.count))
+            choices: pool == nil
+                ? nil : PooledCase(testCase, deliveries: record.trace.records.count))
     }
 
     /// Runs `scenario` and checks `invariants` on the run.

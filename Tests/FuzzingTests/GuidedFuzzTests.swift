@@ -133,6 +133,31 @@ struct GuidedFuzzTests {
         #expect(pool.energies == [7, 9, 6])
     }
 
+    @Test("energy is per cost: a cheap case weighs more, at most 4 times, and a full pool drops the dear one")
+    func energyIsPerCost() throws {
+        let valid = (0..<20 as Range<UInt64>).compactMap { Self.pooled(seed: $0) }
+        try #require(valid.count >= 5)
+        var (typical, dear, cheap) = (valid[0], valid[1], valid[2])
+        var (barely, unrun) = (valid[3], valid[4])
+        typical.deliveries = CasePool.typicalDeliveries
+        dear.deliveries = 4 * CasePool.typicalDeliveries
+        cheap.deliveries = CasePool.typicalDeliveries / 2
+        barely.deliveries = 10
+        unrun.deliveries = 0
+        #expect(CasePool.weight(1_000, of: typical) == 1_000)
+        #expect(CasePool.weight(1_000, of: dear) == 250)
+        #expect(CasePool.weight(1_000, of: cheap) == 2_000)
+        #expect(CasePool.weight(1_000, of: barely) == 1_000 * UInt64(CasePool.cheapBoostMax))
+        #expect(CasePool.weight(1_000, of: unrun) == 1_000, "a case not run keeps its energy")
+
+        var pool = CasePool(capacity: 2)
+        pool.add(dear, path: LifecyclePath(), energy: 1_000)
+        pool.add(typical, path: LifecyclePath(), energy: 1_000)
+        pool.add(cheap, path: LifecyclePath(), energy: 1_000)
+        #expect(pool.entries == [cheap, typical], "equal rarity: the dearest case goes")
+        #expect(pool.energies == [2_000, 1_000])
+    }
+
     @Test("a state or transition few runs reached is worth more than one many runs reached")
     func energyFollowsRarity() {
         var states = LifecycleStates()
