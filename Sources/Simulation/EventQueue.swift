@@ -24,7 +24,7 @@
 ///   so per-channel FIFO holds in every strategy.
 ///
 /// - Complexity: `insert` and `remove` O(1); `advance` amortized O(log C) per node for a key
-///   spread C; `popReady` O(1).
+///   spread C; `readyHead` O(1), `readyNode(at:)` O(offset); `take` O(1).
 @usableFromInline
 struct EventQueue<Message> {
     @usableFromInline
@@ -156,12 +156,6 @@ struct EventQueue<Message> {
         return index
     }
 
-    /// Takes the first delivery of the ready run. Call only after `advance` returned true.
-    @inlinable @inline(__always)
-    mutating func popReady() -> (instant: Int64, target: ActorID, message: Message) {
-        take(readyHead)
-    }
-
     /// True when the ready run holds exactly one delivery (so it has one channel head, and an
     /// ordering strategy has nothing to pick). Call only after `advance` returned true.
     @inlinable @inline(__always)
@@ -199,14 +193,6 @@ struct EventQueue<Message> {
         return index
     }
 
-    /// Takes the `offset`-th delivery of the ready run, keeping the others in order.
-    /// - Complexity: O(offset).
-    @inlinable
-    mutating func removeReady(at offset: Int) -> (instant: Int64, target: ActorID, message: Message)
-    {
-        take(readyNode(at: offset))
-    }
-
     // MARK: - Internals
 
     /// One number per (sender, receiver) channel.
@@ -221,6 +207,8 @@ struct EventQueue<Message> {
         return difference == 0 ? 0 : 64 - difference.leadingZeroBitCount
     }
 
+    /// Takes the delivery in node `index` (`readyHead`, `readyNode(at:)`) out of the queue,
+    /// keeping the others in order.
     @inlinable @inline(__always)
     mutating func take(_ index: UInt32) -> (instant: Int64, target: ActorID, message: Message) {
         count -= 1

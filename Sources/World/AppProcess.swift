@@ -235,7 +235,9 @@ final class AppProcess: SimulationActor {
             settleDisk(ending: cause, &context)
             cancelUploads(.processEnded(cause), &context)
             endTimers(cause, &context)
-            for item in changeMailbox({ $0.ended(cause) }) { drop(item, .processEnded(cause), &context) }
+            for item in changeMailbox({ $0.ended(cause) }) {
+                drop(item, .processEnded(cause), &context)
+            }
             switch cause {
             case .idle:
                 // Launched for these events, the process never listened for them (R-A12).
@@ -412,7 +414,9 @@ final class AppProcess: SimulationActor {
             call(&context) { $0.didReceive(update, services: $1) }
             guard case .manager(let id) = update.channel else { return }
             var fixes = update.fix.map { [$0] } ?? []
-            while batching, engine != nil, let next = changeMailbox({ $0.takeDeliverableLocation(of: id) }) {
+            while batching, engine != nil,
+                let next = changeMailbox({ $0.takeDeliverableLocation(of: id) })
+            {
                 record(.location(next), now)
                 call(&context) { $0.didReceive(next, services: $1) }
                 if let fix = next.fix { fixes.append(fix) }
