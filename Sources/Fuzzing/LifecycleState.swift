@@ -29,7 +29,13 @@ public struct LifecycleState: Hashable, Sendable {
     public var entryKind: String { kind.text }
     var kind: EntryKind
     /// In `LocationService`'s order.
-    public var services: [LocationService]
+    public var services: [LocationService] {
+        get { Self.locationServices.filter { servicesMask & Self.bit(of: $0) != 0 } }
+        set { servicesMask = newValue.reduce(0) { $0 | Self.bit(of: $1) } }
+    }
+    /// `services` as a set of bits, one per service in `LocationService`'s order: the walk
+    /// keeps it as it goes, so that no entry builds or reads an array of services.
+    var servicesMask: UInt64
     public var authorization: Authorization
     public var isDataReadable: Bool
     public var isCommitInFlight: Bool
@@ -38,23 +44,15 @@ public struct LifecycleState: Hashable, Sendable {
     /// The state as one number, the same in every process (FNV-1a, never `hashValue`).
     public var key: UInt64 {
         var hash = kind.hash
-        var packed = UInt64(Self.processStates.firstIndex(of: processState) ?? 0)
-        for service in services {
-            packed |= 1 << (8 + UInt64(Self.locationServices.firstIndex(of: service) ?? 0))
-        }
-        packed |= UInt64(Self.authorizations.firstIndex(of: authorization) ?? 0) << 16
+        var packed = Self.ordinal(of: processState)
+        packed |= servicesMask << 8
+        packed |= Self.ordinal(of: authorization) << 16
         packed |= (isDataReadable ? 1 : 0) << 24
         packed |= (isCommitInFlight ? 1 : 0) << 25
         packed |= (isUploadInFlight ? 1 : 0) << 26
         hash.combine(word: packed)
         return hash.value
     }
-
-    // The cases in declaration order, made once: `allCases` builds a new array at every call,
-    // and `key` runs for every entry of every run's log.
-    private static let processStates = ProcessState.allCases
-    private static let locationServices = LocationService.allCases
-    private static let authorizations = Authorization.allCases
 
     /// The key of the transition from `source` to `target` (keys of states).
     public static func transitionKey(from source: UInt64, to target: UInt64) -> UInt64 {
@@ -80,10 +78,10 @@ public struct LifecycleState: Hashable, Sendable {
         var changeIndex = 0
         var commitIndex = 0
         var servicesGeneration = 0
-        var services: [LocationService] = []
+        var servicesMask: UInt64 = 0
         var uploadsInFlight = 0
         var state = LifecycleState(
-            processState: .notRunning, kind: EntryKind(""), services: [],
+            processState: .notRunning, kind: EntryKind(""), servicesMask: 0,
             authorization: record.configuration.authorization, isDataReadable: true,
             isCommitInFlight: false, isUploadInFlight: false)
         for index in log.indices {
@@ -92,7 +90,7 @@ public struct LifecycleState: Hashable, Sendable {
                 switch changes[changeIndex].kind {
                 case .services(let generation, let held):
                     servicesGeneration = generation
-                    services = held
+                    servicesMask = held.reduce(0) { $0 | bit(of: $1) }
                 case .uploads(let inFlight): uploadsInFlight = inFlight
                 }
                 changeIndex += 1
@@ -100,21 +98,46 @@ public struct LifecycleState: Hashable, Sendable {
             while commitIndex < commitEnds.count, commitEnds[commitIndex] <= instant {
                 commitIndex += 1
             }
-            switch log[index].kind {
-            case .authorization(let value): state.authorization = value
-            case .launch(let launch): state.isDataReadable = launch.protectedDataAvailable
-            case .protectedDataAvailable: state.isDataReadable = true
-            default: break
-            }
+            state.kind = step(&state, at: log[index].kind)
             state.processState = log[index].processState
-            state.kind = kind(of: log[index].kind)
-            state.services = servicesGeneration == log[index].generation ? services : []
+            state.servicesMask = servicesGeneration == log[index].generation ? servicesMask : 0
             state.isCommitInFlight =
                 commitIndex < commitEnds.count
                 && commitEnds[commitIndex] <= instant + commitDuration
             state.isUploadInFlight = uploadsInFlight > 0
             visit(state)
         }
+    }
+
+    // The cases in declaration order, made once: `allCases` builds a new array at every call.
+    private static let processStates = ProcessState.allCases
+    private static let locationServices = LocationService.allCases
+    private static let authorizations = Authorization.allCases
+
+    private static func ordinal(of state: ProcessState) -> UInt64 {
+        UInt64(processStates.firstIndex(of: state) ?? 0)
+    }
+
+    private static func ordinal(of authorization: Authorization) -> UInt64 {
+        UInt64(authorizations.firstIndex(of: authorization) ?? 0)
+    }
+
+    private static func bit(of service: LocationService) -> UInt64 {
+        1 << UInt64(locationServices.firstIndex(of: service) ?? 0)
+    }
+
+    /// What the entry `kind` changes in `state` (authorization, protected data) and its kind
+    /// without particulars (`kind(of:)`), from one match of the entry.
+    private static func step(_ state: inout LifecycleState, at kind: AppLogEntry.Kind)
+        -> EntryKind
+    {
+        switch kind {
+        case .authorization(let value): state.authorization = value
+        case .launch(let launch): state.isDataReadable = launch.protectedDataAvailable
+        case .protectedDataAvailable: state.isDataReadable = true
+        default: break
+        }
+        return Self.kind(of: kind)
     }
 
     /// The entry's kind without its particulars (which fix, which instant), in words, with

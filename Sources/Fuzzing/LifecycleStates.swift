@@ -14,16 +14,16 @@ public struct LifecyclePath: Sendable, Equatable {
 
     /// The path of `record`'s run.
     public init(_ record: RunRecord) {
-        var reachedStates: Set<UInt64> = []  // membership only; the arrays keep the order
-        var reachedTransitions: Set<UInt64> = []
+        var reachedStates = KeySet()  // membership only; the arrays keep the order
+        var reachedTransitions = KeySet()
         var previous: UInt64?
         LifecycleState.walk(record) { state in
             let key = state.key
             guard key != previous else { return }  // reached already, and no transition
-            if reachedStates.insert(key).inserted { states.append(key) }
+            if reachedStates.insert(key) { states.append(key) }
             if let previous, previous != key {
                 let transition = LifecycleState.transitionKey(from: previous, to: key)
-                if reachedTransitions.insert(transition).inserted { transitions.append(transition) }
+                if reachedTransitions.insert(transition) { transitions.append(transition) }
             }
             previous = key
         }

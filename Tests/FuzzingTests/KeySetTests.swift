@@ -1,0 +1,43 @@
+// KeySet, the open-addressing set of state and transition keys behind `LifecyclePath`: it must
+// answer membership exactly as `Set<UInt64>` does, through growth, probe chains and the key 0.
+import Simulation
+import Testing
+@testable import Fuzzing
+
+@Suite("Key set")
+struct KeySetTests {
+    @Test("insert says new exactly when Set<UInt64> does, over 20,000 keys with repeats")
+    func agreesWithSet() {
+        var generator = SplitMix64(seed: 7)
+        var keys = KeySet(capacity: 2)  // small, so that it grows many times
+        var reference: Set<UInt64> = []
+        for _ in 0..<20_000 {
+            // Few distinct values, so that most inserts repeat a key already held.
+            let key = generator.next() % 5_000
+            let isNew = keys.insert(key)
+            #expect(isNew == reference.insert(key).inserted, "key \(key)")
+        }
+        #expect(keys.count == reference.count)
+    }
+
+    @Test("keys that share a home slot are kept apart by probing")
+    func collidingKeys() {
+        var keys = KeySet(capacity: 4)
+        // Keys that differ only in their high bits: many of them share a home slot in a
+        // small table, and must still be told apart.
+        let colliding: [UInt64] = (1...40).map { UInt64($0) << 40 }
+        let firstTimes = colliding.map { keys.insert($0) }
+        let secondTimes = colliding.map { keys.insert($0) }
+        #expect(firstTimes.allSatisfy { $0 })
+        #expect(secondTimes.allSatisfy { !$0 })
+        #expect(keys.count == colliding.count)
+    }
+
+    @Test("the key 0, the table's empty mark, is a key like any other")
+    func zeroKey() {
+        var keys = KeySet()
+        let answers = [keys.insert(0), keys.insert(0), keys.insert(1), keys.insert(0)]
+        #expect(answers == [true, false, true, false])
+        #expect(keys.count == 2)
+    }
+}
