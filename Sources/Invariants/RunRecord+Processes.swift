@@ -112,17 +112,22 @@ extension RunRecord {
 
     private func readStoredFixes() -> [StoredFix] {
         var owners: [(generation: Int, instant: Instant)] = []
+        owners.reserveCapacity(storedRows.count)  // one row per durable row, when all are known
         for index in log.indices {
             guard case .commitDurable(_, let rowCount) = log[index].kind else { continue }
             for _ in 0..<rowCount { owners.append((log[index].generation, log[index].instant)) }
         }
         let known = owners.count == storedRows.count
-        return storedRows.enumerated().compactMap { index, row in
-            guard let fix = row.fix else { return nil }
-            return StoredFix(
-                rowIndex: index, fix: fix, generation: known ? owners[index].generation : nil,
-                durableAt: known ? owners[index].instant : nil)
+        var fixes: [StoredFix] = []
+        fixes.reserveCapacity(storedRows.count)  // sized once, not grown (and copied) as it fills
+        for (index, row) in storedRows.enumerated() {
+            guard let fix = row.fix else { continue }
+            fixes.append(
+                StoredFix(
+                    rowIndex: index, fix: fix, generation: known ? owners[index].generation : nil,
+                    durableAt: known ? owners[index].instant : nil))
         }
+        return fixes
     }
 
     private func readLocationRequests() -> [LocationRequest] {
