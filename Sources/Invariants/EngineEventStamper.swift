@@ -43,6 +43,8 @@ final class EngineEventStamper: TraceSink {
     private var seenEngineCount = 0
     /// Events of the last engine looked at already stamped.
     private var lastEngineStampedCount = 0
+    /// The last engine looked at (`ledger.engines[seenEngineCount - 1]`).
+    private var current: (any TrackingEngine)?
     private var lastInstant = Instant.start
     private var recordCount = 0
     /// The app process's actor, once the world is made: engines run only in its deliveries, so
@@ -88,7 +90,36 @@ final class EngineEventStamper: TraceSink {
     /// Engines only tell events during app deliveries, and only the current process's engine
     /// can: an earlier one is checked a last time once a later one is made (its process may
     /// have told events in the delivery that ended it), then never again.
+    ///
+    /// The current engine is kept (`current`), so that a delivery that made no engine reads
+    /// only its events: reading the ledger's array and taking the engine out of it retained
+    /// and released both at every app delivery.
     private func stampNewEvents() {
+        guard ledger.engines.count == seenEngineCount else { return stampAcrossNewEngines() }
+        guard let current else { return }
+        let events = current.events
+        guard events.count > lastEngineStampedCount else { return }
+        stamp(events, from: lastEngineStampedCount, generation: seenEngineCount)
+        lastEngineStampedCount = events.count
+    }
+
+    /// Appends `events[start...]`, told by process `generation`, stamped with the last
+    /// delivery.
+    private func stamp(_ events: [TrackingEvent], from start: Int, generation: Int) {
+        var moved: [StampedEngineEvent] = []
+        swap(&moved, &stamped)
+        for index in start..<events.count {
+            moved.append(
+                StampedEngineEvent(
+                    instant: lastInstant, traceIndex: recordCount - 1, generation: generation,
+                    event: events[index]))
+        }
+        swap(&moved, &stamped)
+    }
+
+    /// `stampNewEvents` once the ledger holds engines not seen yet: the last one seen is read
+    /// a last time, then every new one.
+    private func stampAcrossNewEngines() {
         let engines = ledger.engines
         let firstLive = max(seenEngineCount - 1, 0)
         for index in firstLive..<engines.count {
@@ -96,17 +127,10 @@ final class EngineEventStamper: TraceSink {
             let events = engines[index].events
             lastEngineStampedCount = max(events.count, alreadyStamped)
             guard events.count > alreadyStamped else { continue }
-            var moved: [StampedEngineEvent] = []
-            swap(&moved, &stamped)
-            for event in events[alreadyStamped...] {
-                moved.append(
-                    StampedEngineEvent(
-                        instant: lastInstant, traceIndex: recordCount - 1,
-                        generation: index + 1, event: event))
-            }
-            swap(&moved, &stamped)
+            stamp(events, from: alreadyStamped, generation: index + 1)
         }
         seenEngineCount = max(seenEngineCount, engines.count)
+        current = engines.last
     }
 
 }
