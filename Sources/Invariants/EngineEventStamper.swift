@@ -26,10 +26,10 @@ final class EngineLedger {
 }
 
 /// A trace sink that keeps every delivery (handed over as a `MemoryTrace`, `memory`) and,
-/// before recording delivery k + 1, stamps the events the engines told since delivery k with
-/// delivery k's instant (the kernel records a delivery just before the actor receives it, so
-/// everything told in a callback is told between two records). `finish()` stamps what the last
-/// delivery told.
+/// when recording delivery k, stamps the events the engines told since delivery k − 1 with
+/// delivery k's instant (the kernel records a delivery once the actor has handled it, so
+/// everything told in a callback is told just before its delivery's record). `finish()`
+/// stamps anything told after the last delivery, with it.
 ///
 /// Its arrays are appended to moved out of the stamper and back (`swap`): appending to an
 /// array stored in a class runs a call inside the access, which made Swift check every access
@@ -50,8 +50,6 @@ final class EngineEventStamper: TraceSink {
     /// The app process's actor, once the world is made: engines run only in its deliveries, so
     /// after a delivery to another actor there is nothing to stamp. Nil: look after every one.
     var app: ActorID?
-    /// False when the last delivery went to an actor other than the app.
-    private var lastDeliveryMayTell = true
 
     /// A stamper with room for `capacity` deliveries and events before its arrays grow.
     init(ledger: EngineLedger, capacity: RunCapacity) {
@@ -73,18 +71,19 @@ final class EngineEventStamper: TraceSink {
         RunCapacity(deliveries: records.count, engineEvents: stamped.count)
     }
 
-    func record(instant: Instant, actor: ActorID, message: WorldMessage) {
-        if lastDeliveryMayTell { stampNewEvents() }
-        lastDeliveryMayTell = app.map { $0 == actor } ?? true
+    /// Keeps delivery `message` (moved in: the kernel has handed it over) and stamps what its
+    /// callbacks told.
+    func record(instant: Instant, actor: ActorID, message: consuming WorldMessage) {
         lastInstant = instant
         recordCount += 1
         var moved: [MemoryTrace<WorldMessage>.Record] = []
         swap(&moved, &records)
-        moved.append(.init(instant: instant, actor: actor, message: message))
+        moved.append(.init(instant: instant, actor: actor, message: consume message))
         swap(&moved, &records)
+        if app.map({ $0 == actor }) ?? true { stampNewEvents() }
     }
 
-    /// Stamps what the last delivery told.
+    /// Stamps anything told since the last delivery was recorded (with that delivery).
     func finish() { stampNewEvents() }
 
     /// Engines only tell events during app deliveries, and only the current process's engine
