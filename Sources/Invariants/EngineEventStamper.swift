@@ -26,10 +26,10 @@ final class EngineLedger {
 }
 
 /// A trace sink that keeps every delivery (handed over as a `MemoryTrace`, `memory`) and,
-/// before recording delivery k + 1, stamps the events the engines told since delivery k with
-/// delivery k's instant (the kernel records a delivery just before the actor receives it, so
-/// everything told in a callback is told between two records). `finish()` stamps what the last
-/// delivery told.
+/// when recording delivery k, stamps the events the engines told since delivery k − 1 with
+/// delivery k's instant (the kernel records a delivery once the actor has handled it, so
+/// everything told in a callback is told just before its delivery's record). `finish()`
+/// stamps anything told after the last delivery, with it.
 ///
 /// Its arrays are appended to moved out of the stamper and back (`swap`): appending to an
 /// array stored in a class runs a call inside the access, which made Swift check every access
@@ -43,13 +43,13 @@ final class EngineEventStamper: TraceSink {
     private var seenEngineCount = 0
     /// Events of the last engine looked at already stamped.
     private var lastEngineStampedCount = 0
+    /// The last engine looked at (`ledger.engines[seenEngineCount - 1]`).
+    private var current: (any TrackingEngine)?
     private var lastInstant = Instant.start
     private var recordCount = 0
     /// The app process's actor, once the world is made: engines run only in its deliveries, so
     /// after a delivery to another actor there is nothing to stamp. Nil: look after every one.
     var app: ActorID?
-    /// False when the last delivery went to an actor other than the app.
-    private var lastDeliveryMayTell = true
 
     /// A stamper with room for `capacity` deliveries and events before its arrays grow.
     init(ledger: EngineLedger, capacity: RunCapacity) {
@@ -71,24 +71,54 @@ final class EngineEventStamper: TraceSink {
         RunCapacity(deliveries: records.count, engineEvents: stamped.count)
     }
 
-    func record(instant: Instant, actor: ActorID, message: WorldMessage) {
-        if lastDeliveryMayTell { stampNewEvents() }
-        lastDeliveryMayTell = app.map { $0 == actor } ?? true
+    /// Keeps delivery `message` (moved in: the kernel has handed it over) and stamps what its
+    /// callbacks told.
+    func record(instant: Instant, actor: ActorID, message: consuming WorldMessage) {
         lastInstant = instant
         recordCount += 1
         var moved: [MemoryTrace<WorldMessage>.Record] = []
         swap(&moved, &records)
-        moved.append(.init(instant: instant, actor: actor, message: message))
+        moved.append(.init(instant: instant, actor: actor, message: consume message))
         swap(&moved, &records)
+        if app.map({ $0 == actor }) ?? true { stampNewEvents() }
     }
 
-    /// Stamps what the last delivery told.
+    /// Stamps anything told since the last delivery was recorded (with that delivery).
     func finish() { stampNewEvents() }
 
     /// Engines only tell events during app deliveries, and only the current process's engine
     /// can: an earlier one is checked a last time once a later one is made (its process may
     /// have told events in the delivery that ended it), then never again.
+    ///
+    /// The current engine is kept (`current`), so that a delivery that made no engine reads
+    /// only its events: reading the ledger's array and taking the engine out of it retained
+    /// and released both at every app delivery.
     private func stampNewEvents() {
+        guard ledger.engines.count == seenEngineCount else { return stampAcrossNewEngines() }
+        guard let current else { return }
+        let events = current.events
+        guard events.count > lastEngineStampedCount else { return }
+        stamp(events, from: lastEngineStampedCount, generation: seenEngineCount)
+        lastEngineStampedCount = events.count
+    }
+
+    /// Appends `events[start...]`, told by process `generation`, stamped with the last
+    /// delivery.
+    private func stamp(_ events: [TrackingEvent], from start: Int, generation: Int) {
+        var moved: [StampedEngineEvent] = []
+        swap(&moved, &stamped)
+        for index in start..<events.count {
+            moved.append(
+                StampedEngineEvent(
+                    instant: lastInstant, traceIndex: recordCount - 1, generation: generation,
+                    event: events[index]))
+        }
+        swap(&moved, &stamped)
+    }
+
+    /// `stampNewEvents` once the ledger holds engines not seen yet: the last one seen is read
+    /// a last time, then every new one.
+    private func stampAcrossNewEngines() {
         let engines = ledger.engines
         let firstLive = max(seenEngineCount - 1, 0)
         for index in firstLive..<engines.count {
@@ -96,17 +126,10 @@ final class EngineEventStamper: TraceSink {
             let events = engines[index].events
             lastEngineStampedCount = max(events.count, alreadyStamped)
             guard events.count > alreadyStamped else { continue }
-            var moved: [StampedEngineEvent] = []
-            swap(&moved, &stamped)
-            for event in events[alreadyStamped...] {
-                moved.append(
-                    StampedEngineEvent(
-                        instant: lastInstant, traceIndex: recordCount - 1,
-                        generation: index + 1, event: event))
-            }
-            swap(&moved, &stamped)
+            stamp(events, from: alreadyStamped, generation: index + 1)
         }
         seenEngineCount = max(seenEngineCount, engines.count)
+        current = engines.last
     }
 
 }

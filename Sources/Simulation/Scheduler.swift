@@ -51,9 +51,12 @@ public struct Scheduler<Message> {
     @usableFromInline init() {}
 
     /// Sends `message` to `target`, delivered at `instant` (not before `now`).
+    ///
+    /// The message is consumed (moved into the queue, not copied), as in every `send` and
+    /// `setTimer`: a message is nearly always built for the call.
     /// - Complexity: O(1).
     @discardableResult @inlinable @inline(__always)
-    public mutating func send(_ message: Message, to target: ActorID, at instant: Instant)
+    public mutating func send(_ message: consuming Message, to target: ActorID, at instant: Instant)
         -> EventHandle
     {
         precondition(
@@ -62,29 +65,32 @@ public struct Scheduler<Message> {
         precondition(Int(target.index) < actorCount, "no actor \(target) in this simulation")
         scheduledCountStorage += 1
         return queue.insert(
-            message, to: target, from: currentActorStorage, at: instant.nanosecondsSinceStart)
+            consume message, to: target, from: currentActorStorage,
+            at: instant.nanosecondsSinceStart)
     }
 
     /// Sends `message` to `target` after `delay` (>= 0).
     @discardableResult @inlinable @inline(__always)
-    public mutating func send(_ message: Message, to target: ActorID, after delay: VirtualDuration)
-        -> EventHandle
-    {
+    public mutating func send(
+        _ message: consuming Message, to target: ActorID, after delay: VirtualDuration
+    ) -> EventHandle {
         precondition(delay.nanoseconds >= 0, "a delay is never negative")
-        return send(message, to: target, at: now + delay)
+        return send(consume message, to: target, at: now + delay)
     }
 
     /// Sends `message` to `target` now: after everything already due at this instant.
     @discardableResult @inlinable @inline(__always)
-    public mutating func send(_ message: Message, to target: ActorID) -> EventHandle {
-        send(message, to: target, at: now)
+    public mutating func send(_ message: consuming Message, to target: ActorID) -> EventHandle {
+        send(consume message, to: target, at: now)
     }
 
     /// Sets a timer: `message` comes back to the current actor after `delay`.
     @discardableResult @inlinable @inline(__always)
-    public mutating func setTimer(after delay: VirtualDuration, _ message: Message) -> EventHandle {
+    public mutating func setTimer(after delay: VirtualDuration, _ message: consuming Message)
+        -> EventHandle
+    {
         precondition(isDelivering, "timers are set by an actor while it handles a message")
-        return send(message, to: currentActorStorage, after: delay)
+        return send(consume message, to: currentActorStorage, after: delay)
     }
 
     /// Cancels a pending delivery. Returns false, and changes nothing, when it was already

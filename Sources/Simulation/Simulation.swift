@@ -82,7 +82,7 @@ public struct Simulation<Message> {
             let node = isFIFO ? scheduler.queue.readyHead : contestedNode()
             let (instant, target, message) = scheduler.queue.take(node)
             scheduler.moveClock(to: instant)
-            deliver(message, to: actors[Int(target.index)], id: target)
+            deliver(consume message, to: actors[Int(target.index)], id: target)
             if scheduler.stopRequested {
                 exitReason = .stopRequested
                 break
@@ -97,15 +97,17 @@ public struct Simulation<Message> {
 
     // MARK: - Internals
 
+    /// Hands `message` to its actor, then to the trace, which takes it: recorded before the
+    /// actor handled it, every message was copied into the trace and destroyed after.
     @inlinable @inline(__always)
     mutating func deliver(
-        _ message: Message, to actor: any SimulationActor<Message>, id target: ActorID
+        _ message: consuming Message, to actor: any SimulationActor<Message>, id target: ActorID
     ) {
         scheduler.deliveredCountStorage += 1
-        trace?.record(instant: scheduler.now, actor: target, message: message)
         scheduler.currentActorStorage = target
         actor.receive(message, context: &scheduler)
         scheduler.currentActorStorage = .outside
+        trace?.record(instant: scheduler.now, actor: target, message: consume message)
     }
 
     /// The queue node of the next delivery of the ready run as the ordering strategy picks it,

@@ -8,8 +8,10 @@
 /// hash equals the hash of the run that wrote it, in any process.
 public protocol TraceSink<Message>: AnyObject {
     associatedtype Message
-    /// Called once per delivery, before the actor handles the message.
-    func record(instant: Instant, actor: ActorID, message: Message)
+    /// Called once per delivery, in delivery order, once the actor has handled the message.
+    /// The message is the sink's (consumed): a sink that keeps it keeps it without a copy, as
+    /// the kernel has no more use for it.
+    func record(instant: Instant, actor: ActorID, message: consuming Message)
 }
 
 /// One delivery rendered as a JSON line (`{"instant":"00:00:01.500","ns":1500000000,...}`),

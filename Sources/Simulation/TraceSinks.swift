@@ -66,8 +66,8 @@ public final class MemoryTrace<Message: CustomStringConvertible>: TraceSink {
     }
 
     @inlinable
-    public func record(instant: Instant, actor: ActorID, message: Message) {
-        storage.append(Record(instant: instant, actor: actor, message: message))
+    public func record(instant: Instant, actor: ActorID, message: consuming Message) {
+        storage.append(Record(instant: instant, actor: actor, message: consume message))
     }
 }
 

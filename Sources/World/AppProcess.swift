@@ -125,7 +125,7 @@ extension AppLogEntry.Kind: CustomStringConvertible {
 /// entry in the log) with the rule that loses it (R-A1; R-F3 for memory). The data is
 /// protected from a boot until the first unlock (R-D9): the actor learns it from the reboot, the
 /// launch context and the unlock's callback, all sent by the operating system on one channel.
-final class AppProcess: SimulationActor {
+final class AppProcess: SimulationActor, DiskViewSource {
     private let makeEngine: () -> any AppEngine
     private let capabilities: AppCapabilities
     private let policy: IOSPolicy
@@ -200,8 +200,10 @@ final class AppProcess: SimulationActor {
             changeMailbox { $0.launched(generation: generation, into: launch.state) }
             uploadsInFlight.removeAll()
             disk.protectedDataAvailable = launch.protectedDataAvailable
-            services = LocationServices(
+            let services = LocationServices(
                 capabilities: capabilities, systemVersion: policy.systemVersion, nextObjectID: 1)
+            services.storage.diskSource = self
+            self.services = services
             authorization = launch.authorization
             accuracy = launch.accuracyAuthorization
             engine = makeEngine()
@@ -307,7 +309,9 @@ final class AppProcess: SimulationActor {
     private func route(
         _ item: AppItem, for generation: Int?, _ context: inout Scheduler<WorldMessage>
     ) {
-        switch mailbox.route(item, for: generation) {
+        // Asked of the mailbox moved out, though it changes nothing: a call on the stored
+        // mailbox made Swift copy it whole (retaining its arrays) at every delivery.
+        switch changeMailbox({ $0.route(item, for: generation) }) {
         case .deliver where engine == nil:
             // Crashed in a callback; the operating system's kill, on its way, drops what was
             // meant for this process with its cause, and keeps the events.
@@ -373,8 +377,9 @@ final class AppProcess: SimulationActor {
     /// The process runs again, or its listeners changed: hands it, in arrival order, what was
     /// held for it and every held event it now listens for.
     private func runAgain(_ context: inout Scheduler<WorldMessage>) {
-        // Asked first, read only: most times nothing is held, and a change moves the mailbox.
-        while engine != nil, mailbox.hasDeliverable,
+        // Asked first: most times nothing is held. The count loads two stored fields; a call
+        // on the stored mailbox (`hasDeliverable`) made Swift copy it whole.
+        while engine != nil, mailbox.heldCount > 0, changeMailbox({ $0.hasDeliverable }),
             let item = changeMailbox({ $0.takeDeliverable() })
         {
             hand(item, batching: true, &context)
@@ -545,9 +550,10 @@ final class AppProcess: SimulationActor {
         guard let engine, let services else { return }
         let storage = services.storage
         storage.protectedDataAvailable = disk.protectedDataAvailable
-        storage.diskView = ProcessStorage.DiskView(
-            committedRows: disk.rows,
-            storedValues: disk.protectedDataAvailable ? disk.savedValues : [:])
+        // The store and the saved record read the disk through `callbackDiskView`, only while
+        // the callback runs: nothing of the disk is copied (or retained) for a callback that
+        // does not read it, which is nearly every one.
+        storage.inCallback = true
         services.moment = CallbackMoment(
             authorizationStatus: authorization, accuracyAuthorization: accuracy,
             isLowPowerModeEnabled: lowPowerMode,
@@ -555,16 +561,19 @@ final class AppProcess: SimulationActor {
             uptime: bootTime.uptime(at: context.now) - sleep.asleep(until: context.now),
             now: context.now)
         if services.crashReason == nil { body(engine, services) }
-        // Engine code runs only in callbacks: letting go of the disk's arrays keeps the next
-        // commit from copying them.
-        storage.diskView = ProcessStorage.DiskView()
-        let asked = services.takeRequests()
-        for api in asked.unavailableCalls { record(.unavailableAPI(api), context.now) }
-        applyStorageRequests(storage.takeRequests(), &context)
-        for request in services.urlSession.takeRequests() {
-            uploadsInFlight.append(request.task)
-            context.send(.upload(request, generation: generation), to: network)
+        storage.inCallback = false
+        // Each kind of request is taken only when the callback made some: most callbacks make
+        // none of most kinds, and taking an empty set still swapped and released its arrays.
+        let asked = services.hasRequests ? services.takeRequests() : nil
+        for api in asked?.unavailableCalls ?? [] { record(.unavailableAPI(api), context.now) }
+        if storage.hasRequests { applyStorageRequests(storage.takeRequests(), &context) }
+        if services.urlSession.hasRequests {
+            for request in services.urlSession.takeRequests() {
+                uploadsInFlight.append(request.task)
+                context.send(.upload(request, generation: generation), to: network)
+            }
         }
+        guard let asked else { return endIfCrashed(services, &context) }
         applyTimerRequests(asked.timerRequests, &context)
         if !asked.requests.isEmpty {
             changeMailbox { $0.noteRequests(asked.requests) }
@@ -576,14 +585,30 @@ final class AppProcess: SimulationActor {
             }
             if !tasks.isEmpty { context.send(.requests(tasks, generation: generation), to: os) }
         }
-        if let reason = services.crashReason {
-            record(.crashed(reason), context.now)
-            self.engine = nil
-            context.send(.processCrashed(reason: reason, generation: generation), to: os)
-        }
+        endIfCrashed(services, &context)
+    }
+
+    /// An assertion in the callback ends the process.
+    private func endIfCrashed(
+        _ services: LocationServices, _ context: inout Scheduler<WorldMessage>
+    ) {
+        guard let reason = services.crashReason else { return }
+        record(.crashed(reason), context.now)
+        self.engine = nil
+        context.send(.processCrashed(reason: reason, generation: generation), to: os)
     }
 
     // MARK: - The disk
+
+    /// The disk as the running callback sees it: the durable rows, and the saved record unless
+    /// the data is protected (R-D9). The disk does not change while a callback runs (commits
+    /// complete and writes land in deliveries of their own), so this is the disk as of the
+    /// callback's start.
+    var callbackDiskView: ProcessStorage.DiskView {
+        ProcessStorage.DiskView(
+            committedRows: disk.rows,
+            storedValues: disk.protectedDataAvailable ? disk.savedValues : [:])
+    }
 
     /// Issues the commits the callback asked for, arms the saved record's write after a
     /// change, and logs failed opens.

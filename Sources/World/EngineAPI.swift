@@ -314,6 +314,12 @@ public final class LocationServices {
         return opened
     }
 
+    /// True when the engine asked for anything in this callback.
+    var hasRequests: Bool {
+        !asked.requests.isEmpty || !asked.unavailableCalls.isEmpty
+            || !asked.timerRequests.isEmpty
+    }
+
     /// Hands the app process what the engine asked for in the callback that returned, and
     /// forgets it; object ids keep counting (within a process).
     func takeRequests() -> CallbackRequests {
@@ -608,6 +614,9 @@ public final class UploadSession {
         swap(&moved, &requests)
         return task
     }
+
+    /// True when the callback made requests.
+    var hasRequests: Bool { !requests.isEmpty }
 
     /// Hands the app process the requests made in the callback that returned, and forgets
     /// them.

@@ -203,8 +203,19 @@ public final class SavedRecord {
 /// before each callback (the disk's rows and values), and what they ask for in it. One per
 /// process: it dies with the process, and with it the open transaction and unwritten changes.
 final class ProcessStorage {
-    /// The disk as the current callback sees it (set in one write before each callback).
-    var diskView = DiskView()
+    /// The disk as the current callback sees it: read from its owner while a callback runs
+    /// (`inCallback`), empty otherwise. Read on demand rather than set before each callback:
+    /// most callbacks never read it, and setting it retained and released the disk's arrays
+    /// at every one.
+    var diskView: DiskView {
+        guard inCallback, let diskSource else { return DiskView() }
+        return diskSource.callbackDiskView
+    }
+    /// The owner of the disk (the app process); weak, as the app process owns the services
+    /// that own this.
+    weak var diskSource: (any DiskViewSource)?
+    /// True while one of the process's callbacks runs.
+    var inCallback = false
     /// Whether the data is readable (the device has been unlocked since it booted, R-D9).
     var protectedDataAvailable = true
     /// The process crashed in this callback: later calls do nothing.
@@ -234,6 +245,11 @@ final class ProcessStorage {
         var openFailures: [StoreError] = []
     }
 
+    /// True when the callback asked anything of the disk.
+    var hasRequests: Bool {
+        !asked.commitRequests.isEmpty || asked.savedRecordChanged || !asked.openFailures.isEmpty
+    }
+
     /// Hands the app process what the callback that returned asked for, and forgets it.
     func takeRequests() -> StorageRequests {
         var taken = StorageRequests()
@@ -249,6 +265,12 @@ final class ProcessStorage {
         change(&moved)
         swap(&moved, &asked)
     }
+}
+
+/// What owns the disk and shows it to the running callback (the app process).
+protocol DiskViewSource: AnyObject {
+    /// The disk as the running callback sees it.
+    var callbackDiskView: ProcessStorage.DiskView { get }
 }
 
 // MARK: - The disk
