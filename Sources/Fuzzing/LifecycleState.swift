@@ -98,7 +98,7 @@ public struct LifecycleState: Hashable, Sendable {
             while commitIndex < commitEnds.count, commitEnds[commitIndex] <= instant {
                 commitIndex += 1
             }
-            state.kind = step(&state, at: log[index].kind)
+            state.kind = step(&state, log, index)
             state.processState = log[index].processState
             state.servicesMask = servicesGeneration == log[index].generation ? servicesMask : 0
             state.isCommitInFlight =
@@ -126,11 +126,19 @@ public struct LifecycleState: Hashable, Sendable {
         1 << UInt64(locationServices.firstIndex(of: service) ?? 0)
     }
 
-    /// What the entry `kind` changes in `state` (authorization, protected data) and its kind
-    /// without particulars (`kind(of:)`), from one match of the entry.
-    private static func step(_ state: inout LifecycleState, at kind: AppLogEntry.Kind)
-        -> EntryKind
-    {
+    /// What entry `index` of `log` changes in `state` (authorization, protected data) and its
+    /// kind without particulars (`kind(of:)`). Commits and fixes, the commonest entries, are
+    /// told apart by their case and read no further; only the others go through `kind(of:)`
+    /// (which copies the entry a second time, and hashes words for some kinds).
+    private static func step(
+        _ state: inout LifecycleState, _ log: [AppLogEntry], _ index: Int
+    ) -> EntryKind {
+        if case .didCommit = log[index].kind { return .didCommit }
+        if case .commitDurable = log[index].kind { return .commitDurable }
+        if case .location(let update) = log[index].kind {
+            return update.fix == nil ? .updateWithoutLocation : .fix
+        }
+        let kind = log[index].kind
         switch kind {
         case .authorization(let value): state.authorization = value
         case .launch(let launch): state.isDataReadable = launch.protectedDataAvailable

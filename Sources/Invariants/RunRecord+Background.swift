@@ -38,20 +38,14 @@ extension RunRecord {
         var uploadsInFlight = 0
         let deliveries = trace.records
         for index in deliveries.indices {
-            // Matched in place: binding each delivery copied its message. The case alone is
-            // tested first, which reads it in place; the match below binds (copies) only the
-            // deliveries it may keep.
+            // Matched in place, by actor first and then by the case alone: binding a delivery
+            // copied it, so only the deliveries kept are bound (copied).
             let actor = deliveries[index].actor
-            switch deliveries[index].message {
-            case .requests where actor == daemon, .upload where actor == network,
-                .deliver where actor == app:
-                break
-            default:
-                continue
-            }
             let instant = deliveries[index].instant
-            switch deliveries[index].message {
-            case .requests(let batch, let generation) where actor == daemon:
+            if actor == daemon {
+                guard case .requests = deliveries[index].message,
+                    case .requests(let batch, let generation) = deliveries[index].message
+                else { continue }
                 if generation != heldGeneration {
                     held = HeldServices()
                     heldGeneration = generation
@@ -61,18 +55,20 @@ extension RunRecord {
                     BackgroundChange(
                         instant: instant,
                         kind: .services(generation: generation, held: held.held)))
-            case .upload where actor == network:
+            } else if actor == network {
+                guard case .upload = deliveries[index].message else { continue }
                 uploadsInFlight += 1
                 changes.append(
-                    BackgroundChange(
-                        instant: instant, kind: .uploads(inFlight: uploadsInFlight)))
-            case .deliver(.uploadCompleted, _, _, _) where actor == app:
+                    BackgroundChange(instant: instant, kind: .uploads(inFlight: uploadsInFlight)))
+            } else if actor == app {
+                // A switch, not `guard case`: this nested match copies the payload alone.
+                switch deliveries[index].message {
+                case .deliver(.uploadCompleted, _, _, _): break
+                default: continue
+                }
                 uploadsInFlight = max(0, uploadsInFlight - 1)
                 changes.append(
-                    BackgroundChange(
-                        instant: instant, kind: .uploads(inFlight: uploadsInFlight)))
-            default:
-                continue
+                    BackgroundChange(instant: instant, kind: .uploads(inFlight: uploadsInFlight)))
             }
         }
         return changes
