@@ -42,7 +42,9 @@ struct UploadedOnce {
     }
 
     private func duplicates() -> [Violation] {
-        let stored = FixCounts(record.storedFixes.map(\.fix))
+        // The stored fixes, counted only once a fix is accepted a second time (rare): most
+        // runs never need them.
+        var storedCounts: FixCounts?
         let batches = record.server.acceptedBatches
         // Both tables sized once for every row: no rehash as they fill.
         let rowCount = batches.reduce(0) { $0 + $1.rows.count }
@@ -57,6 +59,8 @@ struct UploadedOnce {
                 accepted.add(fix)
                 let key = FixKey(fix)
                 if firstBatch.insert(key, batchIndex) { continue }
+                let stored = storedCounts ?? FixCounts(record.storedFixes.map(\.fix))
+                storedCounts = stored
                 guard accepted.count(of: fix) > stored.count(of: fix),
                     let firstIndex = firstBatch.value(for: key)
                 else { continue }
@@ -79,7 +83,7 @@ struct UploadedOnce {
         let processes = record.processes
         // Only a network that fails by chance excuses anything with it (below).
         let lastBegin = record.policy.networkFailurePercent > 0 ? lastRequestBegun() : nil
-        var accepted = FixCounts(record.server.acceptedRows.compactMap(\.fix))
+        var accepted = acceptedFixes()
         var missing: [(StoredFix, ProcessSpan)] = []
         for row in record.storedFixes where !accepted.take(row.fix) {
             let from = max(row.durableAt ?? record.horizon, upSince)
@@ -113,6 +117,21 @@ struct UploadedOnce {
                     + "\(TimeText.clock(record.horizon)) and process \(runner.generation) ran "
                     + "for \(TimeText.duration(settle)) or more after it")
         ]
+    }
+
+    /// Every fix the server accepted, counted: `server.acceptedRows` read batch by batch in
+    /// place, without building that array of every row first.
+    private func acceptedFixes() -> FixCounts {
+        let batches = record.server.acceptedBatches
+        var accepted = FixCounts(capacity: batches.reduce(0) { $0 + $1.rows.count })
+        for batchIndex in batches.indices {
+            let rows = batches[batchIndex].rows
+            for rowIndex in rows.indices {
+                guard let fix = rows[rowIndex].fix else { continue }
+                accepted.add(fix)
+            }
+        }
+        return accepted
     }
 
     /// When the last upload request began (the network's `begin` timer), if any did.
