@@ -51,8 +51,9 @@ struct NoFixLost {
         for process in processes {
             let events = record.events(of: process.generation)
             found += unaccounted(process, events)
-            let storedHere = stored.filter { !ownersKnown || $0.generation == process.generation }
-            if let missing = unstored(process, events, storedHere) { found.append(missing) }
+            if let missing = unstored(process, events, stored, ownersKnown: ownersKnown) {
+                found.append(missing)
+            }
         }
         return found.sortedByInstant()
     }
@@ -64,8 +65,13 @@ struct NoFixLost {
         _ process: ProcessSpan, _ events: [StampedEngineEvent]
     ) -> [Violation] {
         var accounted = FixCounts(capacity: events.count)  // sized once: no rehash as it fills
-        for stamped in events {
-            switch stamped.event {
+        // Read in place, the case alone first: binding each event copied it.
+        for index in events.indices {
+            switch events[index].event {
+            case .fixAccepted, .fixRejected: break
+            default: continue
+            }
+            switch events[index].event {
             case .fixAccepted(let fix), .fixRejected(let fix, _): accounted.add(fix)
             default: break
             }
@@ -111,18 +117,29 @@ struct NoFixLost {
 
     // MARK: - Stored
 
+    /// `stored` holds every process's rows: those of `process` count, or all of them when
+    /// `ownersKnown` is false (read in place, not filtered into a new array per process).
     private func unstored(
-        _ process: ProcessSpan, _ events: [StampedEngineEvent], _ stored: [StoredFix]
+        _ process: ProcessSpan, _ events: [StampedEngineEvent], _ stored: [StoredFix],
+        ownersKnown: Bool
     ) -> Violation? {
-        var onDisk = FixCounts(stored.map(\.fix))
+        var onDisk = FixCounts(capacity: stored.count)
+        for index in stored.indices
+        where !ownersKnown || stored[index].generation == process.generation {
+            onDisk.add(stored[index].fix)
+        }
         var missing: [StampedEngineEvent] = []
-        for stamped in events {
-            guard case .fixAccepted(let fix) = stamped.event, !onDisk.take(fix) else { continue }
-            if let readable = process.dataReadableAt, stamped.instant >= readable {
-                if process.endedAt == nil && record.horizon - stamped.instant < commitSettle {
+        // Read in place, the case alone first, as in `unaccounted`.
+        for index in events.indices {
+            guard case .fixAccepted = events[index].event,
+                case .fixAccepted(let fix) = events[index].event, !onDisk.take(fix)
+            else { continue }
+            let instant = events[index].instant
+            if let readable = process.dataReadableAt, instant >= readable {
+                if process.endedAt == nil && record.horizon - instant < commitSettle {
                     continue
                 }
-                missing.append(stamped)
+                missing.append(events[index])
             }
         }
         let lostRowCount = lostCommitRowCount(process.generation)

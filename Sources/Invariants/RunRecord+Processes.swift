@@ -97,8 +97,10 @@ extension RunRecord {
             default: break
             }
         }
+        // The operating system tells the daemon: only its deliveries are matched.
+        let daemon = ActorID(index: WorldActors.daemonIndex)
         let deliveries = trace.records
-        for index in deliveries.indices {
+        for index in deliveries.indices where deliveries[index].actor == daemon {
             // Matched in place: binding each delivery copied its message. The case alone is
             // tested first, which reads it in place; only a match is bound (copied).
             guard case .processChanged = deliveries[index].message,
