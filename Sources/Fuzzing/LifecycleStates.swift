@@ -16,12 +16,15 @@ public struct LifecyclePath: Sendable, Equatable {
     public init(_ record: RunRecord) {
         var reachedStates = KeySet()  // membership only; the arrays keep the order
         var reachedTransitions = KeySet()
+        // The pairs of states seen in a row: a transition's key is hashed only the first
+        // time its pair is seen (a pair seen before has its key in `reachedTransitions`).
+        var reachedPairs = KeyPairSet()
         var previous: UInt64?
         LifecycleState.walk(record) { state in
             let key = state.key
             guard key != previous else { return }  // reached already, and no transition
             if reachedStates.insert(key) { states.append(key) }
-            if let previous, previous != key {
+            if let previous, previous != key, reachedPairs.insert(previous, key) {
                 let transition = LifecycleState.transitionKey(from: previous, to: key)
                 if reachedTransitions.insert(transition) { transitions.append(transition) }
             }

@@ -41,3 +41,51 @@ struct KeySetTests {
         #expect(keys.count == 2)
     }
 }
+
+@Suite("Key pair set")
+struct KeyPairSetTests {
+    private struct Pair: Hashable {
+        var first: UInt64
+        var second: UInt64
+    }
+
+    @Test("insert says new exactly when a Set of pairs does, over 20,000 pairs with repeats")
+    func agreesWithSet() {
+        var generator = SplitMix64(seed: 11)
+        var pairs = KeyPairSet(capacity: 2)  // small, so that it grows many times
+        var reference: Set<Pair> = []
+        for _ in 0..<20_000 {
+            // Few distinct values, so that most inserts repeat a pair already held, and the
+            // same keys appear in both places.
+            let first = generator.next() % 80
+            let second = generator.next() % 80
+            let isNew = pairs.insert(first, second)
+            #expect(isNew == reference.insert(Pair(first: first, second: second)).inserted)
+        }
+        #expect(pairs.count == reference.count)
+    }
+
+    @Test("a pair and its reverse are two pairs, and zeros are keys like any other")
+    func orderAndZero() {
+        var pairs = KeyPairSet()
+        let answers = [
+            pairs.insert(1, 2), pairs.insert(2, 1), pairs.insert(1, 2), pairs.insert(0, 0),
+            pairs.insert(0, 0), pairs.insert(0, 1),
+        ]
+        #expect(answers == [true, true, false, true, false, true])
+        #expect(pairs.count == 4)
+    }
+
+    @Test("pairs that share a home slot are kept apart by probing")
+    func collidingPairs() {
+        var pairs = KeyPairSet(capacity: 4)
+        // Pairs that differ only in low bits the mix moves little: many share a home slot in
+        // a small table, and must still be told apart.
+        let colliding = (1...40).map { (UInt64($0) << 50, UInt64($0) << 50) }
+        let firstTimes = colliding.map { pairs.insert($0.0, $0.1) }
+        let secondTimes = colliding.map { pairs.insert($0.0, $0.1) }
+        #expect(firstTimes.allSatisfy { $0 })
+        #expect(secondTimes.allSatisfy { !$0 })
+        #expect(pairs.count == colliding.count)
+    }
+}
