@@ -6,24 +6,22 @@
 /// are only added, never removed, and the table is never iterated, so no order reaches an
 /// output.
 struct FixTable<Value> {
-    // invariant: keys.count == values.count, a power of two, at least twice `count`;
-    // a key's slot is on the probe sequence from its home slot with no empty slot before it.
-    private var keys: [FixKey?]
-    private var values: [Value?]
+    // invariant: `slots.count` is a power of two, at least twice `count`; a key's slot is on
+    // the probe sequence from its home slot with no empty (nil) slot before it. Keys and
+    // values share one array: one uniqueness check per change, one read per probe.
+    private var slots: [(key: FixKey, value: Value)?]
     private(set) var count = 0
 
     /// A table that holds `capacity` keys before it grows.
     init(capacity: Int = 0) {
         var size = Self.sizeMin
         while size < capacity * 2 { size <<= 1 }
-        keys = Array(repeating: nil, count: size)
-        values = Array(repeating: nil, count: size)
+        slots = Array(repeating: nil, count: size)
     }
 
     /// The value for `key`, if it was added.
     func value(for key: FixKey) -> Value? {
-        let slot = self.slot(of: key)
-        return keys[slot] == nil ? nil : values[slot]
+        slots[slot(of: key)]?.value
     }
 
     /// Adds `key` with `value` unless it is there; true when it was added.
@@ -35,11 +33,10 @@ struct FixTable<Value> {
     /// Changes the value for `key`, added first with `initial` when it is not there.
     mutating func update(_ key: FixKey, initial: Value, _ change: (inout Value) -> Void) {
         // One probe when the key is there (or is added without growing), not an insert and a
-        // second lookup: every fix of a run is counted and taken this way.
+        // second lookup: every fix of a run is counted and taken this way. Changed in place.
         let slot = slotAdding(key, initial).slot
-        guard var value = values[slot] else { return }
-        change(&value)
-        values[slot] = value
+        guard slots[slot] != nil else { return }
+        change(&slots[slot]!.value)
     }
 
     // MARK: - Internals
@@ -48,13 +45,12 @@ struct FixTable<Value> {
     /// full) when it is not there; and whether it was added.
     private mutating func slotAdding(_ key: FixKey, _ value: Value) -> (slot: Int, added: Bool) {
         var slot = self.slot(of: key)
-        guard keys[slot] == nil else { return (slot, false) }
-        if (count + 1) * 2 > keys.count {
+        guard slots[slot] == nil else { return (slot, false) }
+        if (count + 1) * 2 > slots.count {
             grow()
             slot = self.slot(of: key)
         }
-        keys[slot] = key
-        values[slot] = value
+        slots[slot] = (key, value)
         count += 1
         return (slot, true)
     }
@@ -63,16 +59,16 @@ struct FixTable<Value> {
 
     /// The slot holding `key`, or the empty slot where it would go.
     private func slot(of key: FixKey) -> Int {
-        let mask = keys.count - 1
+        let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: Self.mix(key)) & mask
-        while let held = keys[slot], held != key { slot = (slot + 1) & mask }
+        while let held = slots[slot], held.key != key { slot = (slot + 1) & mask }
         return slot
     }
 
     private mutating func grow() {
-        let old = zip(keys, values)
-        var grown = FixTable(capacity: keys.count)
-        for case (let key?, let value?) in old { grown.insert(key, value) }
+        let old = slots
+        var grown = FixTable(capacity: slots.count)
+        for case let (key, value)? in old { grown.insert(key, value) }
         self = grown
     }
 
