@@ -85,36 +85,41 @@ public struct ScenarioGenerator: Sendable {
     public var scenarios: Gen<Scenario> {
         let settings = self
         let segment = Self.segment(minutesMax: segmentMinutesMax)
+        // The generators that do not depend on earlier draws are made here, once, not in every
+        // case: making one (its label, its weights) cost more than drawing from it. The same
+        // generators, so the same labels and the same draws.
+        let eventKinds = Self.eventKinds
+        let swarm = Gen<FeatureMask>.swarm(featureCount: eventKinds.count)
+        let preset = Gen.element(of: Self.presets)
+        let authorization = Self.usually(
+            Authorization.always, else: [.whenInUse, .notDetermined])
+        let accuracy = Self.usually(AccuracyAuthorization.full, else: [.reduced])
+        let backgroundMode = Self.usually(true, else: [false])
+        let ordering = Self.ordering
+        let route = Gen.array(of: segment, length: 1...settings.segmentCountMax)
         return Gen("scenario") { testCase in
-            let mask = Gen<FeatureMask>.swarm(featureCount: Self.eventKinds.count)
-                .generate(testCase)
+            let mask = swarm.generate(testCase)
             var scenario = Scenario()
             scenario.engine = ScenarioEngine(
                 settings.engine, stopOnTerminate: Gen<Bool>.bool.generate(testCase),
                 startOnBoot: Gen<Bool>.bool.generate(testCase))
-            scenario.policy.preset = Gen.element(of: Self.presets).generate(testCase)
+            scenario.policy.preset = preset.generate(testCase)
             if Gen<Bool>.bool.generate(testCase) {
                 scenario.policy.overrides = [
                     .init("networkFailurePercent", "\(Self.failingNetworkPercent)")
                 ]
             }
-            scenario.authorization = Self.usually(
-                Authorization.always, else: [.whenInUse, .notDetermined]
-            ).generate(testCase)
-            scenario.accuracy = Self.usually(AccuracyAuthorization.full, else: [.reduced])
-                .generate(testCase)
-            scenario.capabilities.locationBackgroundMode = Self.usually(true, else: [false])
-                .generate(testCase)
-            scenario.ordering = Self.ordering.generate(testCase)
-            let segments = Self.joined(
-                settings.lengthened(
-                    Gen.array(of: segment, length: 1...settings.segmentCountMax).generate(testCase)))
+            scenario.authorization = authorization.generate(testCase)
+            scenario.accuracy = accuracy.generate(testCase)
+            scenario.capabilities.locationBackgroundMode = backgroundMode.generate(testCase)
+            scenario.ordering = ordering.generate(testCase)
+            let segments = Self.joined(settings.lengthened(route.generate(testCase)))
             scenario.route = .segments(
                 start: Scenario.defaultStart, headingDegrees: Scenario.defaultHeadingDegrees,
                 segments)
             let routeTime = segments.reduce(VirtualDuration.zero) { $0 + $1.duration }
             scenario.horizon = routeTime + settings.settleTime
-            let event = Self.event(enabledBy: mask, within: scenario.horizon)
+            let event = Self.event(enabledBy: mask, kinds: eventKinds, within: scenario.horizon)
             var drawn = Gen.array(of: event, length: 0...settings.eventCountMax)
                 .generate(testCase)
             let lifecycleCount = drawn.count(where: { Self.isLifecycle($0.event) })
@@ -185,12 +190,13 @@ public struct ScenarioGenerator: Sendable {
         }
     }
 
-    /// An event of an enabled kind, at a whole second before `horizon`; the seconds past the
-    /// minute are drawn apart, so that they shrink to a round minute.
-    static func event(enabledBy mask: FeatureMask, within horizon: VirtualDuration)
-        -> Gen<ScenarioEvent.Timed>
-    {
-        event(of: Gen.weighted(eventKinds.map { (1, $0) }, enabledBy: mask), within: horizon)
+    /// An event of a kind of `kinds` (`eventKinds`) that `mask` enables, at a whole second
+    /// before `horizon`; the seconds past the minute are drawn apart, so that they shrink to a
+    /// round minute.
+    static func event(
+        enabledBy mask: FeatureMask, kinds: [Gen<ScenarioEvent>], within horizon: VirtualDuration
+    ) -> Gen<ScenarioEvent.Timed> {
+        event(of: Gen.weighted(kinds.map { (1, $0) }, enabledBy: mask), within: horizon)
     }
 
     /// An event of a kind `kinds` draws, at a whole second before `horizon`.
