@@ -8,16 +8,12 @@ import Testing
 struct KeySetTests {
     @Test("insert says new exactly when Set<UInt64> does, over 20,000 keys with repeats")
     func agreesWithSet() {
-        var generator = SplitMix64(seed: 7)
         var keys = KeySet(capacity: 2)  // small, so that it grows many times
-        var reference: Set<UInt64> = []
-        for _ in 0..<20_000 {
-            // Few distinct values, so that most inserts repeat a key already held.
-            let key = generator.next() % 5_000
-            let isNew = keys.insert(key)
-            #expect(isNew == reference.insert(key).inserted, "key \(key)")
+        // Few distinct values, so that most inserts repeat a key already held.
+        let distinct = insertsAgreeWithSet(seed: 7, draw: { $0.next() % 5_000 }) {
+            keys.insert($0)
         }
-        #expect(keys.count == reference.count)
+        #expect(keys.count == distinct)
     }
 
     @Test("keys that share a home slot are kept apart by probing")
@@ -51,18 +47,13 @@ struct KeyPairSetTests {
 
     @Test("insert says new exactly when a Set of pairs does, over 20,000 pairs with repeats")
     func agreesWithSet() {
-        var generator = SplitMix64(seed: 11)
         var pairs = KeyPairSet(capacity: 2)  // small, so that it grows many times
-        var reference: Set<Pair> = []
-        for _ in 0..<20_000 {
-            // Few distinct values, so that most inserts repeat a pair already held, and the
-            // same keys appear in both places.
-            let first = generator.next() % 80
-            let second = generator.next() % 80
-            let isNew = pairs.insert(first, second)
-            #expect(isNew == reference.insert(Pair(first: first, second: second)).inserted)
-        }
-        #expect(pairs.count == reference.count)
+        // Few distinct values, so that most inserts repeat a pair already held, and the same
+        // keys appear in both places.
+        let distinct = insertsAgreeWithSet(
+            seed: 11, draw: { Pair(first: $0.next() % 80, second: $0.next() % 80) }
+        ) { pairs.insert($0.first, $0.second) }
+        #expect(pairs.count == distinct)
     }
 
     @Test("a pair and its reverse are two pairs, and zeros are keys like any other")
@@ -88,4 +79,19 @@ struct KeyPairSetTests {
         #expect(secondTimes.allSatisfy { !$0 })
         #expect(pairs.count == colliding.count)
     }
+}
+
+/// Inserts 20,000 values drawn from `seed` with `insert` and into a `Set`, expecting the same
+/// answer (new or not) each time; returns the number of distinct values.
+private func insertsAgreeWithSet<Value: Hashable>(
+    seed: UInt64, draw: (inout SplitMix64) -> Value, insert: (Value) -> Bool
+) -> Int {
+    var generator = SplitMix64(seed: seed)
+    var reference: Set<Value> = []
+    for _ in 0..<20_000 {
+        let value = draw(&generator)
+        let isNew = insert(value)
+        #expect(isNew == reference.insert(value).inserted, "\(value)")
+    }
+    return reference.count
 }
