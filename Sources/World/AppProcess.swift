@@ -369,9 +369,9 @@ final class AppProcess: SimulationActor, DiskViewSource {
 
     /// Records the loss in the trace (a message to itself) and, on its delivery, in the log.
     private func drop(
-        _ item: AppItem, _ reason: DropReason, _ context: inout Scheduler<WorldMessage>
+        _ item: consuming AppItem, _ reason: DropReason, _ context: inout Scheduler<WorldMessage>
     ) {
-        context.send(.dropped(item, reason), to: context.currentActor)
+        context.send(.dropped(consume item, reason), to: context.currentActor)
     }
 
     /// The process runs again, or its listeners changed: hands it, in arrival order, what was
@@ -715,7 +715,9 @@ final class AppProcess: SimulationActor, DiskViewSource {
         return change(&moved)
     }
 
-    private func record(_ kind: AppLogEntry.Kind, _ instant: Instant) {
+    /// `kind` is taken, not borrowed: it moves into the entry instead of being copied (an
+    /// outlined copy of the enum, with a retain of each payload, at every entry).
+    private func record(_ kind: consuming AppLogEntry.Kind, _ instant: Instant) {
         let entry = AppLogEntry(
             instant: instant, generation: generation, appState: appState,
             processState: mailbox.state, kind: kind)
