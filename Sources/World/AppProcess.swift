@@ -547,7 +547,15 @@ final class AppProcess: SimulationActor, DiskViewSource {
     private func call(
         _ context: inout Scheduler<WorldMessage>, _ body: (any AppEngine, LocationServices) -> Void
     ) {
-        guard let engine, let services else { return }
+        // The engine and the services are moved out of the actor for the callback (`take()`)
+        // and back after it, not copied: both are referenced weakly (a manager's delegate, its
+        // services), so each has a side table, and each retain and release of either took the
+        // runtime's slow path, twice per callback. Nothing the callback runs reads them from
+        // the actor (the disk view reads only `disk`).
+        guard self.engine != nil, self.services != nil else { return }
+        let engine = self.engine.take()!
+        let services = self.services.take()!
+        defer { self.services = consume services }
         let storage = services.storage
         storage.protectedDataAvailable = disk.protectedDataAvailable
         // The store and the saved record read the disk through `callbackDiskView`, only while
@@ -561,6 +569,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
             uptime: bootTime.uptime(at: context.now) - sleep.asleep(until: context.now),
             now: context.now)
         if services.crashReason == nil { body(engine, services) }
+        self.engine = consume engine
         storage.inCallback = false
         // Each kind of request is taken only when the callback made some: most callbacks make
         // none of most kinds, and taking an empty set still swapped and released its arrays.
