@@ -101,8 +101,8 @@ final class EngineEventStamper: TraceSink {
         guard ledger.engines.count == seenEngineCount else { return stampAcrossNewEngines() }
         guard current != nil else { return }
         let engine = current.take()!
-        defer { current = consume engine }
         let events = engine.events
+        current = consume engine
         guard events.count > lastEngineStampedCount else { return }
         stamp(events, from: lastEngineStampedCount, generation: seenEngineCount)
         lastEngineStampedCount = events.count

@@ -551,11 +551,11 @@ final class AppProcess: SimulationActor, DiskViewSource {
         // and back after it, not copied: both are referenced weakly (a manager's delegate, its
         // services), so each has a side table, and each retain and release of either took the
         // runtime's slow path, twice per callback. Nothing the callback runs reads them from
-        // the actor (the disk view reads only `disk`).
+        // the actor (the disk view reads only `disk`). Each is put back on the one path out
+        // (no `consume` inside a `defer`: Swift 6.3 miscompiles that for a `var`).
         guard self.engine != nil, self.services != nil else { return }
         let engine = self.engine.take()!
         let services = self.services.take()!
-        defer { self.services = consume services }
         let storage = services.storage
         storage.protectedDataAvailable = disk.protectedDataAvailable
         // The store and the saved record read the disk through `callbackDiskView`, only while
@@ -571,6 +571,15 @@ final class AppProcess: SimulationActor, DiskViewSource {
         if services.crashReason == nil { body(engine, services) }
         self.engine = consume engine
         storage.inCallback = false
+        sendRequests(of: services, &context)
+        self.services = consume services
+    }
+
+    /// Sends on what the callback that returned asked for; an assertion in it ends the process.
+    private func sendRequests(
+        of services: LocationServices, _ context: inout Scheduler<WorldMessage>
+    ) {
+        let storage = services.storage
         // Each kind of request is taken only when the callback made some: most callbacks make
         // none of most kinds, and taking an empty set still swapped and released its arrays.
         let asked = services.hasRequests ? services.takeRequests() : nil
