@@ -584,7 +584,11 @@ final class AppProcess: SimulationActor, DiskViewSource {
         // none of most kinds, and taking an empty set still swapped and released its arrays.
         let asked = services.hasRequests ? services.takeRequests() : nil
         for api in asked?.unavailableCalls ?? [] { record(.unavailableAPI(api), context.now) }
-        if storage.hasRequests { applyStorageRequests(storage.takeRequests(), &context) }
+        if storage.hasRequests {
+            var applied = storage.takeRequests()
+            applyStorageRequests(applied, &context)
+            storage.recycle(&applied)
+        }
         if services.urlSession.hasRequests {
             for request in services.urlSession.takeRequests() {
                 uploadsInFlight.append(request.task)
