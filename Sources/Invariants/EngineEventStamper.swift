@@ -93,10 +93,16 @@ final class EngineEventStamper: TraceSink {
     /// The current engine is kept (`current`), so that a delivery that made no engine reads
     /// only its events: reading the ledger's array and taking the engine out of it retained
     /// and released both at every app delivery.
+    ///
+    /// The engine is moved out of `current` and back (`take()`), not copied: an engine that is
+    /// a manager's delegate is referenced weakly, so it has a side table, and each retain and
+    /// release of it took the runtime's slow path.
     private func stampNewEvents() {
         guard ledger.engines.count == seenEngineCount else { return stampAcrossNewEngines() }
-        guard let current else { return }
-        let events = current.events
+        guard current != nil else { return }
+        let engine = current.take()!
+        let events = engine.events
+        current = consume engine
         guard events.count > lastEngineStampedCount else { return }
         stamp(events, from: lastEngineStampedCount, generation: seenEngineCount)
         lastEngineStampedCount = events.count

@@ -96,7 +96,12 @@ public enum DropReason: Sendable, Equatable, CustomStringConvertible {
     case reboot
     /// The operating system does not relaunch the app for this event: not Always (R-F5), or
     /// after a force-quit the preset does not allow it (R-B4, R-B5, R-B6); `rule` names which.
-    case notRelaunched(rule: String)
+    ///
+    /// `indirect` (its string boxed): inline, the string made every reason 17 bytes and so
+    /// `WorldMessage` 129, one past the 128 bytes that Swift copies with inline moves; every
+    /// copy and move of a message (several per delivery) was a call to `memcpy`. This reason
+    /// is rare; the box it costs is not.
+    indirect case notRelaunched(rule: String)
     /// The device has not been unlocked since it booted: the app's data cannot be written
     /// (R-D9).
     case protectedDataUnavailable

@@ -369,9 +369,9 @@ final class AppProcess: SimulationActor, DiskViewSource {
 
     /// Records the loss in the trace (a message to itself) and, on its delivery, in the log.
     private func drop(
-        _ item: AppItem, _ reason: DropReason, _ context: inout Scheduler<WorldMessage>
+        _ item: consuming AppItem, _ reason: DropReason, _ context: inout Scheduler<WorldMessage>
     ) {
-        context.send(.dropped(item, reason), to: context.currentActor)
+        context.send(.dropped(consume item, reason), to: context.currentActor)
     }
 
     /// The process runs again, or its listeners changed: hands it, in arrival order, what was
@@ -547,7 +547,15 @@ final class AppProcess: SimulationActor, DiskViewSource {
     private func call(
         _ context: inout Scheduler<WorldMessage>, _ body: (any AppEngine, LocationServices) -> Void
     ) {
-        guard let engine, let services else { return }
+        // The engine and the services are moved out of the actor for the callback (`take()`)
+        // and back after it, not copied: both are referenced weakly (a manager's delegate, its
+        // services), so each has a side table, and each retain and release of either took the
+        // runtime's slow path, twice per callback. Nothing the callback runs reads them from
+        // the actor (the disk view reads only `disk`). Each is put back on the one path out
+        // (no `consume` inside a `defer`: Swift 6.3 miscompiles that for a `var`).
+        guard self.engine != nil, self.services != nil else { return }
+        let engine = self.engine.take()!
+        let services = self.services.take()!
         let storage = services.storage
         storage.protectedDataAvailable = disk.protectedDataAvailable
         // The store and the saved record read the disk through `callbackDiskView`, only while
@@ -561,12 +569,26 @@ final class AppProcess: SimulationActor, DiskViewSource {
             uptime: bootTime.uptime(at: context.now) - sleep.asleep(until: context.now),
             now: context.now)
         if services.crashReason == nil { body(engine, services) }
+        self.engine = consume engine
         storage.inCallback = false
+        sendRequests(of: services, &context)
+        self.services = consume services
+    }
+
+    /// Sends on what the callback that returned asked for; an assertion in it ends the process.
+    private func sendRequests(
+        of services: LocationServices, _ context: inout Scheduler<WorldMessage>
+    ) {
+        let storage = services.storage
         // Each kind of request is taken only when the callback made some: most callbacks make
         // none of most kinds, and taking an empty set still swapped and released its arrays.
         let asked = services.hasRequests ? services.takeRequests() : nil
         for api in asked?.unavailableCalls ?? [] { record(.unavailableAPI(api), context.now) }
-        if storage.hasRequests { applyStorageRequests(storage.takeRequests(), &context) }
+        if storage.hasRequests {
+            var applied = storage.takeRequests()
+            applyStorageRequests(applied, &context)
+            storage.recycle(&applied)
+        }
         if services.urlSession.hasRequests {
             for request in services.urlSession.takeRequests() {
                 uploadsInFlight.append(request.task)
@@ -715,7 +737,9 @@ final class AppProcess: SimulationActor, DiskViewSource {
         return change(&moved)
     }
 
-    private func record(_ kind: AppLogEntry.Kind, _ instant: Instant) {
+    /// `kind` is taken, not borrowed: it moves into the entry instead of being copied (an
+    /// outlined copy of the enum, with a retain of each payload, at every entry).
+    private func record(_ kind: consuming AppLogEntry.Kind, _ instant: Instant) {
         let entry = AppLogEntry(
             instant: instant, generation: generation, appState: appState,
             processState: mailbox.state, kind: kind)

@@ -526,12 +526,14 @@ final class LocationDaemon: SimulationActor {
         sendToApp(.accuracyAuthorization(accuracy), &context)
     }
 
+    /// `item` is taken, not borrowed, so that it moves into the message (a borrowed item was
+    /// copied into it, an outlined copy of the enum at every fix).
     func sendToApp(
-        _ item: AppItem, withheld reason: DropReason? = nil,
+        _ item: consuming AppItem, withheld reason: DropReason? = nil,
         _ context: inout Scheduler<WorldMessage>
     ) {
         context.send(
-            .deliver(item, generation: generation, withheld: reason, boot: nil), to: app)
+            .deliver(consume item, generation: generation, withheld: reason, boot: nil), to: app)
     }
 
     /// Tells the operating system when the app's location keeps it running, or stops to: a

@@ -128,7 +128,7 @@ public final class Store {
         let commit = CommitID(storage.commitCount)
         var rows: [StoredRow] = []
         swap(&rows, &transaction)  // the transaction is now empty
-        storage.ask { $0.commitRequests.append((commit, rows)) }
+        storage.ask { $0.commitRequests.append(.init(commit: commit, rows: rows)) }
         return commit
     }
 
@@ -238,11 +238,18 @@ final class ProcessStorage {
     /// What one callback asked of the disk, each in the order asked.
     struct StorageRequests {
         /// Commits asked for.
-        var commitRequests: [(commit: CommitID, rows: [StoredRow])] = []
+        var commitRequests: [CommitRequest] = []
         /// The saved record changed.
         var savedRecordChanged = false
         /// Failed attempts to open the store.
         var openFailures: [StoreError] = []
+    }
+
+    /// One commit asked for: a struct rather than a tuple, so that destroying the requests
+    /// is specialized code (a tuple's went through the runtime's generic `tuple_destroy`).
+    struct CommitRequest {
+        var commit: CommitID
+        var rows: [StoredRow]
     }
 
     /// True when the callback asked anything of the disk.
@@ -255,6 +262,17 @@ final class ProcessStorage {
         var taken = StorageRequests()
         swap(&taken, &asked)
         return taken
+    }
+
+    /// Takes back requests handed over by `takeRequests()` once they are applied, emptied but
+    /// keeping their arrays' storage: the next callback that commits appends without
+    /// allocating (nearly every fix commits once).
+    func recycle(_ applied: inout StorageRequests) {
+        applied.commitRequests.removeAll(keepingCapacity: true)
+        applied.openFailures.removeAll(keepingCapacity: true)
+        applied.savedRecordChanged = false
+        guard !hasRequests else { return }  // asked again meanwhile: keep those
+        swap(&applied, &asked)
     }
 
     /// Runs `change` on the callback's requests moved out and back, for the reason of

@@ -264,7 +264,11 @@ public enum MonitoringEvent: Sendable, Equatable, CustomStringConvertible {
     case visitDeparture(Coordinate)
     /// A condition added through a `Monitor` object changed state: its record, with the
     /// instant the daemon determined it (an exit is unsatisfied, an entry satisfied, R-F8).
-    case conditionChanged(monitor: String, MonitorRecord)
+    ///
+    /// `indirect` (its payload boxed): inline, its name and record made the outlined copy and
+    /// destroy of every `AppItem` and log entry handle a 73-byte payload in place. This event
+    /// is rare; the box it costs is not (see `MessageLayoutTests`).
+    indirect case conditionChanged(monitor: String, MonitorRecord)
 
     /// The mechanism that relaunches an ended app for this event (R-A10).
     public var mechanism: RelaunchMechanism {
