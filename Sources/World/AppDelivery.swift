@@ -100,7 +100,7 @@ public enum DropReason: Sendable, Equatable, CustomStringConvertible {
     /// `indirect` (its string boxed): inline, the string made every reason 17 bytes and so
     /// `WorldMessage` 129, one past the 128 bytes that Swift copies with inline moves; every
     /// copy and move of a message (several per delivery) was a call to `memcpy`. This reason
-    /// is rare; the box it costs is not.
+    /// is rare, so the box costs little.
     indirect case notRelaunched(rule: String)
     /// The device has not been unlocked since it booted: the app's data cannot be written
     /// (R-D9).

@@ -576,6 +576,8 @@ final class AppProcess: SimulationActor, DiskViewSource {
     }
 
     /// Sends on what the callback that returned asked for; an assertion in it ends the process.
+    /// It runs before `call` puts the services back: it reads them through `services` only,
+    /// never through the actor's `services`, which is nil until then.
     private func sendRequests(
         of services: LocationServices, _ context: inout Scheduler<WorldMessage>
     ) {

@@ -267,7 +267,7 @@ public enum MonitoringEvent: Sendable, Equatable, CustomStringConvertible {
     ///
     /// `indirect` (its payload boxed): inline, its name and record made the outlined copy and
     /// destroy of every `AppItem` and log entry handle a 73-byte payload in place. This event
-    /// is rare; the box it costs is not (see `MessageLayoutTests`).
+    /// is rare, so the box costs little (see `MessageLayoutTests`).
     indirect case conditionChanged(monitor: String, MonitorRecord)
 
     /// The mechanism that relaunches an ended app for this event (R-A10).
