@@ -1,37 +1,36 @@
-// A set of 64-bit keys for the fuzzer's hot loop (layer 5): `LifecyclePath` asks it, at
-// almost every entry of every run's log, whether a state or transition was reached before.
+// Sets of keys for the fuzzer's hot loop (layer 5): `LifecyclePath` asks them, at almost every
+// entry of every run's log, whether a state, a pair of states or a transition was reached before.
 
-/// A set of `UInt64` keys that are already hashes (FNV-1a keys of `LifecycleState`), kept in
-/// an open-addressing table with linear probing. `Set<UInt64>` hashes each key again with
-/// SipHash, which cost more than everything else in a membership test; a key here is spread
-/// over the table by one multiplication (Fibonacci hashing) instead. Membership only: it is
-/// never iterated, so its layout never reaches an output.
-struct KeySet {
-    // invariant: `slots.count` is a power of two, at least twice `count`; 0 marks an empty
-    // slot, and the key 0 itself is held by `holdsZero`.
-    private var slots: [UInt64]
-    private var holdsZero = false
+/// A key that is already a hash, or made of hashes (FNV-1a keys of `LifecycleState`), so that
+/// one multiplication spreads it over a table (Fibonacci hashing).
+protocol SpreadKey: Equatable {
+    /// The key mixed by multiplication; its high bits pick the home slot.
+    var spread: UInt64 { get }
+}
+
+/// A set of `SpreadKey`s in an open-addressing table with linear probing. `Set<UInt64>` hashes
+/// each key again with SipHash, which cost more than everything else in a membership test.
+/// Membership only: it is never iterated, so its layout never reaches an output.
+struct SpreadKeySet<Key: SpreadKey> {
+    // invariant: `slots.count` is a power of two, at least twice `count`; nil marks an empty
+    // slot; a key's slot is on the probe sequence from its home slot with no empty slot
+    // before it.
+    private var slots: [Key?]
     private(set) var count = 0
 
     /// An empty set with room for `capacity` keys before it grows.
     init(capacity: Int = 32) {
         var size = 1
         while size < 2 * capacity { size <<= 1 }
-        slots = Array(repeating: 0, count: size)
+        slots = Array(repeating: nil, count: size)
     }
 
     /// Adds `key`; returns whether it was not in the set before.
-    mutating func insert(_ key: UInt64) -> Bool {
-        if key == 0 {
-            guard !holdsZero else { return false }
-            holdsZero = true
-            count += 1
-            return true
-        }
+    mutating func insert(_ key: Key) -> Bool {
         let mask = slots.count - 1
         var index = Self.home(of: key, mask: mask)
-        while slots[index] != 0 {
-            if slots[index] == key { return false }
+        while let held = slots[index] {
+            if held == key { return false }
             index = (index + 1) & mask
         }
         slots[index] = key
@@ -40,69 +39,44 @@ struct KeySet {
         return true
     }
 
-    // Fibonacci hashing: the high bits of the key times 2⁶⁴/φ, as a slot index.
-    private static func home(of key: UInt64, mask: Int) -> Int {
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
-    }
-
-    private mutating func grow() {
-        let old = slots
-        slots = Array(repeating: 0, count: 2 * old.count)
-        let mask = slots.count - 1
-        for key in old where key != 0 {
-            var index = Self.home(of: key, mask: mask)
-            while slots[index] != 0 { index = (index + 1) & mask }
-            slots[index] = key
-        }
-    }
-}
-
-/// A set of ordered pairs of `UInt64` keys (a transition's source and target states), kept in
-/// an open-addressing table with linear probing. `LifecyclePath` asks it first whether a pair
-/// was reached before, so that the FNV-1a transition key (64 byte steps) is computed only for
-/// a pair reached for the first time in a run. Membership only: never iterated.
-struct KeyPairSet {
-    // invariant: `slots.count` is a power of two, at least twice `count`; nil marks an empty
-    // slot; a pair's slot is on the probe sequence from its home slot with no empty slot
-    // before it.
-    private var slots: [(first: UInt64, second: UInt64)?]
-    private(set) var count = 0
-
-    /// An empty set with room for `capacity` pairs before it grows.
-    init(capacity: Int = 32) {
-        var size = 1
-        while size < 2 * capacity { size <<= 1 }
-        slots = Array(repeating: nil, count: size)
-    }
-
-    /// Adds the pair (`first`, `second`); returns whether it was not in the set before.
-    mutating func insert(_ first: UInt64, _ second: UInt64) -> Bool {
-        let mask = slots.count - 1
-        var index = Self.home(of: first, second, mask: mask)
-        while let held = slots[index] {
-            if held.first == first && held.second == second { return false }
-            index = (index + 1) & mask
-        }
-        slots[index] = (first, second)
-        count += 1
-        if 2 * (count + 1) > slots.count { grow() }
-        return true
-    }
-
-    // Both keys spread by a multiplication (as `KeySet` does one), the high bits as the slot.
-    private static func home(of first: UInt64, _ second: UInt64, mask: Int) -> Int {
-        let mixed = (first &* 0x9E37_79B9_7F4A_7C15) ^ (second &* 0xBF58_476D_1CE4_E5B9)
-        return Int(truncatingIfNeeded: mixed >> 32) & mask
+    private static func home(of key: Key, mask: Int) -> Int {
+        Int(truncatingIfNeeded: key.spread >> 32) & mask
     }
 
     private mutating func grow() {
         let old = slots
         slots = Array(repeating: nil, count: 2 * old.count)
         let mask = slots.count - 1
-        for case let pair? in old {
-            var index = Self.home(of: pair.first, pair.second, mask: mask)
+        for case let key? in old {
+            var index = Self.home(of: key, mask: mask)
             while slots[index] != nil { index = (index + 1) & mask }
-            slots[index] = pair
+            slots[index] = key
         }
+    }
+}
+
+extension UInt64: SpreadKey {
+    var spread: UInt64 { self &* 0x9E37_79B9_7F4A_7C15 }  // 2⁶⁴/φ
+}
+
+/// The reached states and transitions of one run (their keys).
+typealias KeySet = SpreadKeySet<UInt64>
+
+/// An ordered pair of state keys: a transition's source and target, asked before its own key
+/// is hashed, so that the FNV-1a transition key is computed only for a pair new in the run.
+struct StatePair: SpreadKey {
+    var source: UInt64
+    var target: UInt64
+
+    var spread: UInt64 { (source &* 0x9E37_79B9_7F4A_7C15) ^ (target &* 0xBF58_476D_1CE4_E5B9) }
+}
+
+/// The pairs of consecutive states of one run.
+typealias KeyPairSet = SpreadKeySet<StatePair>
+
+extension SpreadKeySet<StatePair> {
+    /// Adds the pair (`source`, `target`); returns whether it was not in the set before.
+    mutating func insert(_ source: UInt64, _ target: UInt64) -> Bool {
+        insert(StatePair(source: source, target: target))
     }
 }

@@ -1,5 +1,5 @@
-// KeySet, the open-addressing set of state and transition keys behind `LifecyclePath`: it must
-// answer membership exactly as `Set<UInt64>` does, through growth, probe chains and the key 0.
+// KeySet and KeyPairSet, the open-addressing sets behind `LifecyclePath`: they must
+// answer membership exactly as a `Set` does, through growth, probe chains and zero keys.
 import Simulation
 import Testing
 @testable import Fuzzing
