@@ -65,8 +65,9 @@ struct Restore {
 
     /// Whether `process` should resume what `previous` held: the user wanted tracking on
     /// from `previous`'s end through this launch (so the enabled flag is still set: no
-    /// `stopOnTerminate`, no `tracking off`), no reboot came between (R-B12 decides then), and
-    /// `previous` lost no change to its saved record (the flag may not have reached the disk).
+    /// `stopOnTerminate`, no `tracking off`), and since the user last turned it on no reboot
+    /// came (R-B12 decides then) and no process lost a change to its saved record (the flag
+    /// may not have reached the disk).
     static func shouldResume(
         _ process: ProcessSpan, after previous: ProcessSpan, _ record: RunRecord,
         _ intent: TrackingIntent
@@ -74,14 +75,14 @@ struct Restore {
         guard let ended = previous.endedAt,
             intent.on.covers(from: ended, through: process.launchedAt)
         else { return false }
+        let since = intent.lastUserStart(atOrBefore: ended) ?? .start
         let rebooted = record.actions.contains { scheduled in
-            scheduled.action == .reboot && scheduled.instant >= previous.launchedAt
+            scheduled.action == .reboot && scheduled.instant >= since
                 && scheduled.instant <= process.launchedAt
         }
         let lostChange = record.log.contains { entry in
-            guard entry.generation == previous.generation, case .savedRecordChangeLost = entry.kind
-            else { return false }
-            return true
+            guard case .savedRecordChangeLost = entry.kind else { return false }
+            return entry.instant >= since && entry.instant <= process.launchedAt
         }
         return !rebooted && !lostChange
     }

@@ -44,6 +44,9 @@ struct Stretches {
         return Stretches(result)
     }
 
+    /// The instants in either set.
+    func union(_ other: Stretches) -> Stretches { Stretches(parts + other.parts) }
+
     /// The instants in this set and not in `other`.
     func subtracting(_ other: Stretches) -> Stretches {
         var result: [(start: Instant, end: Instant)] = []

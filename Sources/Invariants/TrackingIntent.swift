@@ -76,6 +76,16 @@ struct TrackingIntent {
         userStarts.first { $0 >= instant }
     }
 
+    /// The last instant at or before `instant` at which the user turned tracking on.
+    func lastUserStart(atOrBefore instant: Instant) -> Instant? {
+        userStarts.last { $0 <= instant }
+    }
+
+    /// The first instant after `instant` at which the user turned tracking on.
+    func nextUserStart(after instant: Instant) -> Instant? {
+        userStarts.first { $0 > instant }
+    }
+
     /// The user brought the app to the foreground.
     private static func isForeground(_ kind: AppLogEntry.Kind) -> Bool {
         switch kind {

@@ -20,6 +20,7 @@ struct WantedTime {
         }
         let processes = record.processes
         let allowed = Self.allowed(record, processes)
+            .union(Self.whenInUseHeld(record, processes))
         let intent = TrackingIntent(record: record)
         stretches = intent.on
             .intersection(allowed)
@@ -66,6 +67,68 @@ struct WantedTime {
             parts.append((since, record.horizon))
         }
         return Stretches(parts)
+    }
+
+    /// When In Use with full accuracy, in a process that holds background configuration: from
+    /// its first request for a background activity session or for background updates (R-A3,
+    /// R-A6, R-A7: iOS keeps delivering to such an app in the background) to its end. What the
+    /// app held, not what it should have: an app that never asks for background configuration
+    /// under When In Use is not wanted to track in the background, and one that asked and
+    /// dropped it is.
+    private static func whenInUseHeld(_ record: RunRecord, _ processes: [ProcessSpan])
+        -> Stretches
+    {
+        var authorization = record.configuration.authorization
+        var accuracy = record.configuration.accuracy
+        var since: Instant? = authorization == .whenInUse && accuracy == .full ? .start : nil
+        var granted: [(start: Instant, end: Instant)] = []
+        let foregrounds = record.log.filter { entry in
+            switch entry.kind {
+            case .launch(let context): context.state == .foreground
+            case .lifecycle(let state): state == .foreground
+            default: false
+            }
+        }.map(\.instant)
+        for scheduled in record.actions {
+            let authorizedBefore = authorization == .always || authorization == .whenInUse
+            switch scheduled.action {
+            case .setAuthorization(let value): authorization = value
+            case .setAccuracy(let value): accuracy = value
+            default: continue
+            }
+            let allowed = authorization == .whenInUse && accuracy == .full
+            if allowed, since == nil {
+                // Updates already running go on; a grant from no permission at all can only
+                // be acted on in the foreground (R-A3: When In Use starts nothing in the
+                // background), from the user's next open.
+                since =
+                    authorizedBefore
+                    ? scheduled.instant
+                    : foregrounds.first { $0 >= scheduled.instant } ?? record.horizon
+            } else if !allowed, let start = since {
+                if start < scheduled.instant { granted.append((start, scheduled.instant)) }
+                since = nil
+            }
+        }
+        if let start = since, start < record.horizon { granted.append((start, record.horizon)) }
+        guard record.capabilities.locationBackgroundMode, !granted.isEmpty else {
+            return Stretches()
+        }
+        var held: [(start: Instant, end: Instant)] = []
+        let requests = record.locationRequests
+        for process in processes {
+            let first = requests.first { request in
+                guard request.generation == process.generation else { return false }
+                switch request.request {
+                case .beginBackgroundActivitySession, .setAllowsBackgroundLocationUpdates(_, true):
+                    return true
+                default: return false
+                }
+            }
+            guard let first else { continue }
+            held.append((first.instant, process.endedAt ?? record.horizon))
+        }
+        return Stretches(granted).intersection(Stretches(held))
     }
 
     /// The first `open` action at or after `instant`, or the first launch after it, whichever
@@ -156,7 +219,7 @@ struct WantedTime {
                 entry.generation >= 1, entry.generation <= processes.count,
                 let ended = processes[entry.generation - 1].endedAt
             else { continue }
-            let next = intent.nextUserStart(atOrAfter: ended) ?? record.horizon
+            let next = intent.nextUserStart(after: ended) ?? record.horizon
             parts.append((ended, next))
         }
         return Stretches(parts)
