@@ -278,7 +278,7 @@ public struct FuzzCorpus: Sendable {
         guard isDirectory.boolValue else {
             throw Problem(
                 path: directory, line: 0,
-                message: "the corpus folder cannot be made: \(path) is a file")
+                message: "the corpus folder cannot be written: \(path) is a file")
         }
         guard FileManager.default.isWritableFile(atPath: path) else {
             throw Problem(
