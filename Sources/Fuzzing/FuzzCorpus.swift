@@ -196,7 +196,7 @@ public struct FuzzCorpus: Sendable {
         }
         let versionText = first.dropFirst(Self.formatTag.count).trimmingCharacters(in: .whitespaces)
         guard let version = Int(versionText) else {
-            throw Problem(path: path, line: 1, message: "expected a format version, found '\(versionText)'")
+            throw Problem(path: path, line: 1, message: "expected a format version, found '\(ScenarioParseError.escaped(versionText))'")
         }
         guard version <= Self.formatVersion else {
             throw Problem(
