@@ -505,7 +505,8 @@ struct XMLTokenizer {
             stop = find(stops.2, to: stop) ?? stop
             var lineFeeds = 0
             var position = start
-            while position < stop, let found = memchr(base + position, breakByte, stop - position)
+            while position < stop,
+                let found = memchr(base + position, breakByte, stop - position)
             {
                 lineFeeds += 1
                 position = base.distance(to: UnsafeRawPointer(found)) + 1

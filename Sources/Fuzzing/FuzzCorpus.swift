@@ -148,7 +148,9 @@ public struct FuzzCorpus: Sendable {
     /// symbolic links`, `Permission denied`) when it gives one.
     static func reason(_ error: any Error) -> String {
         let error = error as NSError
-        if error.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(error.code)) {
+        if error.domain == NSPOSIXErrorDomain,
+            let code = POSIXErrorCode(rawValue: Int32(error.code))
+        {
             return POSIXError(code).localizedDescription
         }
         if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError {
@@ -196,7 +198,10 @@ public struct FuzzCorpus: Sendable {
         }
         let versionText = first.dropFirst(Self.formatTag.count).trimmingCharacters(in: .whitespaces)
         guard let version = Int(versionText) else {
-            throw Problem(path: path, line: 1, message: "expected a format version, found '\(ScenarioParseError.escaped(versionText))'")
+            throw Problem(
+                path: path, line: 1,
+                message:
+                    "expected a format version, found '\(ScenarioParseError.escaped(versionText))'")
         }
         guard version <= Self.formatVersion else {
             throw Problem(

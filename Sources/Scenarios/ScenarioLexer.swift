@@ -61,7 +61,9 @@ struct ScenarioLineSplitter {
             }
             afterCarriageReturn = byte == 0x0D
             if byte == 0x0A || byte == 0x0D {
-                if let words = try ScenarioLexer.line(number: lineNumber, bytes: pending, path: path) {
+                if let words = try ScenarioLexer.line(
+                    number: lineNumber, bytes: pending, path: path)
+                {
                     try line(words)
                 }
                 pending.removeAll(keepingCapacity: true)

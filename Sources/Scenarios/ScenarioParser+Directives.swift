@@ -130,7 +130,9 @@ extension ScenarioParser {
             let what = "a heading in degrees from 0 to 360"
             let token = try reader.next(what)
             heading = try reader.number(token, what)
-            guard Self.headingRange.contains(heading) else { throw reader.fail(token, expected: what) }
+            guard Self.headingRange.contains(heading) else {
+                throw reader.fail(token, expected: what)
+            }
         }
         try reader.expectEnd("'from LAT,LON', 'heading DEGREES', 'gpx PATH' or the end of the line")
         scenario.route = .segments(start: start, headingDegrees: heading, [])

@@ -49,7 +49,9 @@ extension ScenarioParser {
             let what = "a change of heading in degrees from -360 to +360 (+90, -45)"
             let token = try reader.next(what)
             turn = try reader.number(token, what)
-            guard Self.headingChangeRange.contains(turn) else { throw reader.fail(token, expected: what) }
+            guard Self.headingChangeRange.contains(turn) else {
+                throw reader.fail(token, expected: what)
+            }
         }
         try reader.expectEnd("'heading ±DEGREES' or the end of the line")
         routeDuration = routeDuration + duration

@@ -96,7 +96,9 @@ struct BadInputCommandTests {
         let loop = folder.path("corpus/session/loop-0000000000000000.scenario")
         try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: loop)
         try folder.write("corpus/retired-engine/x-0123456789abcdef.scenario", text)
-        let arguments = ["fuzz", "--engine", "session", "--cases", "2", "--corpus", corpus.directory]
+        let arguments = [
+            "fuzz", "--engine", "session", "--cases", "2", "--corpus", corpus.directory,
+        ]
         let warned = runTool(arguments)
         #expect(warned.code == 0, "\(warned.error)")
         #expect(warned.error.contains("\(saved): the content hash in the name is"))

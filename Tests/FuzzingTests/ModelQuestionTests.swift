@@ -32,7 +32,9 @@ struct ModelQuestionTests {
         """
     }
 
-    @Test("R-F10: with Precise Location off, live updates deliver three fixes an hour, not one a second")
+    @Test(
+        "R-F10: with Precise Location off, live updates deliver three fixes an hour, not one a second"
+    )
     func reducedAccuracyRate() throws {
         let (reduced, _) = try Self.metrics(Self.drive(accuracy: "reduced"))
         #expect(reduced.fixesDelivered == 6)  // 2 h × 3 an hour: "a few times an hour"
@@ -104,7 +106,8 @@ struct ModelQuestionTests {
         // Without the relaunch at the unlock, nothing brings the app back until the drive.
         let (_, before) = try Self.metrics(
             Self.rebootLateUnlock.replacingOccurrences(
-                of: "policy measured", with: "policy measured rebootRelaunchAgainAtFirstUnlock=false"))
+                of: "policy measured",
+                with: "policy measured rebootRelaunchAgainAtFirstUnlock=false"))
         #expect(before.processes.count == 3)
         #expect(before.processes[2].launchedAt > .start + .minutes(45))
     }

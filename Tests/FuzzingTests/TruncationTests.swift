@@ -58,7 +58,9 @@ struct TruncationTests {
             #expect(result.wrong.isEmpty, "\(path): \(result.wrong)")
         }
         for path in entries {
-            let result = try Self.truncations(of: path) { try FuzzCorpus.entry(atPath: $0).scenario }
+            let result = try Self.truncations(of: path) {
+                try FuzzCorpus.entry(atPath: $0).scenario
+            }
             tried += result.tried
             #expect(result.wrong.isEmpty, "\(path): \(result.wrong)")
         }
