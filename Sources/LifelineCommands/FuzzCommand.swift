@@ -11,7 +11,7 @@ enum FuzzCommand {
     static let usage = """
         usage: lifeline fuzz [--engine NAME|all] [--seconds N | --cases N] [--seed S]
                              [--jobs J] [--shard K/N] [--guided on|off] [--long]
-                             [--corpus DIR] [--json]
+                             [--corpus DIR] [--strict] [--json]
 
         Fuzzes an engine's lifecycle: replays the corpus's saved failures for it, then runs
         generated scenarios (routes, user and OS events, permission changes, same-instant
@@ -34,7 +34,10 @@ enum FuzzCommand {
                      is the same for any J (a guided run goes in batches of 64 cases)
           --long     scenarios of at least an hour with a drive and three lifecycle events
                      (the workload of `lifeline bench fuzz`) instead of short ones
-          --corpus   the corpus folder (default Corpus)
+          --corpus   the corpus folder (default Corpus), made only when an entry is saved;
+                     an entry that cannot be replayed (unreadable, another content hash than
+                     its name's, an unknown engine) is a warning on standard error
+          --strict   such an entry is an error instead (exit 2)
           --json     one summary object per engine: {engine, cases, states, transitions,
                      seconds, failures}
 
@@ -59,7 +62,11 @@ enum FuzzCommand {
             }
             return value
         }
+        let casesGiven = reader.has("--cases")
         let cases = try reader.integer("--cases", in: 1...10_000_000, default: defaultCases)
+        if seconds != nil && casesGiven {
+            throw UsageError("--cases and --seconds exclude one another: give one")
+        }
         let seed = try reader.seed("--seed", default: 1)
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let jobs = try reader.integer("--jobs", in: 1...jobCountMax, default: min(cores, jobCountMax))
@@ -78,7 +85,13 @@ enum FuzzCommand {
         let corpus = FuzzCorpus(directory: try reader.text("--corpus") ?? defaultCorpus)
         let long = reader.flag("--long")
         let json = reader.flag("--json")
+        let strict = reader.flag("--strict")
         try reader.finish()
+        let known = EngineChoice.all.map(\.name)
+        for problem in corpus.unknownEngineFolders(known: known) {
+            if strict { throw InputError("\(problem)") }
+            output.error("lifeline: warning: \(problem)")
+        }
 
         var summaries: [[(key: String, value: String)]] = []
         var failed = false
@@ -94,6 +107,7 @@ enum FuzzCommand {
             settings.isGuided = guided
             settings.stop = stop
             settings.corpus = corpus
+            settings.isStrict = strict
             if long { settings.generator = .benchmark(engine: engine) }
             if let seconds {
                 settings.secondsMax = seconds
@@ -108,6 +122,9 @@ enum FuzzCommand {
                 report = try Fuzzer.fuzz(settings) { line.update($0, started: started) }
             } catch let problem as FuzzCorpus.Problem {
                 throw InputError("\(problem)")
+            }
+            for problem in report.corpusWarnings {
+                output.error("lifeline: warning: \(problem) (not replayed; --strict stops here)")
             }
             let elapsed = WallClock.seconds() - started
             line.finish(report, seconds: elapsed)
