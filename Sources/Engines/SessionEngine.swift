@@ -273,7 +273,11 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
             }
             return
         }
-        guard fix.horizontalAccuracyMeters <= settings.minimumAccuracyMeters else {
+        // With Precise Location off every fix is approximate (R-F10): keep what iOS gives.
+        guard
+            fix.horizontalAccuracyMeters <= settings.minimumAccuracyMeters
+                || services.accuracyAuthorization == .reduced
+        else {
             tell(.fixRejected(fix, reason: "accuracy over the minimum"))
             return
         }

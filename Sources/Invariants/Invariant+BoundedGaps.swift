@@ -60,12 +60,20 @@ struct BoundedGaps {
         let bound = GapBound(
             policy: record.policy, speedMetersPerSecond: speed,
             recordingInterval: recordingInterval)
-        let wanted = WantedTime(record: record).stretches
+        let reducedBound = GapBound(
+            policy: record.policy, speedMetersPerSecond: speed,
+            recordingInterval: max(recordingInterval, record.policy.reducedAccuracyUpdateInterval))
+        let wantedTime = WantedTime(record: record)
         let fixes = record.storedFixes.map(\.fix.instant).sorted()
         let points = [Instant.start] + fixes + [record.horizon]
         var found: [Violation] = []
         for (from, to) in zip(points, points.dropFirst()) where from < to {
-            let (length, first) = wanted.measure(from: from, to: to)
+            var (length, first) = wantedTime.stretches.measure(from: from, to: to)
+            var bound = bound
+            if length <= bound.total {
+                (length, first) = wantedTime.reduced.measure(from: from, to: to)
+                bound = reducedBound
+            }
             guard length > bound.total, let first else { continue }
             let opening = from == .start ? "the start" : "the fix at \(TimeText.clock(from))"
             let closing = to == record.horizon ? "the horizon" : "the fix at \(TimeText.clock(to))"

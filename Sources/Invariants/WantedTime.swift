@@ -7,7 +7,11 @@ import World
 /// The time of a run in which a correct engine stores fixes: see
 /// `Invariant.boundedGaps(recordingInterval:)` for each condition and its rule.
 struct WantedTime {
+    /// Wanted at full accuracy: fixes at the engine's own interval.
     let stretches: Stretches
+    /// Wanted with Precise Location off: fixes at iOS's reduced rate (R-F10,
+    /// `policy.reducedAccuracyUpdateInterval`).
+    let reduced: Stretches
 
     init(record: RunRecord) {
         let run = Stretches([(.start, record.horizon)])
@@ -16,18 +20,24 @@ struct WantedTime {
         }
         guard record.capabilities.locationBackgroundMode, !targetsNewerSystem else {
             stretches = Stretches()
+            reduced = Stretches()
             return
         }
         let processes = record.processes
-        let allowed = Self.allowed(record, processes)
-            .union(Self.whenInUseHeld(record, processes))
         let intent = TrackingIntent(record: record)
-        stretches = intent.on
-            .intersection(allowed)
-            .intersection(Self.moving(record))
-            .intersection(run)
-            .subtracting(
-                Self.stoppedForGood(record, processes, allowed: allowed, intent: intent))
+        let moving = intent.on.intersection(Self.moving(record)).intersection(run)
+        var found: [Stretches] = []
+        for accuracy in [AccuracyAuthorization.full, .reduced] {
+            let allowed = Self.allowed(record, processes, accuracy: accuracy)
+                .union(Self.whenInUseHeld(record, processes, accuracy: accuracy))
+            found.append(
+                moving.intersection(allowed).subtracting(
+                    Self.stoppedForGood(
+                        record, processes, allowed: allowed, intent: intent,
+                        regionsWork: accuracy == .full)))
+        }
+        stretches = found[0]
+        reduced = found[1]
     }
 
     /// Always with full accuracy: from the configuration, then as each `setAuthorization` and
@@ -38,10 +48,13 @@ struct WantedTime {
     /// wants them from the user's next `open`: an engine that was right not to start before
     /// the permission (R-A13) may sit suspended until then, and iOS wakes no app for a change
     /// made in Settings.
-    private static func allowed(_ record: RunRecord, _ processes: [ProcessSpan]) -> Stretches {
+    /// `wanted`: the accuracy authorization counted (reduced: the same rules, at R-F10's rate).
+    private static func allowed(
+        _ record: RunRecord, _ processes: [ProcessSpan], accuracy wanted: AccuracyAuthorization
+    ) -> Stretches {
         var authorization = record.configuration.authorization
         var accuracy = record.configuration.accuracy
-        var allowedSince: Instant? = authorization == .always && accuracy == .full ? .start : nil
+        var allowedSince: Instant? = authorization == .always && accuracy == wanted ? .start : nil
         var parts: [(start: Instant, end: Instant)] = []
         for scheduled in record.actions {
             switch scheduled.action {
@@ -49,7 +62,7 @@ struct WantedTime {
             case .setAccuracy(let value): accuracy = value
             default: continue
             }
-            let allowed = authorization == .always && accuracy == .full
+            let allowed = authorization == .always && accuracy == wanted
             // Wanted before now: the engine had its chance to start under this permission.
             let wantedBefore =
                 !parts.isEmpty || allowedSince.map { $0 <= scheduled.instant } ?? false
@@ -75,12 +88,12 @@ struct WantedTime {
     /// app held, not what it should have: an app that never asks for background configuration
     /// under When In Use is not wanted to track in the background, and one that asked and
     /// dropped it is.
-    private static func whenInUseHeld(_ record: RunRecord, _ processes: [ProcessSpan])
-        -> Stretches
-    {
+    private static func whenInUseHeld(
+        _ record: RunRecord, _ processes: [ProcessSpan], accuracy wanted: AccuracyAuthorization
+    ) -> Stretches {
         var authorization = record.configuration.authorization
         var accuracy = record.configuration.accuracy
-        var since: Instant? = authorization == .whenInUse && accuracy == .full ? .start : nil
+        var since: Instant? = authorization == .whenInUse && accuracy == wanted ? .start : nil
         var granted: [(start: Instant, end: Instant)] = []
         let foregrounds = record.log.filter { entry in
             switch entry.kind {
@@ -96,7 +109,7 @@ struct WantedTime {
             case .setAccuracy(let value): accuracy = value
             default: continue
             }
-            let allowed = authorization == .whenInUse && accuracy == .full
+            let allowed = authorization == .whenInUse && accuracy == wanted
             if allowed, since == nil {
                 // Updates already running go on; a grant from no permission at all can only
                 // be acted on in the foreground (R-A3: When In Use starts nothing in the
@@ -194,16 +207,18 @@ struct WantedTime {
     /// write; R-D9: written before the first unlock), which may have been the enabled flag,
     /// until the user next turns tracking on. A force-quit is not excused when iOS offered the
     /// way back (`relaunchOffered`).
+    /// `regionsWork`: false with Precise Location off, when iOS monitors no region (R-F8), so
+    /// a force-quit has no way back by region.
     private static func stoppedForGood(
         _ record: RunRecord, _ processes: [ProcessSpan], allowed: Stretches,
-        intent: TrackingIntent
+        intent: TrackingIntent, regionsWork: Bool
     ) -> Stretches {
         let launches = processes.map(\.launchedAt)
         var parts: [(start: Instant, end: Instant)] = []
         for scheduled in record.actions {
             switch scheduled.action {
             case .forceQuit
-            where relaunchOffered(after: scheduled.instant, record, allowed: allowed):
+            where regionsWork && relaunchOffered(after: scheduled.instant, record, allowed: allowed):
                 break
             case .forceQuit, .crash, .exit:
                 let next = launches.first { $0 > scheduled.instant } ?? record.horizon
