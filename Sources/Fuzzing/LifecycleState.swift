@@ -182,6 +182,7 @@ public struct LifecycleState: Hashable, Sendable {
         case .timerFired: .timerFired
         case .timerEnded: .timerEnded
         case .willTerminate: .willTerminate
+        case .trackingToggled(let on): on ? .trackingOn : .trackingOff
         }
     }
 }
@@ -223,4 +224,6 @@ struct EntryKind: Hashable, Sendable {
     static let timerFired = EntryKind("timer fired")
     static let timerEnded = EntryKind("timer ended")
     static let willTerminate = EntryKind("will terminate")
+    static let trackingOn = EntryKind("tracking on")
+    static let trackingOff = EntryKind("tracking off")
 }
