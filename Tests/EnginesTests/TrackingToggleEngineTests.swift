@@ -96,6 +96,23 @@ struct TrackingToggleEngineTests {
         #expect(harness.storedFixInstants.contains { $0 > .start + .seconds(800) })
     }
 
+    @Test("LocationRuntime: a relaunch after tracking off restores its places, resumes no workout")
+    func runtimeResumesNoWorkout() {
+        let route = testRoute([
+            .init(.park, .minutes(1)), .init(.drive, .minutes(7), speedMetersPerSecond: townSpeed),
+        ])
+        let harness = AnyEngineHarness(
+            WorldConfiguration(authorization: .always, route: route),
+            actions: [(.zero, .open), (.zero, .trackingOff), (.minutes(1), .exit)]
+        ) { BuiltInEngine.locationRuntime.make(launchRules: LaunchRules()) }
+        harness.run(until: .minutes(10))
+        #expect(harness.engines.count == 2)
+        let relaunched = harness.latest?.events ?? []
+        #expect(relaunched.contains { if case .runtime(.restored) = $0 { true } else { false } })
+        #expect(!relaunched.contains { if case .resumed = $0 { true } else { false } })
+        #expect(harness.latest?.state(at: .start + .minutes(10)).enabled == false)
+    }
+
     @Test("Profiles: built-in engines declare the mode; the capability mutant's app does not")
     func profiles() {
         for choice in EngineChoice.all {
