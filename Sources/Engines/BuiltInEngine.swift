@@ -77,7 +77,8 @@ public enum BuiltInEngine: String, Sendable, CaseIterable, CustomStringConvertib
     public var profile: AppProfile {
         switch self {
         case .locationRuntime:
-            AppProfile(authorization: AuthorizationRequest(.whenInUseThenAlways, at: .atFirstLaunch))
+            AppProfile(
+                authorization: AuthorizationRequest(.whenInUseThenAlways, at: .atFirstLaunch))
         case .session: AppProfile(authorization: AuthorizationRequest(.always, at: .atFirstLaunch))
         case .standard:
             AppProfile(authorization: AuthorizationRequest(.always, at: .atTrackingStart))
