@@ -216,8 +216,8 @@ public struct ScenarioGenerator: Sendable {
             }
             var opening = [ScenarioEvent.Timed(at: .zero, .open)]
             if profile.trackingStart == .onUserToggle {
-                let second = trackingOnSecond.generate(testCase)
-                opening.append(ScenarioEvent.Timed(at: .seconds(second), .trackingOn))
+                let at = VirtualDuration.seconds(trackingOnSecond.generate(testCase))
+                opening.append(ScenarioEvent.Timed(at: min(at, scenario.horizon), .trackingOn))
             }
             scenario.events = opening + Self.withinClockDrift(drawn)
             return scenario
