@@ -31,16 +31,28 @@ public enum BuiltInEngine: String, Sendable, CaseIterable, CustomStringConvertib
         make(launchRules: launchRules, flaws: [])
     }
 
+    /// A new engine of this kind whose host app starts tracking as `trackingStart` says: at
+    /// its first launch (`profile`'s), or only once the user turns it on (`LocationRuntime`'s
+    /// host app then starts no workout at its first open; its other features still start).
+    public func make(launchRules: LaunchRules, trackingStart: TrackingStart) -> any TrackingEngine
+    {
+        make(launchRules: launchRules, flaws: [], trackingStart: trackingStart)
+    }
+
     /// The same, with `flaws` planted (`Mutant`).
-    func make(launchRules: LaunchRules, flaws: Flaws) -> any TrackingEngine {
+    func make(
+        launchRules: LaunchRules, flaws: Flaws, trackingStart: TrackingStart = .atFirstLaunch
+    ) -> any TrackingEngine {
         switch self {
         case .locationRuntime:
+            var features = Self.hostFeatures
+            features.recordingWorkout = trackingStart == .atFirstLaunch
             return LocationRuntime(
-                settings: LocationRuntimeSettings(initialFeatures: Self.hostFeatures),
-                flaws: flaws)
+                settings: LocationRuntimeSettings(initialFeatures: features), flaws: flaws)
         case .session:
             var settings = SessionEngine.Settings()
             settings.launchRules = launchRules
+            settings.trackingStart = trackingStart
             if flaws.contains(.retryWithoutIdempotency) {
                 settings.uploader.keysRequestsByBatch = false
             }
@@ -48,7 +60,28 @@ public enum BuiltInEngine: String, Sendable, CaseIterable, CustomStringConvertib
         case .standard:
             var settings = StandardEngine.Settings()
             settings.launchRules = launchRules
+            settings.trackingStart = trackingStart
             return StandardEngine(settings: settings, flaws: flaws)
+        }
+    }
+
+    /// Its host app as the sources describe it (`AppProfile`): the location background mode
+    /// and the scene-based life cycle declared, tracking from the first launch, and launch
+    /// rules left to each scenario (the `engine` line). What each asks for:
+    /// - `LocationRuntime` (source A's exercise): When In Use at its first open, then Always,
+    ///   which its watched place and commute detection need (R-F5);
+    /// - the session engine (source B): Always; the engine itself never prompts (B's host app
+    ///   asks), so a run starts with the authorization its scenario gives;
+    /// - the standard engine (source D): Always, asked once by `start()` while undetermined
+    ///   (R-D10).
+    public var profile: AppProfile {
+        switch self {
+        case .locationRuntime:
+            AppProfile(
+                authorization: AuthorizationRequest(.whenInUseThenAlways, at: .atFirstLaunch))
+        case .session: AppProfile(authorization: AuthorizationRequest(.always, at: .atFirstLaunch))
+        case .standard:
+            AppProfile(authorization: AuthorizationRequest(.always, at: .atTrackingStart))
         }
     }
 

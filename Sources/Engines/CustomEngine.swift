@@ -23,6 +23,10 @@ public struct CustomEngine: Sendable, Hashable, CustomStringConvertible {
     public let honoursLaunchRules: Bool
     /// A new engine with these launch rules: the factory a world calls at every launch.
     public let make: @Sendable (LaunchRules) -> any TrackingEngine
+    /// What the team's app declares once (`AppProfile`); by default the location background
+    /// mode, Always asked at the first launch, tracking from the first launch, and launch rules
+    /// left to each scenario.
+    public var profile = AppProfile()
 
     /// - Precondition: `name` is not empty, has no white space and is not a built-in engine's
     ///   or a mutant's name.

@@ -69,6 +69,16 @@ public enum EngineChoice: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// What its app declares once (`AppProfile`): the built-in engine's host app, a mutant's,
+    /// or the team's own.
+    public var profile: AppProfile {
+        switch self {
+        case .builtIn(let engine): engine.profile
+        case .mutant(let mutant): mutant.profile
+        case .custom(let engine): engine.profile
+        }
+    }
+
     /// One line on what it is: the engine's source, or the mistake.
     public var summary: String {
         switch self {

@@ -312,7 +312,9 @@ public final class LocationRuntime: RecordingEngine {
         guard featuresFromRecord else { return }
         restored = made
         if !made.isEmpty {
-            tell(.resumed(launchedIn: launchedIn))
+            // Tracking, to its host app, is the workout (`state(at:)`): a launch that restores
+            // only places or commute detection resumes no tracking.
+            if features.recordingWorkout { tell(.resumed(launchedIn: launchedIn)) }
             tell(.runtime(.restored(made)))
         }
     }

@@ -81,6 +81,17 @@ public enum Mutant: String, Sendable, CaseIterable, CustomStringConvertible {
         }
     }
 
+    /// Its host app: `base`'s profile, except that the app of
+    /// `background-without-capability` declares no location background mode (its mistake is
+    /// one only in such an app: with the mode declared the call is right).
+    public var profile: AppProfile {
+        var profile = base.profile
+        if self == .backgroundWithoutCapability {
+            profile.capabilities.locationBackgroundMode = false
+        }
+        return profile
+    }
+
     /// A new engine: `base` with its launch rules and this mistake.
     public func make(launchRules: LaunchRules = LaunchRules()) -> any TrackingEngine {
         base.make(launchRules: launchRules, flaws: flaw)

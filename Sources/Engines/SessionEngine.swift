@@ -32,6 +32,12 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
         /// "your app sees state.enabled == false on the next ready() and has to call start()
         /// again").
         public var startsWhenOpened = true
+        /// Whether the host app tracks from its first launch or waits for the user's switch
+        /// (`AppProfile.trackingStart`): with `.onUserToggle`, opening the app starts nothing
+        /// until the user turns tracking on. Either way, once the user has used the switch,
+        /// opening the app starts tracking only if the user left it on
+        /// (`TrackingRecord.hostStartsWhenOpened`).
+        public var trackingStart = TrackingStart.atFirstLaunch
         /// The live-updates configuration (R-C3; B does not say which: the default).
         public var liveConfiguration = LiveConfiguration.default
         /// The service session's requirement (R-B9: Always, which relaunches need, R-F5).
@@ -127,6 +133,13 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
         liveStream = nil
     }
 
+    /// The user's switch in the host app: recorded for the host app
+    /// (`TrackingRecord.userWantsTracking`), then `start()` or `stop()`.
+    public func userDidSetTracking(_ on: Bool, services: LocationServices) {
+        TrackingRecord(services).userWantsTracking = on
+        if on { start(services: services) } else { stop(services: services) }
+    }
+
     /// `getState()` (R-B13): the session engine is active while its stream runs and both
     /// sessions are held and active.
     public func state(at now: Instant) -> EngineState {
@@ -194,7 +207,9 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
             } else {
                 startMachinery(services: services)
             }
-        } else if launchState == .foreground && settings.startsWhenOpened {
+        } else if launchState == .foreground && settings.startsWhenOpened
+            && TrackingRecord(services).hostStartsWhenOpened(settings.trackingStart)
+        {
             start(services: services)
         } else {
             clearRegistrations(services: services)
@@ -208,7 +223,9 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
         if isEnabled == true, liveStream != nil || flaws.contains(.sessionFromBackground) {
             beginActivitySessionIfDue(services: services)
         }
-        guard state == .foreground, isEnabled == false, settings.startsWhenOpened else { return }
+        guard state == .foreground, isEnabled == false, settings.startsWhenOpened,
+            TrackingRecord(services).hostStartsWhenOpened(settings.trackingStart)
+        else { return }
         start(services: services)
     }
 

@@ -71,6 +71,9 @@ public final class SilentEngine: TrackingEngine {
     public func timerDidFire(_ timer: ObjectID, services: LocationServices) {
         wrapped.timerDidFire(timer, services: services)
     }
+    public func userDidSetTracking(_ on: Bool, services: LocationServices) {
+        wrapped.userDidSetTracking(on, services: services)
+    }
     public func applicationWillTerminate(services: LocationServices) {
         wrapped.applicationWillTerminate(services: services)
     }

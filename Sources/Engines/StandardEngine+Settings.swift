@@ -71,6 +71,12 @@ extension StandardEngine {
         public var launchRules = LaunchRules(stopOnTerminate: false, startOnBoot: true)
         /// The host app calls `start()` whenever the user opens the app and tracking is off.
         public var startsWhenOpened = true
+        /// Whether the host app tracks from its first launch or waits for the user's switch
+        /// (`AppProfile.trackingStart`): with `.onUserToggle`, opening the app starts nothing
+        /// until the user turns tracking on. Either way, once the user has used the switch,
+        /// opening the app starts tracking only if the user left it on
+        /// (`TrackingRecord.hostStartsWhenOpened`).
+        public var trackingStart = TrackingStart.atFirstLaunch
         /// The upload queue (R-D13, D: a serial queue inside a background task):
         /// `UploaderConfiguration.batched`.
         public var uploader = UploaderConfiguration.batched

@@ -83,6 +83,13 @@ public final class StandardEngine: RecordingEngine {
         events.append(.stopped)
     }
 
+    /// The user's switch in the host app: recorded for the host app
+    /// (`TrackingRecord.userWantsTracking`), then `start()` or `stop()`.
+    public func userDidSetTracking(_ on: Bool, services: LocationServices) {
+        TrackingRecord(services).userWantsTracking = on
+        if on { start(services: services) } else { stop(services: services) }
+    }
+
     /// `getState()` (R-B13): the session engine is active while this process's standard
     /// updates run and record.
     public func state(at now: Instant) -> EngineState {
@@ -122,7 +129,9 @@ public final class StandardEngine: RecordingEngine {
     /// The user opened the app: the host app starts tracking if it is off.
     public func lifecycleChanged(to state: ProcessState, services: LocationServices) {
         processState = state
-        if state == .foreground && !enabled && !waitingForFirstUnlock && settings.startsWhenOpened {
+        if state == .foreground && !enabled && !waitingForFirstUnlock && settings.startsWhenOpened
+            && TrackingRecord(services).hostStartsWhenOpened(settings.trackingStart)
+        {
             start(services: services)
         }
     }
@@ -164,7 +173,9 @@ public final class StandardEngine: RecordingEngine {
         } else {
             halt(services: services)
             removeRegistrations()
-            if processState == .foreground && settings.startsWhenOpened {
+            if processState == .foreground && settings.startsWhenOpened
+                && TrackingRecord(services).hostStartsWhenOpened(settings.trackingStart)
+            {
                 start(services: services)
             }
         }

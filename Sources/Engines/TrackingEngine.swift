@@ -18,6 +18,15 @@ public protocol TrackingEngine: AppEngine {
     var events: [TrackingEvent] { get }
 }
 
+extension TrackingEngine {
+    /// The user turned tracking on or off with the host app's switch: `start(services:)` or
+    /// `stop(services:)`. The built-in engines also record the switch for their host app
+    /// (`TrackingRecord.userWantsTracking`), so that opening the app does not undo it.
+    public func userDidSetTracking(_ on: Bool, services: LocationServices) {
+        if on { start(services: services) } else { stop(services: services) }
+    }
+}
+
 /// `getState()` (R-B13): what the engine thinks of itself.
 public struct EngineState: Sendable, Equatable, CustomStringConvertible {
     /// Tracking is on (the persisted enabled flag, as this process knows it).

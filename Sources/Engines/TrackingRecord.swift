@@ -45,6 +45,32 @@ public struct TrackingRecord {
         nonmutating set { defaults.set(newValue, forKey: Self.enabledKey) }
     }
 
+    /// Key of the host app's record of the user's switch (`tracking on`, `tracking off`).
+    public static let userWantsTrackingKey = "host.trackingWanted"
+
+    /// What the user last set with the host app's switch, nil if never: the host app's own
+    /// flag, apart from the engine's enabled flag, which the launch rules may clear (R-B11,
+    /// R-B12) while the user still wants tracking.
+    public var userWantsTracking: Bool? {
+        get {
+            if case .bool(let wants) = defaults.value(forKey: Self.userWantsTrackingKey) {
+                wants
+            } else {
+                nil
+            }
+        }
+        nonmutating set {
+            defaults.set(newValue.map(SavedValue.bool), forKey: Self.userWantsTrackingKey)
+        }
+    }
+
+    /// Whether the host app calls `start()` when the user opens the app and tracking is off:
+    /// when the user last turned tracking on, or never used the switch and the app tracks
+    /// from its first launch (`TrackingStart.atFirstLaunch`).
+    public func hostStartsWhenOpened(_ trackingStart: TrackingStart) -> Bool {
+        userWantsTracking ?? (trackingStart == .atFirstLaunch)
+    }
+
     /// Applies `rules` at launch, before any resume, and remembers this boot. Returns whether
     /// tracking is still enabled, and the events the host app is told (a detected reboot, a
     /// cleared flag). Call it only when protected data is readable (R-D9): before the first

@@ -183,6 +183,7 @@ public struct LifecycleState: Hashable, Sendable {
         case .timerFired: .timerFired
         case .timerEnded: .timerEnded
         case .willTerminate: .willTerminate
+        case .trackingToggled(let on): on ? .trackingOn : .trackingOff
         }
     }
 }
@@ -225,4 +226,6 @@ struct EntryKind: Hashable, Sendable {
     static let timerEnded = EntryKind("timer ended")
     static let willTerminate = EntryKind("will terminate")
     static let uncommittedRowsLost = EntryKind("uncommitted rows lost")
+    static let trackingOn = EntryKind("tracking on")
+    static let trackingOff = EntryKind("tracking off")
 }

@@ -20,9 +20,11 @@ extension Scenario {
         let configuration = try worldConfiguration(policy: policy)
         let actions = events.map { ScheduledAction(.start + $0.at, $0.event.userAction) }
         let engine = self.engine
+        let profile = engine.name.profile
         return RunRecord.run(
             configuration: configuration, actions: actions, horizon: .start + horizon,
-            launchRules: engine.launchRules, engine: engine.make)
+            launchRules: engine.launchRules, reader: profile.reader,
+            trackingStart: profile.trackingStart, engine: engine.make)
     }
 }
 

@@ -9,17 +9,30 @@ import World
 
 /// The scenarios `lifeline fuzz` generates for one engine.
 ///
-/// Every scenario starts with the user opening the app at 0 s (the host app starts tracking);
-/// then a route of up to `segmentCountMax` drive and park segments in whole minutes, up to
-/// `eventCountMax` more external events at whole seconds, chosen under a swarm mask over event
-/// kinds (so that rare combinations come up), and the policy, permissions, capabilities, engine
-/// settings and same-instant ordering around them. The run goes on `settleTime` after the
-/// route ends, the device parked, so that what was stored has time to upload. Every choice's
-/// simplest value is the usual one (`measured`, Always, full accuracy, the background mode,
-/// FIFO, no event), so shrinking moves toward it.
+/// Every scenario starts with the user opening the app at 0 s (the host app starts tracking;
+/// an app that waits for its switch, `TrackingStart.onUserToggle`, gets `tracking on` within
+/// `trackingOnWithin`); then a route of up to `segmentCountMax` drive and park segments in
+/// whole minutes, up to `eventCountMax` more external events at whole seconds, chosen under a
+/// swarm mask over event kinds (so that rare combinations come up; every `UserAction` of the
+/// world is among them), and the policy, permissions, answers to prompts, engine settings and
+/// same-instant ordering around them. The run goes on `settleTime` after the route ends, the
+/// device parked, so that what was stored has time to upload. Every choice's simplest value
+/// is the usual one (`measured`, Always, full accuracy, FIFO, no event), so shrinking moves
+/// toward it.
+///
+/// The app's facts come from its `profile` and stay fixed: its Info.plist (a declared
+/// background mode is never removed), its launch rules when it fixes them, and the
+/// authorizations it can hold (an app that asks only for When In Use never gets Always, and
+/// answers the Always prompt only if it shows it). `fuzzesProfile` draws them too.
 public struct ScenarioGenerator: Sendable {
     /// The engine under test.
     public var engine: EngineChoice
+    /// What its app declares (`EngineChoice.profile` unless set): kept in every scenario.
+    public var profile: AppProfile
+    /// Whether the profile's facts are drawn too (`lifeline fuzz --fuzz-profile`): the
+    /// location background mode (usually declared), Always for any app, and the launch rules
+    /// even when the profile fixes them. For a team asking "what if we dropped the mode?".
+    public var fuzzesProfile = false
     /// External events after the opening one, at most (the issue's shrink target is 8 in all).
     public var eventCountMax = 7
     /// Route segments, at most.
@@ -36,7 +49,14 @@ public struct ScenarioGenerator: Sendable {
     /// drawn as more events of those kinds. Zero, the default, draws nothing.
     public var lifecycleEventCountMin = 0
 
-    public init(engine: EngineChoice) { self.engine = engine }
+    /// With a profile of `TrackingStart.onUserToggle`, the user turns tracking on within
+    /// this of the opening (whole seconds, 0 the simplest), so that every run tracks a while.
+    public var trackingOnWithin = VirtualDuration.minutes(2)
+
+    public init(engine: EngineChoice) {
+        self.engine = engine
+        profile = engine.profile
+    }
 
     /// The workload of `lifeline bench fuzz` (issue 10): every scenario has a route of at
     /// least an hour with a drive, and at least three lifecycle events besides the opening.
@@ -61,20 +81,63 @@ public struct ScenarioGenerator: Sendable {
         .leave, .open, .forceQuit, .memoryPressure, .crash, .reboot,
     ]
 
-    /// The kinds of external event, each one feature of the swarm mask.
-    static var eventKinds: [Gen<ScenarioEvent>] {
+    /// The kinds of external event, each one feature of the swarm mask: between them every
+    /// `UserAction` of the world (`ScenarioEvent.userAction`). The user sets the app's
+    /// permission to `denied` or to one of `authorizations`.
+    static func eventKinds(authorizations: [Authorization]) -> [Gen<ScenarioEvent>] {
         [
         .constant(.leave), .constant(.open), .constant(.forceQuit), .constant(.memoryPressure),
         .constant(.lock), .constant(.unlock), .constant(.reboot), .constant(.crash),
-        Gen.element(of: [Authorization.denied, .whenInUse, .always]).map { .authorization($0) },
+        Gen.element(of: [Authorization.denied] + authorizations).map { .authorization($0) },
         Gen<Bool>.bool.map { .preciseLocation($0) },
         .constant(.networkDown), .constant(.networkUp),
         Gen<Bool>.bool.map { .lowPowerMode($0) },
         .constant(.liveActivityStart), .constant(.liveActivityEnd),
+        .constant(.exit),
+        Gen.element(of: slowNetworkDelays).map { .networkSlow($0) },
+        clockAdjustment,
+        .constant(.trackingOff), .constant(.trackingOn),
+        Gen<Bool>.bool.map { .testHost($0) },
         ]
     }
-    /// Presets, `measured` first (the simplest).
-    static let presets = ["measured", "iOS18", "iOS26", "iOS17"]
+
+    /// The extra latencies of a slow network.
+    static let slowNetworkDelays: [VirtualDuration] = [.seconds(5), .seconds(30), .minutes(2)]
+
+    /// The largest wall-clock adjustment drawn, either way, and the largest the adjustments of
+    /// one scenario add up to (`withinClockDrift`): R-B12 counts a boot time that moved by at
+    /// most `LaunchRules.bootTimeDriftTolerance` (60 s) as the same boot, for network time's
+    /// small corrections; within ±30 s from the start, any two launches differ by at most 60 s.
+    static let clockDriftMax = VirtualDuration.seconds(30)
+
+    /// A wall-clock adjustment of whole seconds, forward or back, at most `clockDriftMax`.
+    static var clockAdjustment: Gen<ScenarioEvent> {
+        Gen("clock") { testCase in
+            let seconds = Gen<Int64>.int64(in: 1...(clockDriftMax.nanoseconds / 1_000_000_000))
+                .generate(testCase)
+            let back = Gen<Bool>.bool.generate(testCase)
+            return .clockAdjusted(.seconds(back ? -seconds : seconds))
+        }
+    }
+
+    /// `events` in time order (ties in their order), without the clock adjustments that would
+    /// take the clock's total adjustment from the start past `clockDriftMax` either way
+    /// (`clockAdjustment`).
+    static func withinClockDrift(_ events: [ScenarioEvent.Timed]) -> [ScenarioEvent.Timed] {
+        var total = VirtualDuration.zero
+        let sorted = events.enumerated()
+            .sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
+        return sorted.filter { timed in
+            guard case .clockAdjusted(let offset) = timed.event else { return true }
+            let moved = total + offset
+            guard moved <= clockDriftMax, moved >= .zero - clockDriftMax else { return false }
+            total = moved
+            return true
+        }
+    }
+
+    /// Presets, `measured` first (the simplest): every preset of `IOSPolicy.presetNames`.
+    static let presets = ["measured", "iOS18", "iOS26", "iOS17", "iOS16"]
     /// Ground speeds of a drive: a town drive first.
     static let speeds = [13.9, 5.0, 30.0]
     /// The share of upload requests a failing network loses (an override of the policy's
@@ -88,26 +151,42 @@ public struct ScenarioGenerator: Sendable {
         // The generators that do not depend on earlier draws are made here, once, not in every
         // case: making one (its label, its weights) cost more than drawing from it. The same
         // generators, so the same labels and the same draws.
-        let eventKinds = Self.eventKinds
+        let profile = settings.profile
+        let fuzzesProfile = settings.fuzzesProfile
+        // The authorizations the app can hold besides denied, the one it asks for first.
+        let grantable: [Authorization] =
+            fuzzesProfile ? [.always, .whenInUse] : profile.authorization.grantable
+        let asksForAlways = fuzzesProfile || profile.authorization.asksForAlways
+        let eventKinds = Self.eventKinds(authorizations: grantable.reversed())
         let swarm = Gen<FeatureMask>.swarm(featureCount: eventKinds.count)
         let preset = Gen.element(of: Self.presets)
         let authorization = Self.usually(
-            Authorization.always, else: [.whenInUse, .notDetermined])
+            grantable[0], else: Array(grantable.dropFirst()) + [.notDetermined])
+        let whenInUseAnswer = Self.usually(Authorization.whenInUse, else: [.denied])
+        let alwaysAnswer = Self.usually(Authorization.always, else: [.whenInUse])
         let accuracy = Self.usually(AccuracyAuthorization.full, else: [.reduced])
         let backgroundMode = Self.usually(true, else: [false])
         let ordering = Self.ordering
         let route = Gen.array(of: segment, length: 1...settings.segmentCountMax)
+        let toggleSecondsMax = max(0, settings.trackingOnWithin.nanoseconds / 1_000_000_000)
+        let trackingOnSecond = Gen<Int64>.int64(in: 0...toggleSecondsMax)
         return Gen("scenario") { testCase in
             let mask = swarm.generate(testCase)
             var scenario = Scenario()
-            // Both drawn for every engine, so the choices stay the same; kept only for an
-            // engine that honours them, as a file may give them only to such an engine.
-            let honours = settings.engine.honoursLaunchRules
-            let stopOnTerminate = Gen<Bool>.bool.generate(testCase)
-            let startOnBoot = Gen<Bool>.bool.generate(testCase)
-            scenario.engine = ScenarioEngine(
-                settings.engine, stopOnTerminate: honours && stopOnTerminate,
-                startOnBoot: honours && startOnBoot)
+            if let rules = profile.launchRules, !fuzzesProfile {
+                scenario.engine = ScenarioEngine(
+                    settings.engine, stopOnTerminate: rules.stopOnTerminate,
+                    startOnBoot: rules.startOnBoot)
+            } else {
+                // Both drawn for every engine, so the choices stay the same; kept only for an
+                // engine that honours them, as a file may give them only to such an engine.
+                let honours = settings.engine.honoursLaunchRules
+                let stopOnTerminate = Gen<Bool>.bool.generate(testCase)
+                let startOnBoot = Gen<Bool>.bool.generate(testCase)
+                scenario.engine = ScenarioEngine(
+                    settings.engine, stopOnTerminate: honours && stopOnTerminate,
+                    startOnBoot: honours && startOnBoot)
+            }
             scenario.policy.preset = preset.generate(testCase)
             if Gen<Bool>.bool.generate(testCase) {
                 scenario.policy.overrides = [
@@ -115,8 +194,13 @@ public struct ScenarioGenerator: Sendable {
                 ]
             }
             scenario.authorization = authorization.generate(testCase)
+            scenario.answers.whenInUse = whenInUseAnswer.generate(testCase)
+            if asksForAlways { scenario.answers.always = alwaysAnswer.generate(testCase) }
             scenario.accuracy = accuracy.generate(testCase)
-            scenario.capabilities.locationBackgroundMode = backgroundMode.generate(testCase)
+            scenario.capabilities = profile.capabilities
+            if fuzzesProfile {
+                scenario.capabilities.locationBackgroundMode = backgroundMode.generate(testCase)
+            }
             scenario.ordering = ordering.generate(testCase)
             let segments = Self.joined(settings.lengthened(route.generate(testCase)))
             scenario.route = .segments(
@@ -135,7 +219,12 @@ public struct ScenarioGenerator: Sendable {
                     drawn.append(lifecycle.generate(testCase))
                 }
             }
-            scenario.events = [ScenarioEvent.Timed(at: .zero, .open)] + drawn
+            var opening = [ScenarioEvent.Timed(at: .zero, .open)]
+            if profile.trackingStart == .onUserToggle {
+                let at = VirtualDuration.seconds(trackingOnSecond.generate(testCase))
+                opening.append(ScenarioEvent.Timed(at: min(at, scenario.horizon), .trackingOn))
+            }
+            scenario.events = opening + Self.withinClockDrift(drawn)
             return scenario
         }
     }

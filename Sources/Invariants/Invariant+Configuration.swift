@@ -24,6 +24,8 @@ extension Invariant {
     ///    tolerance two boots are one (no phone reboots twice in a minute; the fuzzer's events
     ///    can). `startOnBoot` true is best effort (the relaunch is iOS's, R-B7): nothing is
     ///    checked.
+    /// 4. **The user's `tracking off`**, whatever the launch rules: no fix delivered after the
+    ///    user turned tracking off, and before the user turned it on again, is stored.
     public static var configurationHonoured: Invariant {
         Invariant(
             name: ConfigurationHonoured.name,
@@ -38,12 +40,12 @@ struct ConfigurationHonoured {
     let record: RunRecord
 
     func violations() -> [Violation] {
-        guard let rules = record.launchRules else { return [] }
+        let intent = TrackingIntent(record: record)
+        var found = storedAfterUserStop(intent)
+        guard let rules = record.launchRules else { return found.sortedByInstant() }
         let processes = record.processes
         let stored = record.storedFixes
-        let intent = TrackingIntent(record: record)
         let deliveries = FirstDeliveries(record)
-        var found: [Violation] = []
         for process in processes where process.generation > 1 {
             if rules.stopOnTerminate {
                 let start = intent.nextUserStart(atOrAfter: process.launchedAt)
@@ -82,6 +84,32 @@ struct ConfigurationHonoured {
     static func launched(_ process: ProcessSpan, after instant: Instant) -> Bool {
         process.launchedAt > instant
             || (process.launchedAt == instant && process.endedAt.map { $0 > instant } ?? true)
+    }
+
+    // MARK: - Stored after the user's stop
+
+    /// The fixes delivered after a `tracking off` and before the next start, that were stored.
+    private func storedAfterUserStop(_ intent: TrackingIntent) -> [Violation] {
+        guard !intent.userStops.isEmpty else { return [] }
+        let deliveries = FirstDeliveries(record)
+        var found: [Violation] = []
+        for stop in intent.userStops {
+            let next = intent.nextUserStart(after: stop) ?? record.horizon
+            let late = record.storedFixes.filter { row in
+                guard let generation = row.generation,
+                    let delivered = deliveries.first(of: row.fix, to: generation)
+                else { return false }
+                return delivered > stop && delivered < next
+            }
+            guard let first = late.first else { continue }
+            found.append(
+                Violation(
+                    invariant: Self.name, instant: first.durableAt ?? stop,
+                    explanation: "\(late.count) fix\(late.count == 1 ? " was" : "es were") "
+                        + "stored (the first at \(TimeText.clock(first.fix.instant))) after the "
+                        + "user turned tracking off at \(TimeText.clock(stop))"))
+        }
+        return found
     }
 
     // MARK: - Stored before the start

@@ -52,6 +52,10 @@ public struct RunRecord {
     public let engineEvents: [StampedEngineEvent]
     /// How to read a location out of the app's rows, on disk and on the server.
     public let reader: FixReader
+    /// Whether the app tracks from its first launch (turning tracking on whenever the user
+    /// opens it, unless the user turned it off) or only on the user's toggle
+    /// (`AppProfile.trackingStart`).
+    public let trackingStart: TrackingStart
     /// The views read from the parts above, kept once read (every invariant reads them).
     let derived = DerivedViews()
 
@@ -67,6 +71,7 @@ public struct RunRecord {
     public static func run(
         configuration: WorldConfiguration, actions: [ScheduledAction], horizon: Instant,
         launchRules: LaunchRules?, reader: FixReader = .fixRecorder,
+        trackingStart: TrackingStart = .atFirstLaunch,
         eventCountMax: Int = defaultEventCountMax,
         engine: @escaping () -> any TrackingEngine
     ) -> RunRecord {
@@ -95,7 +100,7 @@ public struct RunRecord {
             configuration: configuration, launchRules: launchRules, actions: actions,
             horizon: horizon, outcome: outcome, log: world.log, storedRows: world.storedRows,
             server: world.server, trace: stamper.memory, engines: ledger.engines,
-            engineEvents: stamper.stamped, reader: reader)
+            engineEvents: stamper.stamped, reader: reader, trackingStart: trackingStart)
     }
 
     /// A record from parts gathered elsewhere (a replayed or edited run): `engines` in launch
@@ -104,7 +109,8 @@ public struct RunRecord {
         configuration: WorldConfiguration, launchRules: LaunchRules?, actions: [ScheduledAction],
         horizon: Instant, outcome: RunOutcome, log: [AppLogEntry], storedRows: [StoredRow],
         server: UploadServer, trace: MemoryTrace<WorldMessage>, engines: [any TrackingEngine],
-        engineEvents: [StampedEngineEvent], reader: FixReader = .fixRecorder
+        engineEvents: [StampedEngineEvent], reader: FixReader = .fixRecorder,
+        trackingStart: TrackingStart = .atFirstLaunch
     ) {
         self.configuration = configuration
         self.launchRules = launchRules
@@ -118,6 +124,7 @@ public struct RunRecord {
         self.engines = engines
         self.engineEvents = engineEvents
         self.reader = reader
+        self.trackingStart = trackingStart
     }
 
     /// The location `row` holds, read with the app's `reader`; nil when it holds none or

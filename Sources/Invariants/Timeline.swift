@@ -115,7 +115,9 @@ public struct Timeline: Sendable {
         switch action {
         case .networkDown, .networkUp, .networkSlow: "network"
         case .memoryPressure, .reboot, .crash, .exit, .attachTestHost, .adjustClock: "system"
-        default: "user"
+        case .open, .leave, .lock, .unlock, .forceQuit, .setAuthorization, .setAccuracy,
+            .startLiveActivity, .endLiveActivity, .setLowPowerMode, .trackingOn, .trackingOff:
+            "user"
         }
     }
 

@@ -11,12 +11,14 @@ import World
 ///
 /// Tracking is wanted on from:
 /// - every time the user brings the app to the foreground (a foreground launch or a
-///   `lifecycle foreground` entry), for an app whose host turns tracking on when opened
-///   (`startsWhenOpened`, every built-in engine);
-/// - a `tracking on` action (the user's toggle in the app's UI).
+///   `lifecycle foreground` entry), for an app that tracks from its first launch
+///   (`TrackingStart.atFirstLaunch`: its host turns tracking on when opened), unless the
+///   user's last toggle turned tracking off;
+/// - the user's toggle to on (`tracking on`, as the app was handed it: the log's
+///   `trackingToggled(on: true)`).
 ///
 /// It is wanted off from:
-/// - a `tracking off` action;
+/// - the user's toggle to off;
 /// - every termination, when the app declares `stopOnTerminate` (R-B11: the next launch
 ///   clears the enabled flag; the host app must start again);
 /// - every reboot, when the app declares `startOnBoot` false (R-B12: the first launch after
@@ -30,11 +32,20 @@ struct TrackingIntent {
     /// The instants at which the user turned tracking on (an open or a toggle), whether or not
     /// it was already on, in time order.
     let userStarts: [Instant]
+    /// The instants at which the user turned tracking off, in time order.
+    let userStops: [Instant]
 
-    init(record: RunRecord, startsWhenOpened: Bool = true) {
+    init(record: RunRecord) {
         var switches: [Switch] = []
-        for entry in record.log where startsWhenOpened && Self.isForeground(entry.kind) {
-            switches.append(Switch(instant: entry.instant, on: true, bySystem: false))
+        let opensStart = record.trackingStart == .atFirstLaunch
+        var toggledOff = false
+        for entry in record.log {
+            if case .trackingToggled(let on) = entry.kind {
+                toggledOff = !on
+                switches.append(Switch(instant: entry.instant, on: on, bySystem: false))
+            } else if opensStart, !toggledOff, Self.isForeground(entry.kind) {
+                switches.append(Switch(instant: entry.instant, on: true, bySystem: false))
+            }
         }
         for scheduled in record.actions {
             switch scheduled.action {
@@ -66,6 +77,7 @@ struct TrackingIntent {
         if let since = onSince { parts.append((since, record.horizon)) }
         on = Stretches(parts)
         userStarts = ordered.filter { $0.on && !$0.bySystem }.map(\.instant)
+        userStops = ordered.filter { !$0.on && !$0.bySystem }.map(\.instant)
     }
 
     /// Whether tracking is wanted on at `instant`.

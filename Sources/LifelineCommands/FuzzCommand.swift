@@ -11,7 +11,7 @@ enum FuzzCommand {
     static let usage = """
         usage: lifeline fuzz [--engine NAME|all] [--seconds N | --cases N] [--seed S]
                              [--jobs J] [--shard K/N] [--guided on|off] [--long]
-                             [--corpus DIR] [--strict] [--json]
+                             [--fuzz-profile] [--corpus DIR] [--strict] [--json]
 
         Fuzzes an engine's lifecycle: replays the corpus's saved failures for it, then runs
         generated scenarios (routes, user and OS events, permission changes, same-instant
@@ -34,6 +34,9 @@ enum FuzzCommand {
                      is the same for any J (a guided run goes in batches of 64 cases)
           --long     scenarios of at least an hour with a drive and three lifecycle events
                      (the workload of `lifeline bench fuzz`) instead of short ones
+          --fuzz-profile  vary the app's profile too: drop the location background mode
+                     now and then, grant Always to any app, draw launch rules the profile fixes
+                     (default: the profile's facts stay as the app declares them)
           --corpus   the corpus folder (default Corpus), made only when an entry is saved;
                      an entry that cannot be replayed (unreadable, another content hash than
                      its name's, an unknown engine) is a warning on standard error
@@ -84,6 +87,7 @@ enum FuzzCommand {
             } ?? defaultGuided
         let corpus = FuzzCorpus(directory: try reader.text("--corpus") ?? defaultCorpus)
         let long = reader.flag("--long")
+        let fuzzesProfile = reader.flag("--fuzz-profile")
         let json = reader.flag("--json")
         let strict = reader.flag("--strict")
         try reader.finish()
@@ -109,6 +113,7 @@ enum FuzzCommand {
             settings.corpus = corpus
             settings.isStrict = strict
             if long { settings.generator = .benchmark(engine: engine) }
+            settings.generator.fuzzesProfile = fuzzesProfile
             if let seconds {
                 settings.secondsMax = seconds
                 settings.caseCount = Int.max

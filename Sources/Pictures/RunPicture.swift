@@ -202,7 +202,9 @@ public struct RunPicture {
         switch action {
         case .networkDown, .networkUp, .networkSlow: .network
         case .memoryPressure, .reboot, .crash, .exit, .attachTestHost, .adjustClock: .system
-        default: .user
+        case .open, .leave, .lock, .unlock, .forceQuit, .setAuthorization, .setAccuracy,
+            .startLiveActivity, .endLiveActivity, .setLowPowerMode, .trackingOn, .trackingOff:
+            .user
         }
     }
 }

@@ -7,8 +7,9 @@ import World
 /// scenario. Each is one `UserAction` of the world; the text is how a `.scenario` file writes
 /// it (`force-quit`, `authorization always`, `network slow 5s`).
 ///
-/// The world's `attachTestHost` is a harness effect of source A's experiments, not something
-/// that happens to a user's app, so no scenario event reaches it.
+/// Every `UserAction` of the world has its event, `attachTestHost` included: a harness effect
+/// of source A's experiments (XCTest hosting the app keeps its process running), written
+/// `test-host on`, so that the fuzzer also tries an app that is never suspended meanwhile.
 public enum ScenarioEvent: Sendable, Equatable, CustomStringConvertible {
     /// The user opens the app: its launch, or a return to it (`open`; `launch` and `return`
     /// read as the same).
@@ -40,6 +41,13 @@ public enum ScenarioEvent: Sendable, Equatable, CustomStringConvertible {
     case networkSlow(VirtualDuration)
     /// The device's wall clock is set forward (positive) or back by this much.
     case clockAdjusted(VirtualDuration)
+    /// The user turns tracking on or off with the app's own switch (`tracking on`): the app
+    /// is brought to the foreground first, as `open` does (`UserAction.trackingOn`).
+    case trackingOn
+    case trackingOff
+    /// XCTest starts hosting the app (on), keeping its process running in the background, or
+    /// stops (off): source A's setup (`UserAction.attachTestHost`).
+    case testHost(Bool)
 
     /// An event at an offset from the scenario's start.
     public struct Timed: Sendable, Equatable, CustomStringConvertible {
@@ -77,6 +85,9 @@ public enum ScenarioEvent: Sendable, Equatable, CustomStringConvertible {
         case .networkUp: .networkUp
         case .networkSlow(let extra): .networkSlow(extra)
         case .clockAdjusted(let offset): .adjustClock(by: offset)
+        case .trackingOn: .trackingOn
+        case .trackingOff: .trackingOff
+        case .testHost(let on): .attachTestHost(on)
         }
     }
 
@@ -101,6 +112,9 @@ public enum ScenarioEvent: Sendable, Equatable, CustomStringConvertible {
         case .networkUp: "network up"
         case .networkSlow(let extra): "network slow \(extra)"
         case .clockAdjusted(let offset): "clock \(offset < .zero ? "" : "+")\(offset)"
+        case .trackingOn: "tracking on"
+        case .trackingOff: "tracking off"
+        case .testHost(let on): "test-host \(Self.onOff(on))"
         }
     }
 
@@ -115,6 +129,7 @@ public enum ScenarioEvent: Sendable, Equatable, CustomStringConvertible {
     /// The first words of the events that take an argument.
     static let argumentWords = [
         "authorization", "precise-location", "low-power", "live-activity", "network", "clock",
+        "tracking", "test-host",
     ]
 
     /// Every first word, for error messages.

@@ -108,6 +108,11 @@ extension ScenarioParser {
             return .preciseLocation(try reader.choice(reader.next("on or off"), "on or off", onOff))
         case "low-power":
             return .lowPowerMode(try reader.choice(reader.next("on or off"), "on or off", onOff))
+        case "tracking":
+            let on = try reader.choice(reader.next("on or off"), "on or off", onOff)
+            return on ? .trackingOn : .trackingOff
+        case "test-host":
+            return .testHost(try reader.choice(reader.next("on or off"), "on or off", onOff))
         case "live-activity":
             return try reader.choice(
                 reader.next("start or end"), "start or end",

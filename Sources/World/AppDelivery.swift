@@ -50,6 +50,9 @@ public enum AppItem: Sendable, Equatable, CustomStringConvertible {
     /// A timer the app scheduled came due (`LocationServices.scheduledTimer(after:)`): the
     /// app's own, it runs only while the process runs, and dies with it.
     case timerFired(ObjectID)
+    /// The user turned tracking on (true) or off in the app's UI (`UserAction.trackingOn`,
+    /// `.trackingOff`): sent by the operating system once the app is in the foreground.
+    case trackingToggled(on: Bool)
 
     public var description: String {
         switch self {
@@ -71,6 +74,7 @@ public enum AppItem: Sendable, Equatable, CustomStringConvertible {
         case .monitorRecords(let monitor, let records):
             "monitor \(monitor) records [\(records.map(\.description).joined(separator: "; "))]"
         case .timerFired(let timer): "timer \(timer) fired"
+        case .trackingToggled(let on): "user turned tracking \(on ? "on" : "off")"
         }
     }
 }

@@ -52,6 +52,9 @@ public struct AppLogEntry: Sendable, CustomStringConvertible {
         case timerEnded(ObjectID, TerminationCause)
         /// The engine's `applicationWillTerminate` ran.
         case willTerminate
+        /// The engine's `userDidSetTracking` ran: the user turned tracking on or off
+        /// (`UserAction.trackingOn`, `.trackingOff`).
+        case trackingToggled(on: Bool)
     }
 
     public var instant: Instant
@@ -109,6 +112,7 @@ extension AppLogEntry.Kind: CustomStringConvertible {
         case .dropped(let item, let reason): "dropped \(item): \(reason)"
         case .timerFired(let timer): AppItem.timerFired(timer).description
         case .willTerminate: "will terminate"
+        case .trackingToggled(let on): AppItem.trackingToggled(on: on).description
         case .timerEnded(let timer, let cause):
             "timer \(timer) ended with the process (\(cause.rawValue))"
         case .unavailableAPI(let api):
@@ -493,6 +497,9 @@ final class AppProcess: SimulationActor, DiskViewSource {
         case .timerFired(let timer):
             record(.timerFired(timer), now)
             call(&context) { $0.timerDidFire(timer, services: $1) }
+        case .trackingToggled(let on):
+            record(.trackingToggled(on: on), now)
+            call(&context) { $0.userDidSetTracking(on, services: $1) }
         }
     }
 

@@ -51,6 +51,12 @@ public protocol AppEngine: AnyObject {
     /// (R-D7); the rest end with the process. Store commits and saved-record changes made here
     /// do not reach the disk before the process ends.
     func applicationWillTerminate(services: LocationServices)
+    /// The user turned tracking on (`on`) or off with the app's own switch
+    /// (`UserAction.trackingOn`, `.trackingOff`). Called with the app in the foreground: the
+    /// operating system brings it there first, as `open` does (launching it if it is not
+    /// running, after `didLaunch`). By default nothing happens; a `TrackingEngine` calls its
+    /// `start(services:)` or `stop(services:)`.
+    func userDidSetTracking(_ on: Bool, services: LocationServices)
 }
 
 extension AppEngine {
@@ -79,6 +85,7 @@ extension AppEngine {
     ) {}
     public func timerDidFire(_ timer: ObjectID, services: LocationServices) {}
     public func applicationWillTerminate(services: LocationServices) {}
+    public func userDidSetTracking(_ on: Bool, services: LocationServices) {}
 }
 
 /// What an engine asks of the system; sent to the location daemon (and the operating system)

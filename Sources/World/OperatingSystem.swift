@@ -12,7 +12,8 @@ import Simulation
 /// (R-A10) when the rules allow: Always authorization (R-F5), and after a force-quit only the
 /// mechanisms the policy allows (R-B4–B6). A relaunch carries no launch options in a
 /// scene-based app (R-A11). Reboot ends the process; saved data stays unreadable until the
-/// first unlock (R-D9).
+/// first unlock (R-D9). The user's tracking switch (`trackingOn`, `trackingOff`) is in the
+/// app's UI: it does what `open` does, then hands the toggle to the app.
 ///
 /// What keeps a background app running: the daemon's keep-alive (a manager allowed in the
 /// background, a held background activity session with live updates flowing, R-A3, R-A6, or
@@ -109,20 +110,13 @@ final class OperatingSystem: SimulationActor {
     private func handle(_ action: UserAction, _ context: inout Scheduler<WorldMessage>) {
         switch action {
         case .open:
-            // Only an unlocked device opens an app: opening one unlocks it first (after a boot,
-            // that is the first unlock, R-D9).
-            if screenLocked || !unlockedSinceBoot { handle(.unlock, &context) }
-            switch state {
-            case .notRunning, .terminated: launch(into: .foreground, &context)
-            case .background, .suspended:
-                // The user opened it: it is no longer a background launch waiting to go idle.
-                cancel(&leaving, &context)
-                cancel(&wakeRuntime, &context)
-                launchedInBackground = false
-                setState(.foreground, &context)
-            case .foreground:
-                cancel(&leaving, &context)
-            }
+            bringToForeground(&context)
+        case .trackingOn, .trackingOff:
+            // The switch is in the app's UI: the user opens the app first, then turns it. The
+            // toggle follows the launch or the move to the foreground on the same channel, so
+            // the app's mailbox is in the foreground when it arrives.
+            bringToForeground(&context)
+            deliverToApp(.trackingToggled(on: action == .trackingOn), &context)
         case .leave:
             guard state == .foreground, leaving == nil else { return }
             leaving = context.setTimer(
@@ -172,6 +166,24 @@ final class OperatingSystem: SimulationActor {
             context.send(.liveActivity(action == .startLiveActivity), to: daemon)
         case .networkDown, .networkUp, .networkSlow, .setLowPowerMode, .adjustClock:
             break  // the network's and the app's (`World.schedule` sends them there)
+        }
+    }
+
+    /// What `open` does. Only an unlocked device opens an app: opening one unlocks it first
+    /// (after a boot, that is the first unlock, R-D9). Then the app is launched into the
+    /// foreground, or brought back there.
+    private func bringToForeground(_ context: inout Scheduler<WorldMessage>) {
+        if screenLocked || !unlockedSinceBoot { handle(.unlock, &context) }
+        switch state {
+        case .notRunning, .terminated: launch(into: .foreground, &context)
+        case .background, .suspended:
+            // The user opened it: it is no longer a background launch waiting to go idle.
+            cancel(&leaving, &context)
+            cancel(&wakeRuntime, &context)
+            launchedInBackground = false
+            setState(.foreground, &context)
+        case .foreground:
+            cancel(&leaving, &context)
         }
     }
 

@@ -41,6 +41,16 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
     /// app reads moves by the same amount while the uptime does not (R-B12's drift tolerance
     /// exists for this). Nothing else in the world reads the wall clock.
     case adjustClock(by: VirtualDuration)
+    /// The user turns tracking on or off in the app's own UI (the host app's switch): the
+    /// engine's `AppEngine.userDidSetTracking(_:services:)`. The switch is on screen only
+    /// while the app is in the foreground, so the operating system first does what `open`
+    /// does (it unlocks the device, launches the app into the foreground or brings it back),
+    /// then hands the toggle to the app through its mailbox (`AppItem.trackingToggled`),
+    /// after the launch or the move to the foreground on the same channel. It never reaches a
+    /// process in the background. A process that crashed in its launch never gets it: it is
+    /// dropped with the process's end, as any item for it.
+    case trackingOn
+    case trackingOff
 
     /// True for the actions only the app process reads (Low Power Mode, the clock).
     var isAppAction: Bool {
@@ -78,6 +88,8 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
         case .networkSlow(let extra): "network slow +\(extra)"
         case .setLowPowerMode(let enabled): "low power mode \(enabled ? "on" : "off")"
         case .adjustClock(let offset): "clock adjusted by \(offset)"
+        case .trackingOn: "tracking on"
+        case .trackingOff: "tracking off"
         }
     }
 }

@@ -50,7 +50,9 @@ struct ParallelFuzzTests {
 
     @Test("a shard runs only its case indices, and finds the first failure among them")
     func shardFindsItsOwnFirstFailure() throws {
-        var whole = Self.mutantSettings(seed: 3)
+        // Seed 4: each shard finds a failure within the 60 cases (cases 4 and 31); under seed
+        // 3 shard 1/2 finds none since the generator draws every action (issue 21).
+        var whole = Self.mutantSettings(seed: 4)
         whole.jobCount = 2
         let unsharded = try #require(try Fuzzer.fuzz(whole).failure)
         var found: [Int] = []

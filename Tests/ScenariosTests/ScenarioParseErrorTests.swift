@@ -100,7 +100,11 @@ let badScenarios: [BadScenario] = [
         error:
             "bad.scenario:6:6: expected an event (open, leave, lock, unlock, force-quit, "
             + "memory-pressure, crash, exit, reboot, authorization, precise-location, "
-            + "low-power, live-activity, network, clock), found 'forcequit'"),
+            + "low-power, live-activity, network, clock, tracking, test-host), found "
+            + "'forcequit'"),
+    BadScenario(
+        kind: "bad tracking switch", lines: header + ["events", "  5m tracking maybe"],
+        error: "bad.scenario:6:15: expected on or off (on, off), found 'maybe'"),
     BadScenario(
         kind: "bad event argument", lines: header + ["events", "  5m authorization sometimes"],
         error:

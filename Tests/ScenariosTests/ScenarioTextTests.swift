@@ -110,7 +110,8 @@ struct ScenarioTextTests {
             .preciseLocation(true), .lowPowerMode(true), .lowPowerMode(false),
             .liveActivityStart, .liveActivityEnd, .networkDown, .networkUp,
             .networkSlow(.milliseconds(1_500)), .clockAdjusted(.minutes(5)),
-            .clockAdjusted(.zero - .seconds(90)),
+            .clockAdjusted(.zero - .seconds(90)), .trackingOn, .trackingOff, .testHost(true),
+            .testHost(false),
         ]
         let scenario = Scenario.build { builder in
             for (index, event) in events.enumerated() { builder.at(.seconds(Int64(index)), event) }

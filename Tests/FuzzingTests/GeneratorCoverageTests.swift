@@ -1,0 +1,133 @@
+// What the generator draws (issue 21): every action the world accepts and every preset, and
+// the app's facts from its profile kept fixed unless the profile is fuzzed too.
+import Engines
+import Exploration
+import Scenarios
+import Simulation
+import Testing
+import World
+@testable import Fuzzing
+
+@Suite("Generator coverage and the app's profile")
+struct GeneratorCoverageTests {
+    /// The number of `UserAction` cases: `caseIndex` maps each to one of `0..<caseCount`.
+    static let caseCount = 21
+
+    /// The index of `action`'s case. The switch has no default: a new case of `UserAction`
+    /// breaks the build here, and must be given the next index (and `caseCount` raised),
+    /// which the test below then requires the generator to draw.
+    static func caseIndex(_ action: UserAction) -> Int {
+        switch action {
+        case .open: 0
+        case .leave: 1
+        case .lock: 2
+        case .unlock: 3
+        case .forceQuit: 4
+        case .memoryPressure: 5
+        case .crash: 6
+        case .exit: 7
+        case .reboot: 8
+        case .setAuthorization: 9
+        case .setAccuracy: 10
+        case .attachTestHost: 11
+        case .startLiveActivity: 12
+        case .endLiveActivity: 13
+        case .networkDown: 14
+        case .networkUp: 15
+        case .networkSlow: 16
+        case .setLowPowerMode: 17
+        case .adjustClock: 18
+        case .trackingOn: 19
+        case .trackingOff: 20
+        }
+    }
+
+    /// The valid scenarios of `generator` for case seeds `0..<count` of seed 1.
+    static func scenarios(_ generator: ScenarioGenerator, count: Int) -> [Scenario] {
+        let scenarios = generator.scenarios
+        return (0..<count).compactMap { index in
+            let testCase = TestCase(seed: Seed(1).derive(UInt64(index)).value)
+            let scenario = scenarios.generate(testCase)
+            return testCase.status == .valid ? scenario : nil
+        }
+    }
+
+    @Test("every UserAction case is drawn, and every preset", arguments: EngineChoice.all)
+    func everyActionDrawn(engine: EngineChoice) {
+        let drawn = Self.scenarios(ScenarioGenerator(engine: engine), count: 1_000)
+        var seen = Set<Int>()
+        for scenario in drawn {
+            for timed in scenario.events { seen.insert(Self.caseIndex(timed.event.userAction)) }
+        }
+        let missing = (0..<Self.caseCount).filter { !seen.contains($0) }
+        #expect(missing.isEmpty, "UserAction cases never drawn: \(missing)")
+        let presets = Set(drawn.map(\.policy.preset))
+        #expect(presets == Set(IOSPolicy.presetNames), "presets drawn: \(presets.sorted())")
+    }
+
+    @Test("clock adjustments stay within ±30 s of the start, inside R-B12's 60 s tolerance")
+    func clockWithinTolerance() {
+        var adjusted = 0
+        for scenario in Self.scenarios(ScenarioGenerator(engine: .builtIn(.session)), count: 500)
+        {
+            var total = VirtualDuration.zero
+            for timed in scenario.events {
+                guard case .clockAdjusted(let offset) = timed.event else { continue }
+                adjusted += 1
+                total = total + offset
+                #expect(total <= .seconds(30) && total >= .zero - .seconds(30))
+            }
+        }
+        #expect(adjusted > 20)
+    }
+
+    @Test("a fixed profile keeps its background mode, launch rules and authorizations")
+    func profileKept() {
+        var profile = AppProfile(
+            authorization: AuthorizationRequest(.whenInUse, at: .atFirstLaunch),
+            launchRules: LaunchRules(stopOnTerminate: true, startOnBoot: false))
+        profile.capabilities.sceneBased = false
+        var generator = ScenarioGenerator(engine: .builtIn(.session))
+        generator.profile = profile
+        let drawn = Self.scenarios(generator, count: 400)
+        #expect(drawn.count > 300)
+        for scenario in drawn {
+            #expect(scenario.capabilities == profile.capabilities)
+            #expect(scenario.engine.settings.stopOnTerminate)
+            #expect(!scenario.engine.settings.startOnBoot)
+            #expect(scenario.authorization != .always)
+            #expect(scenario.answers.always == AuthorizationAnswers().always)
+            for timed in scenario.events {
+                #expect(timed.event != .authorization(.always))
+            }
+        }
+        #expect(drawn.contains { $0.answers.whenInUse == .denied })
+    }
+
+    @Test("the built-in profiles never lose the mode; --fuzz-profile drops it now and then")
+    func fuzzesProfile() {
+        let kept = Self.scenarios(ScenarioGenerator(engine: .builtIn(.standard)), count: 300)
+        #expect(kept.allSatisfy { $0.capabilities.locationBackgroundMode })
+        var generator = ScenarioGenerator(engine: .builtIn(.standard))
+        generator.fuzzesProfile = true
+        let fuzzed = Self.scenarios(generator, count: 300)
+        #expect(fuzzed.contains { !$0.capabilities.locationBackgroundMode })
+        let capabilityMutant = Self.scenarios(
+            ScenarioGenerator(engine: .mutant(.backgroundWithoutCapability)), count: 100)
+        #expect(capabilityMutant.allSatisfy { !$0.capabilities.locationBackgroundMode })
+    }
+
+    @Test("onUserToggle: every scenario turns tracking on within two minutes of the opening")
+    func trackingOnEarly() {
+        var generator = ScenarioGenerator(engine: .builtIn(.session))
+        generator.profile.trackingStart = .onUserToggle
+        let drawn = Self.scenarios(generator, count: 200)
+        #expect(drawn.count > 150)
+        for scenario in drawn {
+            let first = scenario.events.first { $0.event == .trackingOn }
+            #expect(first.map { $0.at <= .minutes(2) } == true)
+        }
+        let atFirstLaunch = Self.scenarios(ScenarioGenerator(engine: .builtIn(.session)), count: 50)
+        #expect(atFirstLaunch.contains { !$0.events.contains { $0.event == .trackingOn } })
+    }
+}
