@@ -35,6 +35,13 @@ public struct ScenarioGenerator: Sendable {
     /// The fewest lifecycle events after the opening one (`isLifecycle`): the missing ones are
     /// drawn as more events of those kinds. Zero, the default, draws nothing.
     public var lifecycleEventCountMin = 0
+    /// The policy presets drawn from, the first the simplest (`defaultPresets` unless
+    /// narrowed or widened: any name `ScenarioPolicy` accepts).
+    public var presets = ScenarioGenerator.defaultPresets
+    /// Which external events may be drawn, if narrowed: a drawn event it refuses is left out
+    /// of the scenario (the draws stay the same, so a case shrinks as before). Nil, the
+    /// default, keeps every kind.
+    public var eventFilter: (@Sendable (ScenarioEvent) -> Bool)?
 
     public init(engine: EngineChoice) { self.engine = engine }
 
@@ -74,7 +81,7 @@ public struct ScenarioGenerator: Sendable {
         ]
     }
     /// Presets, `measured` first (the simplest).
-    static let presets = ["measured", "iOS18", "iOS26", "iOS17"]
+    public static let defaultPresets = ["measured", "iOS18", "iOS26", "iOS17"]
     /// Ground speeds of a drive: a town drive first.
     static let speeds = [13.9, 5.0, 30.0]
     /// The share of upload requests a failing network loses (an override of the policy's
@@ -90,7 +97,8 @@ public struct ScenarioGenerator: Sendable {
         // generators, so the same labels and the same draws.
         let eventKinds = Self.eventKinds
         let swarm = Gen<FeatureMask>.swarm(featureCount: eventKinds.count)
-        let preset = Gen.element(of: Self.presets)
+        let preset = Gen.element(
+            of: settings.presets.isEmpty ? Self.defaultPresets : settings.presets)
         let authorization = Self.usually(
             Authorization.always, else: [.whenInUse, .notDetermined])
         let accuracy = Self.usually(AccuracyAuthorization.full, else: [.reduced])
@@ -130,6 +138,7 @@ public struct ScenarioGenerator: Sendable {
                     drawn.append(lifecycle.generate(testCase))
                 }
             }
+            if let keep = settings.eventFilter { drawn.removeAll { !keep($0.event) } }
             scenario.events = [ScenarioEvent.Timed(at: .zero, .open)] + drawn
             return scenario
         }
