@@ -33,6 +33,7 @@ let package = Package(
                 .product(name: "World", package: "Lifeline"),
                 .product(name: "Engines", package: "Lifeline"),
                 .product(name: "Invariants", package: "Lifeline"),
+                .product(name: "Scenarios", package: "Lifeline"),
                 .product(name: "Fuzzing", package: "Lifeline"),
                 .product(name: "FuzzingTesting", package: "Lifeline"),
             ]),
