@@ -58,6 +58,8 @@ public final class CaseWorker {
         public var inEngineCallback = false
         /// The worker's last words on standard error (the runtime's "Fatal error: …").
         public var message: String?
+
+        public init(outcome: Outcome) { self.outcome = outcome }
     }
 
     /// Runs `scenario` in the worker (started if needed); with `traceTail` above 0, keeps its

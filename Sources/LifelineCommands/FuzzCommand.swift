@@ -11,7 +11,7 @@ enum FuzzCommand {
     static let usage = """
         usage: lifeline fuzz [--engine NAME|all] [--seconds N | --cases N] [--seed S]
                              [--jobs J] [--shard K/N] [--guided on|off] [--long]
-                             [--corpus DIR] [--json]
+                             [--corpus DIR] [--json] [--case-timeout S] [--isolation on|off]
 
         Fuzzes an engine's lifecycle: replays the corpus's saved failures for it, then runs
         generated scenarios (routes, user and OS events, permission changes, same-instant
@@ -37,6 +37,13 @@ enum FuzzCommand {
           --corpus   the corpus folder (default Corpus)
           --json     one summary object per engine: {engine, cases, states, transitions,
                      seconds, failures}
+          --case-timeout
+                     wall-clock seconds a case may run before it is a no-hang failure
+                     (default 5)
+          --isolation
+                     on (default): cases run in a worker process, so a trap, a bad access or
+                     an abort in an engine is a no-crash failure (shrunk, saved, replayed)
+                     and ends only the worker; off: in this process, which it ends
 
         Ctrl-C ends the run cleanly with the summary of the cases run so far (exit code 130
         unless a failure was found); a second Ctrl-C ends it at once.

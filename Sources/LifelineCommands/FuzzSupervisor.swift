@@ -108,6 +108,8 @@ final class FuzzSupervisor {
         var hungCase: Int?
         /// The corpus entry being replayed, if no case had started.
         var corpusEntry: String?
+        /// Corpus entries begun.
+        var corpusReplayed = 0
         /// The last commit's counts.
         var committed = (cases: 0, states: 0, transitions: 0)
         /// Each started case's choices (confirm mode), by index.
@@ -167,7 +169,7 @@ final class FuzzSupervisor {
         failure.origin = .corpus(path: path)
         failure.corpusPath = path
         var outcome = EngineOutcome()
-        outcome.corpusReplayed = 1
+        outcome.corpusReplayed = death.corpusReplayed
         outcome.failure = EngineOutcome.Failure(failure, engine: settings.engine)
         return outcome
     }
@@ -261,6 +263,7 @@ final class FuzzSupervisor {
                 switch kind {
                 case "p":
                     death.corpusEntry = String(rest)
+                    death.corpusReplayed += 1
                 case "s":
                     let words = rest.split(separator: " ")
                     guard let index = words.first.flatMap({ Int($0) }) else { continue }
