@@ -129,7 +129,7 @@ public final class WorkerProcess {
 
     deinit {
         if termination == nil {
-            _ = Glibc_or_Darwin_kill(pid, SIGKILL)
+            _ = sendSignal(pid, SIGKILL)
             _ = wait()
         }
         closeInput()
@@ -175,7 +175,7 @@ public final class WorkerProcess {
     }
 
     /// Ends the child at once (it hung).
-    public func kill() { _ = Glibc_or_Darwin_kill(pid, SIGKILL) }
+    public func kill() { _ = sendSignal(pid, SIGKILL) }
 
     /// Waits for the child to end and says how.
     @discardableResult
@@ -208,7 +208,7 @@ public final class WorkerProcess {
 
     private static func pipe() throws -> (read: Int32, write: Int32) {
         var fds: [Int32] = [0, 0]
-        guard Glibc_or_Darwin_pipe(&fds) == 0 else {
+        guard makePipe(&fds) == 0 else {
             throw Failure(message: "cannot make a pipe: error \(errno)")
         }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -219,8 +219,10 @@ public final class WorkerProcess {
     private static func ignoreBrokenPipes() { signal(SIGPIPE, SIG_IGN) }
 }
 
-private func Glibc_or_Darwin_kill(_ pid: pid_t, _ signal: Int32) -> Int32 { kill(pid, signal) }
-private func Glibc_or_Darwin_pipe(_ fds: UnsafeMutablePointer<Int32>) -> Int32 { pipe(fds) }
+// The C functions under names of their own: inside the classes above, `kill`, `pipe` and
+// `read` would find the methods first.
+private func sendSignal(_ pid: pid_t, _ signal: Int32) -> Int32 { kill(pid, signal) }
+private func makePipe(_ fds: UnsafeMutablePointer<Int32>) -> Int32 { pipe(fds) }
 
 /// Lines read from a descriptor through a buffer, with an optional wall-clock deadline.
 public final class LineReader {
@@ -271,7 +273,7 @@ public final class LineReader {
         while buffer.count - start < count {
             if ended { return nil }
             var chunk = [UInt8](repeating: 0, count: 65_536)
-            let read = chunk.withUnsafeMutableBytes { Glibc_or_Darwin_read(fd, $0) }
+            let read = chunk.withUnsafeMutableBytes { readDescriptor(fd, $0) }
             if read < 0 && errno == EINTR { continue }
             if read <= 0 {
                 ended = true
@@ -285,6 +287,6 @@ public final class LineReader {
     }
 }
 
-private func Glibc_or_Darwin_read(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+private func readDescriptor(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
     read(fd, buffer.baseAddress, buffer.count)
 }
