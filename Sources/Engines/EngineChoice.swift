@@ -123,6 +123,10 @@ extension Mutant {
             "location-runtime: reopens its monitor under another name at a relaunch (R-A12)"
         case .nilLocationEndsStream:
             "session: stops reading live updates at an update without a location (R-C1)"
+        case .storesNothing:
+            "session: says every fix is accepted and writes none to the store"
+        case .forgetsEnabledFlag:
+            "session: keeps its enabled flag in memory only, so a relaunch resumes nothing"
         }
     }
 }

@@ -41,6 +41,12 @@ public enum Mutant: String, Sendable, CaseIterable, CustomStringConvertible {
     /// (as `guard let location = update.location else { break }` ends a `for try await`
     /// loop): nil means "none now", not the end (R-C1).
     case nilLocationEndsStream = "nil-location-ends-stream"
+    /// The session engine tells its host every fix is accepted and never writes one to the
+    /// store (a write path left disconnected).
+    case storesNothing = "stores-nothing"
+    /// The session engine keeps its enabled flag in memory only: a relaunch after iOS ended
+    /// the process finds tracking off and resumes nothing (R-B11, R-D7).
+    case forgetsEnabledFlag = "forgets-enabled-flag"
 
     public var description: String { rawValue }
 
@@ -51,7 +57,7 @@ public enum Mutant: String, Sendable, CaseIterable, CustomStringConvertible {
         case .startsUndetermined, .monitorRenamed: .locationRuntime
         case .sessionFromBackground, .restoreAfterSlowWork, .fixAcknowledgedBeforeCommit,
             .retryWithoutIdempotency, .rebootByUptime, .stopOnTerminateAfterResume,
-            .nilLocationEndsStream:
+            .nilLocationEndsStream, .storesNothing, .forgetsEnabledFlag:
             .session
         }
     }
@@ -70,6 +76,8 @@ public enum Mutant: String, Sendable, CaseIterable, CustomStringConvertible {
         case .stopOnTerminateAfterResume: .stopOnTerminateAfterResume
         case .monitorRenamed: .monitorRenamed
         case .nilLocationEndsStream: .nilLocationEndsStream
+        case .storesNothing: .storesNothing
+        case .forgetsEnabledFlag: .forgetsEnabledFlag
         }
     }
 
@@ -94,6 +102,8 @@ struct Flaws: OptionSet, Sendable {
     static let stopOnTerminateAfterResume = Flaws(rawValue: 1 << 8)
     static let monitorRenamed = Flaws(rawValue: 1 << 9)
     static let nilLocationEndsStream = Flaws(rawValue: 1 << 10)
+    static let storesNothing = Flaws(rawValue: 1 << 11)
+    static let forgetsEnabledFlag = Flaws(rawValue: 1 << 12)
 
     /// How long the slow launch work of `restoreAfterSlowWork` takes (opening a database,
     /// say): longer than iOS's few seconds to recreate sessions (R-B10).

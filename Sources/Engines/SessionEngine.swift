@@ -106,7 +106,7 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     /// activity session begun in the background is deferred by iOS to the next foreground
     /// (R-C5): the host app calls this in the foreground.
     public func start(services: LocationServices) {
-        TrackingRecord(services).isEnabled = true
+        if !flaws.contains(.forgetsEnabledFlag) { TrackingRecord(services).isEnabled = true }
         isEnabled = true
         tell(.started)
         startMachinery(services: services)
@@ -277,7 +277,7 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
             tell(.fixRejected(fix, reason: "accuracy over the minimum"))
             return
         }
-        recorder.accept(fix, services: services)
+        if !flaws.contains(.storesNothing) { recorder.accept(fix, services: services) }
         tell(.fixAccepted(fix))
         if let center = wakeCenter,
             center.distance(to: fix.coordinate) < settings.wakeRegionRollDistanceMeters

@@ -31,7 +31,10 @@ public struct FlatJSONError: Error, Equatable, CustomStringConvertible {
 public func readFlatJSONObject(_ text: String) throws -> [(
     key: String, value: FlatJSONValue, line: Int
 )] {
-    var reader = FlatJSONReader(bytes: Array(text.utf8))
+    var bytes = Array(text.utf8)
+    // A UTF-8 byte-order mark, as some editors write, is not part of the text.
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+    var reader = FlatJSONReader(bytes: bytes)
     return try reader.object()
 }
 
@@ -114,7 +117,9 @@ private struct FlatJSONReader {
                     scalars.append(escaped)
                 default: throw error("unsupported escape in a string")
                 }
-            case 10: throw error("a string does not end on its line")
+            case 10, 13: throw error("a string does not end on its line")
+            case 0..<32, 127:
+                throw error("a control character (byte \(byte)) in a string; write it escaped")
             default: scalars.append(byte)
             }
         }
@@ -135,7 +140,12 @@ private struct FlatJSONReader {
 
     mutating func skipSpace() {
         while let byte = peek(), byte == 32 || byte == 9 || byte == 10 || byte == 13 {
-            if byte == 10 { line += 1 }
+            // LF, CRLF and a lone CR each end a line.
+            if byte == 10 || (byte == 13 && index + 1 < bytes.count && bytes[index + 1] != 10)
+                || (byte == 13 && index + 1 == bytes.count)
+            {
+                line += 1
+            }
             index += 1
         }
     }

@@ -192,8 +192,13 @@ struct XMLTokenizer {
     private var index = 0
     private var textCheck = UTF8TextCheck()
     private var exhausted = false
-    /// Whether the file's last byte is a line feed (known at its end).
+    /// Whether the file's last byte is a line break (known at its end).
     private var endsWithLineFeed = false
+    /// The byte that ends a line: LF, unless the file's first line break is a CR without a LF
+    /// after it (a file written with CR line endings), then CR. CRLF files count their LFs.
+    private var lineBreak: UInt8 = 0x0A
+    /// Whether `lineBreak` is decided (at the first CR or LF of the file).
+    private var lineBreakKnown = false
     /// The current line, from 1.
     private(set) var line = 1
 
@@ -241,7 +246,7 @@ struct XMLTokenizer {
     /// Consumes the byte `peek` returned.
     @inline(__always)
     private mutating func advance() {
-        if chunk[index] == 0x0A { line += 1 }
+        if chunk[index] == lineBreak { line += 1 }
         index += 1
     }
 
@@ -259,7 +264,7 @@ struct XMLTokenizer {
         let lastByte = chunk.last
         guard try source.read(into: &chunk) else {
             exhausted = true
-            endsWithLineFeed = lastByte == 0x0A
+            endsWithLineFeed = lastByte == lineBreak
             guard textCheck.isBetweenCharacters else {
                 throw XMLSyntaxError(
                     line: line,
@@ -267,8 +272,17 @@ struct XMLTokenizer {
             }
             return nil
         }
+        if !lineBreakKnown, let first = chunk.firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
+            // A CR as the chunk's last byte counts as CR: a LF split off by the chunking is
+            // too rare a case to read ahead for.
+            lineBreakKnown = true
+            if chunk[first] == 0x0D, first + 1 >= chunk.count || chunk[first + 1] != 0x0A {
+                lineBreak = 0x0D
+            }
+        }
         if let problem = textCheck.firstProblem(in: chunk) {
-            let lineOfProblem = line + chunk[..<problem.index].lazy.filter { $0 == 0x0A }.count
+            let breakByte = lineBreak
+            let lineOfProblem = line + chunk[..<problem.index].lazy.filter { $0 == breakByte }.count
             throw XMLSyntaxError(
                 line: lineOfProblem, message: "not a text file: \(problem.reason)",
                 kind: .notText)
@@ -478,6 +492,7 @@ struct XMLTokenizer {
         let count = chunk.count
         let start = index
         guard start < count else { return start }
+        let breakByte = Int32(lineBreak)
         let (stop, lineFeeds) = chunk.withUnsafeBufferPointer { buffer -> (Int, Int) in
             let base = UnsafeRawPointer(buffer.baseAddress!)
             func find(_ byte: UInt8, to end: Int) -> Int? {
@@ -490,7 +505,9 @@ struct XMLTokenizer {
             stop = find(stops.2, to: stop) ?? stop
             var lineFeeds = 0
             var position = start
-            while position < stop, let found = memchr(base + position, 0x0A, stop - position) {
+            while position < stop,
+                let found = memchr(base + position, breakByte, stop - position)
+            {
                 lineFeeds += 1
                 position = base.distance(to: UnsafeRawPointer(found)) + 1
             }

@@ -64,16 +64,99 @@ public struct FuzzCorpus: Sendable {
     }
 
     /// The entries saved for `engine`, in file-name order (a missing folder has none).
-    /// - Throws: `Problem` for an entry that cannot be read: a newer format, no invariant, or a
-    ///   scenario that does not parse (its error names the file, line and column).
+    /// - Throws: `Problem` for the first entry that cannot be read (`load(engine:)` says why).
     public func entries(engine: String) throws -> [Entry] {
+        let loaded = try load(engine: engine, strict: true)
+        return loaded.entries
+    }
+
+    /// The entries saved for `engine` that can be read, in file-name order, and a warning for
+    /// each one that cannot: a file that cannot be read (with the reason: a symlink loop, no
+    /// permission), is not an entry, was written by a newer Lifeline, holds a scenario that
+    /// does not parse (an engine that no longer exists among them) or whose content hash is
+    /// not the one in its name (edited or cut short: it would run as another scenario). A
+    /// missing folder has none.
+    /// - Throws: `Problem` for the first of those when `strict`, or when the folder exists but
+    ///   cannot be listed.
+    public func load(engine: String, strict: Bool = false) throws
+        -> (entries: [Entry], warnings: [Problem])
+    {
         let folder = (directory as NSString).appendingPathComponent(engine)
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) else {
+            return ([], [])
+        }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: folder)
+        } catch {
+            throw Problem(
+                path: folder, line: 0,
+                message: "cannot list the corpus folder: \(Self.reason(error))")
+        }
+        var entries: [Entry] = []
+        var warnings: [Problem] = []
+        for name in names.filter({ $0.hasSuffix("." + Self.fileExtension) }).sorted() {
+            do {
+                entries.append(try read((folder as NSString).appendingPathComponent(name)))
+            } catch let problem as Problem {
+                if strict { throw problem }
+                warnings.append(problem)
+            }
+        }
+        return (entries, warnings)
+    }
+
+    /// The folders of the corpus that hold entries but are named for no engine in `known` (an
+    /// engine renamed or removed): their entries are never replayed, so each is a warning
+    /// (folders of other files, such as the shrinking challenges' `.json`, are not). A missing
+    /// corpus has none.
+    public func unknownEngineFolders(known: [String]) -> [Problem] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
             return []
         }
-        return try names.filter { $0.hasSuffix("." + Self.fileExtension) }.sorted().map {
-            try read((folder as NSString).appendingPathComponent($0))
+        return names.sorted().compactMap { name in
+            let path = (directory as NSString).appendingPathComponent(name)
+            var isDirectory: ObjCBool = false
+            guard !name.hasPrefix("."), !known.contains(name),
+                FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+                isDirectory.boolValue,
+                let files = try? FileManager.default.contentsOfDirectory(atPath: path),
+                files.contains(where: { $0.hasSuffix("." + Self.fileExtension) })
+            else { return nil }
+            return Problem(
+                path: path, line: 0,
+                message: "no engine is named '\(name)' (`lifeline engines` lists them): its "
+                    + "entries are not replayed")
         }
+    }
+
+    /// Why the file at `path` cannot be opened for reading, in the system's words (`Too many
+    /// levels of symbolic links`, `Permission denied`, `Is a directory`), or nil if it can.
+    static func openFailure(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor < 0 else {
+            var status = stat()
+            let isDirectory = fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+            close(descriptor)
+            return isDirectory ? "it is a directory" : nil
+        }
+        return String(cString: strerror(errno))
+    }
+
+    /// Why a file operation failed, in words: the system's reason (`Too many levels of
+    /// symbolic links`, `Permission denied`) when it gives one.
+    static func reason(_ error: any Error) -> String {
+        let error = error as NSError
+        if error.domain == NSPOSIXErrorDomain,
+            let code = POSIXErrorCode(rawValue: Int32(error.code))
+        {
+            return POSIXError(code).localizedDescription
+        }
+        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError {
+            return reason(underlying)
+        }
+        return error.localizedDescription
     }
 
     /// Reads one entry of this corpus (`FuzzCorpus.entry(atPath:)`).
@@ -83,16 +166,30 @@ public struct FuzzCorpus: Sendable {
 
     /// Reads the corpus entry at `path`, wherever it lies: its header (the format version and
     /// the invariant it broke) and its scenario. `lifeline fuzz` replays entries through this,
-    /// and `lifeline replay` reads one.
-    /// - Throws: `Problem` for a file that cannot be read, is not a corpus entry (no
-    ///   `# lifeline corpus N` first line), was written in a newer format, records no
-    ///   invariant, or holds a scenario that does not parse (naming its line and column).
+    /// and `lifeline replay` reads one. A byte-order mark and CRLF or CR line endings are read
+    /// as meant. A name that ends in `-HASH.scenario` (as saved) must carry the scenario's
+    /// content hash, so an entry edited or cut short is refused rather than run as another
+    /// scenario; any other name needs the scenario's closing `end`.
+    /// - Throws: `Problem` for a file that cannot be read (with the reason), is not a corpus
+    ///   entry (no `# lifeline corpus N` first line), was written in a newer format, records no
+    ///   invariant, holds a scenario that does not parse (naming its line and column), or whose
+    ///   content hash is not its name's.
     /// - Parameter engines: engines besides the built-in ones that the entry may name.
     public static func entry(atPath path: String, engines: [CustomEngine] = []) throws -> Entry {
-        guard let data = FileManager.default.contents(atPath: path),
-            let text = String(data: data, encoding: .utf8)
-        else { throw Problem(path: path, line: 0, message: "cannot read the corpus entry") }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw Problem(
+                path: path, line: 0,
+                message: "cannot read the corpus entry: \(openFailure(path) ?? reason(error))")
+        }
+        guard var text = String(data: data, encoding: .utf8) else {
+            throw Problem(path: path, line: 0, message: "cannot read the corpus entry: not UTF-8")
+        }
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        // LF, CRLF ("\r\n" is one Character) and CR all end a line.
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         guard let first = lines.first, first.hasPrefix(Self.formatTag) else {
             throw Problem(
                 path: path, line: 1,
@@ -101,7 +198,10 @@ public struct FuzzCorpus: Sendable {
         }
         let versionText = first.dropFirst(Self.formatTag.count).trimmingCharacters(in: .whitespaces)
         guard let version = Int(versionText) else {
-            throw Problem(path: path, line: 1, message: "expected a format version, found '\(versionText)'")
+            throw Problem(
+                path: path, line: 1,
+                message:
+                    "expected a format version, found '\(ScenarioParseError.escaped(versionText))'")
         }
         guard version <= Self.formatVersion else {
             throw Problem(
@@ -116,13 +216,33 @@ public struct FuzzCorpus: Sendable {
         else {
             throw Problem(path: path, line: 0, message: "expected a '\(Self.invariantTag)' line")
         }
+        let namedHash = nameHash(path)
+        let scenario: Scenario
         do {
-            return Entry(
-                path: path, invariant: invariant,
-                scenario: try Scenario(parsing: text, path: path, engines: engines))
+            scenario = try Scenario(
+                parsing: text, path: path, engines: engines, requiresEnd: namedHash == nil)
         } catch {
             throw Problem(path: path, line: error.line, column: error.column, message: error.message)
         }
+        if let namedHash, case let hash = contentHash(scenario.description), hash != namedHash {
+            throw Problem(
+                path: path, line: 0,
+                message: "the content hash in the name is \(namedHash) but the scenario's is "
+                    + "\(hash): edited or cut short, it would replay another scenario")
+        }
+        return Entry(path: path, invariant: invariant, scenario: scenario)
+    }
+
+    /// The content hash a saved entry's name ends with (`…-0123456789abcdef.scenario`), if any.
+    static func nameHash(_ path: String) -> String? {
+        let name = (path as NSString).lastPathComponent
+        guard name.hasSuffix("." + fileExtension) else { return nil }
+        let stem = name.dropLast(fileExtension.count + 1)
+        let hash = stem.suffix(16)
+        guard hash.count == 16, stem.dropLast(16).last == "-",
+            hash.allSatisfy({ $0.isHexDigit && !$0.isUppercase })
+        else { return nil }
+        return String(hash)
     }
 
     /// Saves `scenario` as a failure of `invariant`; returns its path. An entry with the same
@@ -150,24 +270,35 @@ public struct FuzzCorpus: Sendable {
         return path
     }
 
-    /// Fails when the folder cannot be written, before any exploration: makes it if needed,
-    /// and writes and removes a probe file.
+    /// Fails when the folder cannot be written, before any exploration, without making it:
+    /// the folder, or the nearest folder above it that exists, must be a writable folder.
+    /// The corpus folder itself is made only when an entry is saved.
     public func checkWritable() throws {
-        let probe = (directory as NSString).appendingPathComponent(".lifeline-write-check")
-        do {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true)
-            try Data().write(to: URL(fileURLWithPath: probe))
-            try FileManager.default.removeItem(atPath: probe)
-        } catch {
-            throw Problem(path: directory, line: 0, message: "the corpus folder cannot be written")
+        var path = directory.isEmpty ? "." : directory
+        var isDirectory: ObjCBool = false
+        while !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            let parent = (path as NSString).deletingLastPathComponent
+            path = parent.isEmpty ? "." : parent
+        }
+        guard isDirectory.boolValue else {
+            throw Problem(
+                path: directory, line: 0,
+                message: "the corpus folder cannot be written: \(path) is a file")
+        }
+        guard FileManager.default.isWritableFile(atPath: path) else {
+            throw Problem(
+                path: directory, line: 0,
+                message: "the corpus folder cannot be written: \(path) is not writable")
         }
     }
 
     /// 16 hexadecimal digits of a 64-bit hash of `text`, the same on every platform.
+    /// The closing `end` line is left out, so entries saved before the format had it keep
+    /// their names (it can only be the last line of a scenario's text).
     static func contentHash(_ text: String) -> String {
         var hash = TraceHash()
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false)
+        where line != "end" {
             hash.fold(line: String(line))
         }
         return hash.hexadecimal

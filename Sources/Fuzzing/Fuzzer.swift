@@ -33,6 +33,9 @@ public struct FuzzSettings: Sendable {
     public var invariants = Invariant.builtIn
     /// Where failures are saved and replayed from, if anywhere.
     public var corpus: FuzzCorpus?
+    /// Whether a corpus entry that cannot be replayed ends the run (`--strict`) rather than
+    /// being a warning in `FuzzReport.corpusWarnings`.
+    public var isStrict = false
     /// Property evaluations the shrinker may spend on a failure.
     public var shrinkEvaluationMax = 3_000
     /// Runs the explain phase may spend on a shrunk failure in all (`Fuzzer.explain`); 0
@@ -108,6 +111,9 @@ public struct FuzzReport: Sendable {
     public var engine: EngineChoice
     /// Corpus entries replayed.
     public var corpusReplayed: Int
+    /// Corpus entries that could not be replayed, each with its path and reason
+    /// (`FuzzCorpus.load(engine:strict:)`).
+    public var corpusWarnings: [FuzzCorpus.Problem] = []
     /// Generated cases run (the failing one included): the valid ones among the shard's case
     /// indices up to the last one run, every earlier one run too.
     public var cases: Int
@@ -146,7 +152,9 @@ public enum Fuzzer {
             engine: settings.engine, corpusReplayed: 0, cases: 0, distinctStates: 0)
         if let corpus = settings.corpus {
             try corpus.checkWritable()
-            for entry in try corpus.entries(engine: settings.engine.name)
+            let loaded = try corpus.load(engine: settings.engine.name, strict: settings.isStrict)
+            report.corpusWarnings = loaded.warnings
+            for entry in loaded.entries
             where settings.replaysProcessFailures
                 || !FuzzFailure.isProcessInvariant(entry.invariant)
             {

@@ -174,6 +174,7 @@ public struct LifecycleState: Hashable, Sendable {
         case .savedRecordWritten: .savedRecordWritten
         case .savedRecordChangeLost(_, let reason):
             EntryKind("saved record change lost \(reason.rule)")
+        case .uncommittedRowsLost: .uncommittedRowsLost
         case .storeUnavailable: .storeUnavailable
         case .uploadCompleted: .uploadCompleted
         case .sessionDiagnostic(_, let diagnostic):
@@ -223,4 +224,5 @@ struct EntryKind: Hashable, Sendable {
     static let timerFired = EntryKind("timer fired")
     static let timerEnded = EntryKind("timer ended")
     static let willTerminate = EntryKind("will terminate")
+    static let uncommittedRowsLost = EntryKind("uncommitted rows lost")
 }

@@ -45,6 +45,32 @@ public struct PolicySweep: Sendable {
         self.subjects = subjects
     }
 
+    /// The most runs one sweep may make (points × runs per point): at about 1,000 runs a
+    /// second on two cores, some two minutes. Each parameter is capped on its own
+    /// (`SweepRange.valueCountMax`), but their product is what costs: two parameters of 1,000
+    /// values each would start a million runs.
+    public static let runCountMax = 100_000
+
+    /// The runs the sweep makes: the product of the parameters' value counts and the runs of
+    /// every subject, or nil when it overflows `Int`.
+    public var runCount: Int? {
+        var count = subjects.reduce(0) { $0 + $1.runs.count }
+        for range in ranges {
+            let (product, overflow) = count.multipliedReportingOverflow(by: range.values.count)
+            if overflow { return nil }
+            count = product
+        }
+        return count
+    }
+
+    /// `runCount` in words for a message: `1000 × 1000 values × 20 runs = 20000000 runs`.
+    public var runCountText: String {
+        let values = ranges.map { "\($0.values.count)" }.joined(separator: " × ")
+        let runs = subjects.reduce(0) { $0 + $1.runs.count }
+        let total = runCount.map { "\($0)" } ?? "more than \(Int.max)"
+        return "\(values) values × \(runs) runs = \(total) runs"
+    }
+
     /// Every point of the grid: one value per range, the first range outermost.
     public var points: [[Double]] {
         ranges.reduce([[]]) { points, range in

@@ -108,9 +108,14 @@ public struct ScenarioGenerator: Sendable {
         return Gen("scenario") { testCase in
             let mask = swarm.generate(testCase)
             var scenario = Scenario()
+            // Both drawn for every engine, so the choices stay the same; kept only for an
+            // engine that honours them, as a file may give them only to such an engine.
+            let honours = settings.engine.honoursLaunchRules
+            let stopOnTerminate = Gen<Bool>.bool.generate(testCase)
+            let startOnBoot = Gen<Bool>.bool.generate(testCase)
             scenario.engine = ScenarioEngine(
-                settings.engine, stopOnTerminate: Gen<Bool>.bool.generate(testCase),
-                startOnBoot: Gen<Bool>.bool.generate(testCase))
+                settings.engine, stopOnTerminate: honours && stopOnTerminate,
+                startOnBoot: honours && startOnBoot)
             scenario.policy.preset = preset.generate(testCase)
             if Gen<Bool>.bool.generate(testCase) {
                 scenario.policy.overrides = [

@@ -11,10 +11,12 @@ extension Invariant {
     /// `recordingInterval`, `policy.fixInterval` when nil).
     ///
     /// A fix is wanted at an instant when all hold:
-    /// - tracking is on: the last of the engines' `.started`, `.resumed`, `.fixAccepted` (on)
-    ///   and `.stopped`, `.disabledAtLaunch` (off) told before it is on; with `stopOnTerminate`
-    ///   every termination turns it off too (R-B11);
-    /// - the authorization is Always with full accuracy: from the configuration, then as the
+    /// - the user wants tracking on (`TrackingIntent`: from the user's opens and toggles, and
+    ///   the app's launch rules, never from the engine's own events);
+    /// - the authorization is Always with full accuracy, or When In Use with full accuracy in
+    ///   a process that asked for background configuration (a background activity session or
+    ///   background updates; R-A3, R-A6, R-A7), a grant from no permission counting from the
+    ///   user's next open; Always: from the configuration, then as the
     ///   `setAuthorization` and `setAccuracy` actions leave it (R-A3, R-F5, R-F10); a grant
     ///   back wants fixes again at once, since a nil location means none now, not that
     ///   updates stopped (R-C1), and a first grant from the user's next `open` (R-A13: the
@@ -29,9 +31,10 @@ extension Invariant {
     ///   preset and on what the engine held, R-B4–R-B6), except a force-quit whose
     ///   `applicationWillTerminate` ran under a policy that relaunches force-quit apps by
     ///   region exit (R-B6, R-D7: the engine could leave a region behind), and not from a
-    ///   `reboot` until an
-    ///   engine next tells `.resumed` or `.started` (R-B7, R-B12, R-D9: the relaunch, the
-    ///   user's unlock and `startOnBoot` are best effort).
+    ///   `reboot` until a process of the app first runs with its data readable (R-B7, R-D9:
+    ///   the relaunch and the user's unlock), and not from the end of a process that lost a
+    ///   change to its saved record until the user next turns tracking on (the enabled flag may
+    ///   be what was lost).
     public static func boundedGaps(recordingInterval: VirtualDuration? = nil) -> Invariant {
         Invariant(
             name: BoundedGaps.name,
@@ -71,8 +74,8 @@ struct BoundedGaps {
                     invariant: Self.name, instant: first,
                     explanation: "no fix was stored from \(opening) to \(closing): "
                         + "\(TimeText.duration(length)) of that time "
-                        + "a fix was wanted (tracking on, Always, moving, nothing stopping the "
-                        + "app for good, from \(TimeText.clock(first))), over the bound "
+                        + "a fix was wanted (tracking on, allowed in the background, moving, nothing "
+                        + "stopping the app for good, from \(TimeText.clock(first))), over the bound "
                         + "\(bound)"))
         }
         return found

@@ -6,28 +6,24 @@ import World
 
 extension Invariant {
     /// `configuration-honoured`, for a run whose `launchRules` are known (nil: nothing to
-    /// check):
+    /// check). Judged from the disk, the requests the daemon received and the user's intent
+    /// (`TrackingIntent`); what the engine says of itself plays no part.
     ///
-    /// 1. **`stopOnTerminate` true** (R-B11): every launch after the first follows a
-    ///    termination, and its process stores no fix before its host app starts tracking
-    ///    again (a `.started` event of that process). A stored fix counts as before the start
-    ///    when the engine's `.fixAccepted` for it comes before `.started` in its events (or,
-    ///    not reported, when its commit completed before the start's instant).
-    /// 2. **`stopOnTerminate` false** (R-B11, R-D7): a launch after the first, with Always at
-    ///    launch and tracking enabled when the previous process ended (its host app's last
-    ///    `.started`/`.resumed` not followed by `.stopped`/`.disabledAtLaunch`), resumes: its
-    ///    engine tells `.resumed`. Not checked when a reboot came between (R-B12 decides),
-    ///    when the process never could read its data (R-D9), when it crashed, or when iOS lost
-    ///    a saved-record change since tracking was enabled (a `savedRecordChangeLost` entry:
-    ///    the flag may not have reached the disk).
-    /// 3. **`startOnBoot` false** (R-B12): after every reboot, no fix is stored until a host
-    ///    app starts tracking again: the processes launched after the reboot (at its instant
-    ///    too, when still alive past it: the user may open the app as the phone comes back)
-    ///    store nothing before the first `.started` among them. A reboot within
-    ///    `bootTimeDriftTolerance` of the one before is not checked: the boot time is all
-    ///    R-B12's detection reads, and within its tolerance two boots are one (no phone
-    ///    reboots twice in a minute; the fuzzer's events can). `startOnBoot` true is best effort (the
-    ///    relaunch is iOS's, R-B7): nothing is checked.
+    /// 1. **`stopOnTerminate` true** (R-B11): every process after the first stores no fix
+    ///    delivered to it before the user next turns tracking on (opens the app, or toggles
+    ///    tracking on) from its launch: the launch cleared the enabled flag.
+    /// 2. **`stopOnTerminate` false** (R-B11, R-D7): a launch after the first that should
+    ///    resume (the user wanted tracking on from the previous process's end through the
+    ///    launch, no reboot between, no saved-record change lost), with Always at launch and
+    ///    its data readable, asks for a location service within `policy.sessionRejoinWindow`
+    ///    of the instant its data became readable. Not checked when the process crashed.
+    /// 3. **`startOnBoot` false** (R-B12): after every reboot, the processes launched after it
+    ///    (at its instant too, when still alive past it) store no fix delivered to them before
+    ///    the user next turns tracking on. A reboot within `bootTimeDriftTolerance` of the one
+    ///    before is not checked: the boot time is all R-B12's detection reads, and within its
+    ///    tolerance two boots are one (no phone reboots twice in a minute; the fuzzer's events
+    ///    can). `startOnBoot` true is best effort (the relaunch is iOS's, R-B7): nothing is
+    ///    checked.
     public static var configurationHonoured: Invariant {
         Invariant(
             name: ConfigurationHonoured.name,
@@ -45,12 +41,16 @@ struct ConfigurationHonoured {
         guard let rules = record.launchRules else { return [] }
         let processes = record.processes
         let stored = record.storedFixes
+        let intent = TrackingIntent(record: record)
+        let deliveries = FirstDeliveries(record)
         var found: [Violation] = []
         for process in processes where process.generation > 1 {
             if rules.stopOnTerminate {
+                let start = intent.nextUserStart(atOrAfter: process.launchedAt)
                 found += storedBeforeStart(
-                    process, stored, because: "stopOnTerminate is true (R-B11)")
-            } else if let missing = notResumed(process, processes) {
+                    process, start, stored, deliveries,
+                    because: "stopOnTerminate is true (R-B11)")
+            } else if let missing = notResumed(process, processes, intent) {
                 found.append(missing)
             }
         }
@@ -64,12 +64,13 @@ struct ConfigurationHonoured {
                 {
                     continue
                 }
+                let start = intent.nextUserStart(atOrAfter: reboot.instant)
                 for process in processes where Self.launched(process, after: reboot.instant) {
+                    if let start, process.launchedAt > start { break }
                     found += storedBeforeStart(
-                        process, stored,
+                        process, start, stored, deliveries,
                         because: "startOnBoot is false and the device rebooted at "
                             + "\(TimeText.clock(reboot.instant)) (R-B12)")
-                    if started(process) != nil { break }
                 }
             }
         }
@@ -85,34 +86,24 @@ struct ConfigurationHonoured {
 
     // MARK: - Stored before the start
 
-    /// The index of the process's first `.started` among its events, and its instant.
-    private func started(_ process: ProcessSpan) -> (index: Int, instant: Instant)? {
-        let events = record.events(of: process.generation)
-        guard let index = events.firstIndex(where: { $0.event == .started }) else { return nil }
-        return (index, events[index].instant)
-    }
-
+    /// The fixes `process` stored that were delivered to it before `start` (all of them when
+    /// the user never turned tracking on again): read from the disk's rows and the log's
+    /// deliveries, a row whose fix was never delivered counting by when it became durable.
     private func storedBeforeStart(
-        _ process: ProcessSpan, _ stored: [StoredFix], because rule: String
+        _ process: ProcessSpan, _ start: Instant?, _ stored: [StoredFix],
+        _ deliveries: FirstDeliveries, because rule: String
     ) -> [Violation] {
-        let events = record.events(of: process.generation)
-        let start = started(process)
-        // Each accepted fix, and whether its first acceptance came before the start.
-        var accepted = FixTable<Bool>(capacity: events.count)  // sized once: no rehash
-        for (index, stamped) in events.enumerated() {
-            guard case .fixAccepted(let fix) = stamped.event else { continue }
-            accepted.insert(FixKey(fix), start.map { index < $0.index } ?? false)
-        }
         let early = stored.filter { row in
             guard row.generation == process.generation else { return false }
             guard let start else { return true }
-            if let beforeStart = accepted.value(for: FixKey(row.fix)) { return beforeStart }
-            return row.durableAt.map { $0 < start.instant } ?? false
+            let delivered =
+                deliveries.first(of: row.fix, to: process.generation) ?? row.durableAt
+            return delivered.map { $0 < start } ?? false
         }
         guard let first = early.first else { return [] }
         let startText =
-            start.map { "before its host app started tracking at \(TimeText.clock($0.instant))" }
-            ?? "and its host app never started tracking"
+            start.map { "before the user turned tracking on again at \(TimeText.clock($0))" }
+            ?? "and the user never turned tracking on again"
         return [
             Violation(
                 invariant: Self.name, instant: first.durableAt ?? process.launchedAt,
@@ -125,24 +116,21 @@ struct ConfigurationHonoured {
 
     // MARK: - Resumed
 
-    private func notResumed(_ process: ProcessSpan, _ processes: [ProcessSpan]) -> Violation? {
+    private func notResumed(
+        _ process: ProcessSpan, _ processes: [ProcessSpan], _ intent: TrackingIntent
+    ) -> Violation? {
         let previous = processes[process.generation - 2]
-        // A reboot since the last process that could read its data is judged by startOnBoot
-        // (R-B12), not here: a process launched before the unlock never learned of it.
-        let lastReader =
-            processes[..<(process.generation - 1)].last { $0.dataReadableAt != nil } ?? previous
-        guard process.launch.authorization == .always, process.dataReadableAt != nil,
-            process.crashedAt == nil, previous.endCause != .reboot,
-            !record.actions.contains(where: {
-                $0.action == .reboot && $0.instant >= lastReader.launchedAt
-                    && $0.instant <= process.launchedAt
-            }),
-            let enabledAt = enabledSince(before: process.generation),
-            !savedRecordChangeLost(from: enabledAt, to: process.launchedAt)
+        guard process.launch.authorization == .always, let readable = process.dataReadableAt,
+            process.crashedAt == nil,
+            Restore.shouldResume(process, after: previous, record, intent)
         else { return nil }
-        let events = record.events(of: process.generation)
-        guard !events.contains(where: { if case .resumed = $0.event { true } else { false } })
-        else { return nil }
+        let deadline = readable + record.policy.sessionRejoinWindow
+        let asked = record.locationRequests.contains { request in
+            request.generation == process.generation && request.instant <= deadline
+                && (LocationService.started(by: request.request) != nil
+                    || LocationService.startsNonSessionService(request.request))
+        }
+        guard !asked else { return nil }
         let ended =
             previous.endedAt.map {
                 " after process \(previous.generation) ended"
@@ -153,28 +141,35 @@ struct ConfigurationHonoured {
             invariant: Self.name, instant: process.launchedAt,
             explanation: "process \(process.generation) was launched in the "
                 + "\(process.launch.state.rawValue) at \(TimeText.clock(process.launchedAt))"
-                + "\(ended), with tracking enabled and Always, and its engine did not resume: "
-                + "stopOnTerminate is false (R-B11, R-D7)")
+                + "\(ended), with tracking wanted on and Always, and asked for no location "
+                + "service by \(TimeText.clock(deadline)): stopOnTerminate is false (R-B11, "
+                + "R-D7)")
     }
+}
 
-    /// When the host app last enabled tracking in the processes before `generation`, if it is
-    /// still enabled at their end.
-    private func enabledSince(before generation: Int) -> Instant? {
-        var enabledAt: Instant?
-        for stamped in record.engineEvents where stamped.generation < generation {
-            switch stamped.event {
-            case .started, .resumed: enabledAt = enabledAt ?? stamped.instant
-            case .stopped, .disabledAtLaunch: enabledAt = nil
-            default: break
+/// The first instant each fix was delivered to each process, from the log's `location`
+/// entries (what the app was handed, which the model owns).
+struct FirstDeliveries {
+    private var table: FixTable<[(generation: Int, instant: Instant)]>
+
+    init(_ record: RunRecord) {
+        let log = record.log
+        table = FixTable(capacity: log.count / 4)
+        for index in log.indices {
+            guard case .location(let update) = log[index].kind, let fix = update.fix else {
+                continue
+            }
+            let delivery = (generation: log[index].generation, instant: log[index].instant)
+            table.update(FixKey(fix), initial: []) { deliveries in
+                if !deliveries.contains(where: { $0.generation == delivery.generation }) {
+                    deliveries.append(delivery)
+                }
             }
         }
-        return enabledAt
     }
 
-    private func savedRecordChangeLost(from start: Instant, to end: Instant) -> Bool {
-        record.log.contains { entry in
-            guard case .savedRecordChangeLost = entry.kind else { return false }
-            return entry.instant >= start && entry.instant <= end
-        }
+    /// When `fix` was first delivered to process `generation`, nil if never.
+    func first(of fix: Fix, to generation: Int) -> Instant? {
+        table.value(for: FixKey(fix))?.first { $0.generation == generation }?.instant
     }
 }

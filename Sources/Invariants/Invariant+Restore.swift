@@ -7,8 +7,10 @@ import World
 extension Invariant {
     /// `restore-exactly-what-was-running`:
     ///
-    /// 1. At every launch after the first whose engine told `.resumed`, with When In Use or
-    ///    Always at launch, its location requests (the trace's app → daemon `requests` of that
+    /// 1. At every launch after the first that should resume (`TrackingIntent`: the user
+    ///    wanted tracking on from the previous process's end through this launch, with no
+    ///    reboot between and no change to the saved record lost by the previous process), with
+    ///    When In Use or Always at launch, its location requests (the trace's app → daemon `requests` of that
     ///    generation) start every `LocationService` the previous process held when it ended
     ///    (replayed from that process's requests), each within `policy.sessionRejoinWindow`
     ///    of the launch (R-B10, R-A12), and reopens every monitor the previous process had
@@ -19,13 +21,14 @@ extension Invariant {
     /// 2. Sessions first: no such required session is begun after a request that starts a
     ///    non-session service (updates, significant change, monitors, regions, visits) in the
     ///    same process (R-B10, R-A14).
-    /// 3. At every launch with authorization not determined, the process begins no session and
-    ///    starts no service before the first authorization change reaches it (R-A13).
+    ///
+    /// Decided from the requests the daemon received and the user's intent; what the engine
+    /// says of itself plays no part.
     public static var restoreExactlyWhatWasRunning: Invariant {
         Invariant(
             name: Restore.name,
-            summary: "A resumed engine restarts what its previous process held, sessions "
-                + "first, within the rejoin window; undetermined, it starts nothing."
+            summary: "A relaunched app that should resume restarts what its previous process "
+                + "held, sessions first, within the rejoin window."
         ) { record in Restore(record: record).violations() }
     }
 }
@@ -38,11 +41,12 @@ struct Restore {
     func violations() -> [Violation] {
         let processes = record.processes
         let requests = record.locationRequests
+        let intent = TrackingIntent(record: record)
         var found: [Violation] = []
         for process in processes {
             let own = requests.filter { $0.generation == process.generation }
-            found += undetermined(process, own)
-            guard process.generation > 1, resumedAtLaunch(process),
+            guard process.generation > 1,
+                Self.shouldResume(process, after: processes[process.generation - 2], record, intent),
                 process.launch.authorization == .always
                     || process.launch.authorization == .whenInUse
             else { continue }
@@ -59,15 +63,28 @@ struct Restore {
         return found.sortedByInstant()
     }
 
-    /// The engine resumed as part of its launch: in the launch's callbacks, or the unlock's for
-    /// a launch before the first unlock. A resume later, when a missing permission arrives
-    /// (R-D10), is no restoration at launch.
-    private func resumedAtLaunch(_ process: ProcessSpan) -> Bool {
-        guard let readable = process.dataReadableAt else { return false }
-        return record.events(of: process.generation).contains { stamped in
-            guard case .resumed = stamped.event else { return false }
-            return stamped.instant <= readable
+    /// Whether `process` should resume what `previous` held: the user wanted tracking on
+    /// from `previous`'s end through this launch (so the enabled flag is still set: no
+    /// `stopOnTerminate`, no `tracking off`), and since the user last turned it on no reboot
+    /// came (R-B12 decides then) and no process lost a change to its saved record (the flag
+    /// may not have reached the disk).
+    static func shouldResume(
+        _ process: ProcessSpan, after previous: ProcessSpan, _ record: RunRecord,
+        _ intent: TrackingIntent
+    ) -> Bool {
+        guard let ended = previous.endedAt,
+            intent.on.covers(from: ended, through: process.launchedAt)
+        else { return false }
+        let since = intent.lastUserStart(atOrBefore: ended) ?? .start
+        let rebooted = record.actions.contains { scheduled in
+            scheduled.action == .reboot && scheduled.instant >= since
+                && scheduled.instant <= process.launchedAt
         }
+        let lostChange = record.log.contains { entry in
+            guard case .savedRecordChangeLost = entry.kind else { return false }
+            return entry.instant >= since && entry.instant <= process.launchedAt
+        }
+        return !rebooted && !lostChange
     }
 
     /// From the launch (or the unlock that made its data readable), `sessionRejoinWindow` long.
@@ -137,29 +154,6 @@ struct Restore {
                     + "\(TimeText.duration(window)) of \(TimeText.clock(anchor))\(instead): its "
                     + "events reach only a monitor of that name (R-A12)")
         }
-    }
-
-    private func undetermined(_ process: ProcessSpan, _ own: [LocationRequest]) -> [Violation] {
-        guard process.launch.authorization == .notDetermined else { return [] }
-        let told = record.log.first { entry in
-            guard entry.generation == process.generation, case .authorization = entry.kind
-            else { return false }
-            return true
-        }?.instant
-        let early = own.first { request in
-            let starts =
-                LocationService.started(by: request.request) != nil
-                || LocationService.startsNonSessionService(request.request)
-            return starts && told.map { request.instant < $0 } ?? true
-        }
-        guard let early else { return [] }
-        return [
-            violation(
-                early.instant,
-                "process \(process.generation), launched at \(TimeText.clock(process.launchedAt)) "
-                    + "with authorization not determined, asked for \(early.request) at "
-                    + "\(TimeText.clock(early.instant)) before any authorization (R-A13)")
-        ]
     }
 
     private func violation(_ instant: Instant, _ explanation: String) -> Violation {

@@ -55,7 +55,7 @@ struct UploadedOnce {
         var found: [Violation] = []
         for (batchIndex, batch) in batches.enumerated() {
             for row in batch.rows {
-                guard let fix = row.fix else { continue }
+                guard let fix = record.fix(in: row) else { continue }
                 accepted.add(fix)
                 let key = FixKey(fix)
                 if firstBatch.insert(key, batchIndex) { continue }
@@ -127,7 +127,7 @@ struct UploadedOnce {
         for batchIndex in batches.indices {
             let rows = batches[batchIndex].rows
             for rowIndex in rows.indices {
-                guard let fix = rows[rowIndex].fix else { continue }
+                guard let fix = record.fix(in: rows[rowIndex]) else { continue }
                 accepted.add(fix)
             }
         }

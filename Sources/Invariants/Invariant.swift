@@ -27,28 +27,49 @@ public struct Invariant: Sendable {
     public var summary: String
     /// Every violation in the run, in time order; empty when the invariant holds.
     public var check: @Sendable (RunRecord) -> [Violation]
+    /// Whether it is a rule every app must keep or advice (guidance whose breach loses nothing
+    /// by itself), which is reported as a warning unless a team opts in.
+    public var severity: Severity
 
     public init(
-        name: String, summary: String, check: @escaping @Sendable (RunRecord) -> [Violation]
+        name: String, summary: String, severity: Severity = .rule,
+        check: @escaping @Sendable (RunRecord) -> [Violation]
     ) {
         precondition(!name.isEmpty, "an invariant has a name")
         self.name = name
         self.summary = summary
+        self.severity = severity
         self.check = check
     }
 
-    /// The built-in invariants with their default parameters, in a fixed order.
+    /// A rule every app must keep, or advice.
+    public enum Severity: Sendable, Equatable {
+        /// A breach loses data, restores nothing, uploads twice, gets the app killed for its
+        /// own fault or ignores a configuration: a failure.
+        case rule
+        /// Guidance from one source whose breach loses nothing by itself: a warning naming its
+        /// rule and source, a failure only when a team opts in (`--advice fail`).
+        case advice(rule: String, source: String)
+    }
+
+    /// The built-in rules with their default parameters, in a fixed order: what every app
+    /// must keep.
     public static var builtIn: [Invariant] {
         [
             .noFixLostAfterRestore(), .restoreExactlyWhatWasRunning, .foregroundRuleForSessions,
             .noCapabilityTrap, .configurationHonoured, .uploadedOnce(), .boundedGaps(),
-            .causality,
+            .causality, .noWatchdogKill,
         ]
     }
 
-    /// The built-in invariant called `name`, if there is one.
+    /// The built-in advice, in a fixed order: reported as warnings.
+    public static var advice: [Invariant] {
+        [.noServiceBeforeAuthorization]
+    }
+
+    /// The built-in invariant or advice called `name`, if there is one.
     public static func builtIn(named name: String) -> Invariant? {
-        builtIn.first { $0.name == name }
+        (builtIn + advice).first { $0.name == name }
     }
 }
 

@@ -123,7 +123,7 @@ extension RunRecord {
         var fixes: [StoredFix] = []
         fixes.reserveCapacity(storedRows.count)  // sized once, not grown (and copied) as it fills
         for (index, row) in storedRows.enumerated() {
-            guard let fix = row.fix else { continue }
+            guard let fix = fix(in: row) else { continue }
             fixes.append(
                 StoredFix(
                     rowIndex: index, fix: fix, generation: known ? owners[index].generation : nil,

@@ -47,8 +47,11 @@ public struct RunRecord {
     /// The engine of every launch, in launch order: `engines[g - 1]` ran process `g`.
     public let engines: [any TrackingEngine]
     /// Every engine's events, each with the instant of the callback that told it, in the
-    /// order told (`StampedEngineEvent`).
+    /// order told (`StampedEngineEvent`): narration for timelines, which no built-in invariant
+    /// reads.
     public let engineEvents: [StampedEngineEvent]
+    /// How to read a location out of the app's rows, on disk and on the server.
+    public let reader: FixReader
     /// The views read from the parts above, kept once read (every invariant reads them).
     let derived = DerivedViews()
 
@@ -63,7 +66,8 @@ public struct RunRecord {
     /// `actions` scheduled, until `horizon`, and records it. `actions` must be in time order.
     public static func run(
         configuration: WorldConfiguration, actions: [ScheduledAction], horizon: Instant,
-        launchRules: LaunchRules?, eventCountMax: Int = defaultEventCountMax,
+        launchRules: LaunchRules?, reader: FixReader = .fixRecorder,
+        eventCountMax: Int = defaultEventCountMax,
         engine: @escaping () -> any TrackingEngine
     ) -> RunRecord {
         precondition(
@@ -91,7 +95,7 @@ public struct RunRecord {
             configuration: configuration, launchRules: launchRules, actions: actions,
             horizon: horizon, outcome: outcome, log: world.log, storedRows: world.storedRows,
             server: world.server, trace: stamper.memory, engines: ledger.engines,
-            engineEvents: stamper.stamped)
+            engineEvents: stamper.stamped, reader: reader)
     }
 
     /// A record from parts gathered elsewhere (a replayed or edited run): `engines` in launch
@@ -100,7 +104,7 @@ public struct RunRecord {
         configuration: WorldConfiguration, launchRules: LaunchRules?, actions: [ScheduledAction],
         horizon: Instant, outcome: RunOutcome, log: [AppLogEntry], storedRows: [StoredRow],
         server: UploadServer, trace: MemoryTrace<WorldMessage>, engines: [any TrackingEngine],
-        engineEvents: [StampedEngineEvent]
+        engineEvents: [StampedEngineEvent], reader: FixReader = .fixRecorder
     ) {
         self.configuration = configuration
         self.launchRules = launchRules
@@ -113,6 +117,31 @@ public struct RunRecord {
         self.trace = trace
         self.engines = engines
         self.engineEvents = engineEvents
+        self.reader = reader
+    }
+
+    /// The location `row` holds, read with the app's `reader`; nil when it holds none or
+    /// cannot be read (`unreadableRows` lists those).
+    public func fix(in row: StoredRow) -> Fix? {
+        (try? reader.read(row)) ?? nil
+    }
+
+    /// The rows on disk and on the server that the app's `reader` could not read, in order:
+    /// bad input from the team, reported before any invariant is trusted.
+    public var unreadableRows: [UnreadableRow] {
+        var found: [UnreadableRow] = []
+        func read(_ row: StoredRow, _ place: String) {
+            do { _ = try reader.read(row) } catch {
+                found.append(UnreadableRow(place: place, row: row, reason: "\(error)"))
+            }
+        }
+        for (index, row) in storedRows.enumerated() { read(row, "store row \(index + 1)") }
+        for (batchIndex, batch) in server.acceptedBatches.enumerated() {
+            for (rowIndex, row) in batch.rows.enumerated() {
+                read(row, "upload batch \(batchIndex + 1), row \(rowIndex + 1)")
+            }
+        }
+        return found
     }
 
     /// The deliveries a run may make before it stops (`World.run`'s bound): far above a

@@ -26,6 +26,11 @@ struct Stretches {
         parts.contains { $0.start <= instant && instant < $0.end }
     }
 
+    /// Whether one stretch holds every instant of `[from, to]`.
+    func covers(from: Instant, through to: Instant) -> Bool {
+        parts.contains { $0.start <= from && to < $0.end }
+    }
+
     func intersection(_ other: Stretches) -> Stretches {
         var result: [(start: Instant, end: Instant)] = []
         var left = 0
@@ -38,6 +43,9 @@ struct Stretches {
         }
         return Stretches(result)
     }
+
+    /// The instants in either set.
+    func union(_ other: Stretches) -> Stretches { Stretches(parts + other.parts) }
 
     /// The instants in this set and not in `other`.
     func subtracting(_ other: Stretches) -> Stretches {

@@ -125,7 +125,7 @@ public struct Timeline: Sendable {
         switch entry.kind {
         case .launch: marker = .launch
         case .killed, .crashed: marker = .termination
-        case .dropped, .commitLost, .savedRecordChangeLost: marker = .loss
+        case .dropped, .commitLost, .savedRecordChangeLost, .uncommittedRowsLost: marker = .loss
         case .location(let update):
             marker = .none
             routine = update.fix == nil ? .other : .fixDelivered

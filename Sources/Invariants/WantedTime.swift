@@ -20,44 +20,14 @@ struct WantedTime {
         }
         let processes = record.processes
         let allowed = Self.allowed(record, processes)
-        stretches = Self.trackingOn(record, processes)
+            .union(Self.whenInUseHeld(record, processes))
+        let intent = TrackingIntent(record: record)
+        stretches = intent.on
             .intersection(allowed)
             .intersection(Self.moving(record))
             .intersection(run)
-            .subtracting(Self.stoppedForGood(record, processes, allowed: allowed))
-    }
-
-    /// On from an engine's `.started`, `.resumed` or `.fixAccepted`, off at `.stopped` or
-    /// `.disabledAtLaunch`, and at every termination under `stopOnTerminate`.
-    private static func trackingOn(_ record: RunRecord, _ processes: [ProcessSpan]) -> Stretches {
-        var switches: [(instant: Instant, on: Bool)] = []
-        for stamped in record.engineEvents {
-            switch stamped.event {
-            case .started, .resumed, .fixAccepted: switches.append((stamped.instant, true))
-            case .stopped, .disabledAtLaunch: switches.append((stamped.instant, false))
-            default: break
-            }
-        }
-        if record.launchRules?.stopOnTerminate == true {
-            for process in processes {
-                if let ended = process.endedAt { switches.append((ended, false)) }
-            }
-        }
-        let ordered = switches.enumerated().sorted {
-            ($0.element.instant, $0.offset) < ($1.element.instant, $1.offset)
-        }.map(\.element)
-        var parts: [(start: Instant, end: Instant)] = []
-        var onSince: Instant?
-        for change in ordered {
-            if change.on {
-                onSince = onSince ?? change.instant
-            } else if let since = onSince {
-                parts.append((since, change.instant))
-                onSince = nil
-            }
-        }
-        if let since = onSince { parts.append((since, record.horizon)) }
-        return Stretches(parts)
+            .subtracting(
+                Self.stoppedForGood(record, processes, allowed: allowed, intent: intent))
     }
 
     /// Always with full accuracy: from the configuration, then as each `setAuthorization` and
@@ -97,6 +67,68 @@ struct WantedTime {
             parts.append((since, record.horizon))
         }
         return Stretches(parts)
+    }
+
+    /// When In Use with full accuracy, in a process that holds background configuration: from
+    /// its first request for a background activity session or for background updates (R-A3,
+    /// R-A6, R-A7: iOS keeps delivering to such an app in the background) to its end. What the
+    /// app held, not what it should have: an app that never asks for background configuration
+    /// under When In Use is not wanted to track in the background, and one that asked and
+    /// dropped it is.
+    private static func whenInUseHeld(_ record: RunRecord, _ processes: [ProcessSpan])
+        -> Stretches
+    {
+        var authorization = record.configuration.authorization
+        var accuracy = record.configuration.accuracy
+        var since: Instant? = authorization == .whenInUse && accuracy == .full ? .start : nil
+        var granted: [(start: Instant, end: Instant)] = []
+        let foregrounds = record.log.filter { entry in
+            switch entry.kind {
+            case .launch(let context): context.state == .foreground
+            case .lifecycle(let state): state == .foreground
+            default: false
+            }
+        }.map(\.instant)
+        for scheduled in record.actions {
+            let authorizedBefore = authorization == .always || authorization == .whenInUse
+            switch scheduled.action {
+            case .setAuthorization(let value): authorization = value
+            case .setAccuracy(let value): accuracy = value
+            default: continue
+            }
+            let allowed = authorization == .whenInUse && accuracy == .full
+            if allowed, since == nil {
+                // Updates already running go on; a grant from no permission at all can only
+                // be acted on in the foreground (R-A3: When In Use starts nothing in the
+                // background), from the user's next open.
+                since =
+                    authorizedBefore
+                    ? scheduled.instant
+                    : foregrounds.first { $0 >= scheduled.instant } ?? record.horizon
+            } else if !allowed, let start = since {
+                if start < scheduled.instant { granted.append((start, scheduled.instant)) }
+                since = nil
+            }
+        }
+        if let start = since, start < record.horizon { granted.append((start, record.horizon)) }
+        guard record.capabilities.locationBackgroundMode, !granted.isEmpty else {
+            return Stretches()
+        }
+        var held: [(start: Instant, end: Instant)] = []
+        let requests = record.locationRequests
+        for process in processes {
+            let first = requests.first { request in
+                guard request.generation == process.generation else { return false }
+                switch request.request {
+                case .beginBackgroundActivitySession, .setAllowsBackgroundLocationUpdates(_, true):
+                    return true
+                default: return false
+                }
+            }
+            guard let first else { continue }
+            held.append((first.instant, process.endedAt ?? record.horizon))
+        }
+        return Stretches(granted).intersection(Stretches(held))
     }
 
     /// The first `open` action at or after `instant`, or the first launch after it, whichever
@@ -155,19 +187,18 @@ struct WantedTime {
     /// A leg's speed is read at its middle.
     private static let halves: Int64 = 2
 
-    /// From a force-quit, crash or exit until the next launch; from a reboot, or a saved-record
-    /// change iOS lost, until an engine next resumes or starts. A force-quit is not excused when
-    /// iOS offered the way back (`relaunchOffered`).
+    /// From a force-quit, crash or exit until the next launch. From a reboot until a process
+    /// of the app first runs with its data readable after it (R-B7: iOS's relaunch after a
+    /// boot is best effort; R-D9: nothing saved can be read before the first unlock). From
+    /// the end of a process that lost a change to its saved record (R-A1: killed before the
+    /// write; R-D9: written before the first unlock), which may have been the enabled flag,
+    /// until the user next turns tracking on. A force-quit is not excused when iOS offered the
+    /// way back (`relaunchOffered`).
     private static func stoppedForGood(
-        _ record: RunRecord, _ processes: [ProcessSpan], allowed: Stretches
+        _ record: RunRecord, _ processes: [ProcessSpan], allowed: Stretches,
+        intent: TrackingIntent
     ) -> Stretches {
         let launches = processes.map(\.launchedAt)
-        let restarts = record.engineEvents.filter { stamped in
-            switch stamped.event {
-            case .resumed, .started: true
-            default: false
-            }
-        }.map(\.instant)
         var parts: [(start: Instant, end: Instant)] = []
         for scheduled in record.actions {
             switch scheduled.action {
@@ -178,19 +209,32 @@ struct WantedTime {
                 let next = launches.first { $0 > scheduled.instant } ?? record.horizon
                 parts.append((scheduled.instant, next))
             case .reboot:
-                let next = restarts.first { $0 > scheduled.instant } ?? record.horizon
-                parts.append((scheduled.instant, next))
+                let readable = firstReadable(after: scheduled.instant, processes)
+                parts.append((scheduled.instant, readable ?? record.horizon))
             default: break
             }
         }
-        // A change to the saved record that iOS lost (a kill before its write, R-A1; a write
-        // before the first unlock, R-D9) may be the enabled flag: until the engine next
-        // resumes or starts, no fix can be asked of it.
         for entry in record.log {
-            guard case .savedRecordChangeLost = entry.kind else { continue }
-            let next = restarts.first { $0 > entry.instant } ?? record.horizon
-            parts.append((entry.instant, next))
+            guard case .savedRecordChangeLost = entry.kind,
+                entry.generation >= 1, entry.generation <= processes.count,
+                let ended = processes[entry.generation - 1].endedAt
+            else { continue }
+            let next = intent.nextUserStart(after: ended) ?? record.horizon
+            parts.append((ended, next))
         }
         return Stretches(parts)
+    }
+
+    /// The first instant after a reboot at `instant` at which a process launched after it
+    /// (or at it, still alive past it) can read its data: its launch, or the first unlock's
+    /// callback (R-D9).
+    private static func firstReadable(after instant: Instant, _ processes: [ProcessSpan])
+        -> Instant?
+    {
+        for process in processes
+        where ConfigurationHonoured.launched(process, after: instant) {
+            if let readable = process.dataReadableAt { return readable }
+        }
+        return nil
     }
 }

@@ -44,6 +44,11 @@ struct ArgumentReader {
         return true
     }
 
+    /// Whether option `name` is given (`--name VALUE` or `--name=VALUE`), without consuming it.
+    func has(_ name: String) -> Bool {
+        remaining.contains { $0 == name || $0.hasPrefix(name + "=") }
+    }
+
     /// The text of option `name`, if given (consumed); a missing value is an error.
     mutating func text(_ name: String) throws -> String? {
         if let index = remaining.firstIndex(where: { $0.hasPrefix(name + "=") }) {

@@ -11,7 +11,8 @@ enum FuzzCommand {
     static let usage = """
         usage: lifeline fuzz [--engine NAME|all] [--seconds N | --cases N] [--seed S]
                              [--jobs J] [--shard K/N] [--guided on|off] [--long]
-                             [--corpus DIR] [--json] [--case-timeout S] [--isolation on|off]
+                             [--corpus DIR] [--strict] [--json] [--case-timeout S]
+                             [--isolation on|off]
 
         Fuzzes an engine's lifecycle: replays the corpus's saved failures for it, then runs
         generated scenarios (routes, user and OS events, permission changes, same-instant
@@ -34,7 +35,10 @@ enum FuzzCommand {
                      is the same for any J (a guided run goes in batches of 64 cases)
           --long     scenarios of at least an hour with a drive and three lifecycle events
                      (the workload of `lifeline bench fuzz`) instead of short ones
-          --corpus   the corpus folder (default Corpus)
+          --corpus   the corpus folder (default Corpus), made only when an entry is saved;
+                     an entry that cannot be replayed (unreadable, another content hash than
+                     its name's, an unknown engine) is a warning on standard error
+          --strict   such an entry is an error instead (exit 2)
           --json     one summary object per engine: {engine, cases, states, transitions,
                      seconds, failures}
           --case-timeout
@@ -66,7 +70,11 @@ enum FuzzCommand {
             }
             return value
         }
+        let casesGiven = reader.has("--cases")
         let cases = try reader.integer("--cases", in: 1...10_000_000, default: defaultCases)
+        if seconds != nil && casesGiven {
+            throw UsageError("--cases and --seconds exclude one another: give one")
+        }
         let seed = try reader.seed("--seed", default: 1)
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let jobs = try reader.integer("--jobs", in: 1...jobCountMax, default: min(cores, jobCountMax))
@@ -108,7 +116,13 @@ enum FuzzCommand {
             }
             return mode
         }
+        let strict = reader.flag("--strict")
         try reader.finish()
+        let known = EngineChoice.all.map(\.name) + reader.engines.map(\.name)
+        for problem in corpus.unknownEngineFolders(known: known) {
+            if strict { throw InputError("\(problem)") }
+            output.error("lifeline: warning: \(problem)")
+        }
 
         var summaries: [[(key: String, value: String)]] = []
         var failed = false
@@ -124,6 +138,7 @@ enum FuzzCommand {
             settings.isGuided = guided
             settings.stop = stop
             settings.corpus = corpus
+            settings.isStrict = strict
             if long { settings.generator = .benchmark(engine: engine) }
             if let seconds {
                 settings.secondsMax = seconds
@@ -145,6 +160,9 @@ enum FuzzCommand {
                 let line = ProgressLine(output: output, engine: engine.name)
                 outcome = try inProcess(settings) { line.update($0, started: started) }
                 line.finish(outcome, seconds: WallClock.seconds() - started)
+            }
+            for problem in outcome.corpusWarnings {
+                output.error("lifeline: warning: \(problem) (not replayed; --strict stops here)")
             }
             let elapsed = WallClock.seconds() - started
             table.append((engine.name, outcome.cases, elapsed, outcome.failure?.invariant))

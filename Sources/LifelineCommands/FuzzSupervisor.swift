@@ -28,6 +28,8 @@ struct EngineOutcome: Codable {
     var corpusReplayed = 0
     var interrupted = false
     var failure: Failure?
+    /// Corpus entries that could not be replayed, in words (`FuzzReport.corpusWarnings`).
+    var corpusWarnings: [String] = []
 
     init() {}
 
@@ -38,6 +40,7 @@ struct EngineOutcome: Codable {
         corpusReplayed = report.corpusReplayed
         interrupted = report.isInterrupted
         failure = report.failure.map { Failure($0, engine: report.engine) }
+        corpusWarnings = report.corpusWarnings.map(\.description)
     }
 }
 
@@ -236,6 +239,7 @@ final class FuzzSupervisor {
         ]
         if let corpus = settings.corpus { arguments += ["--corpus", corpus.directory] }
         if long { arguments.append("--long") }
+        if settings.isStrict { arguments.append("--strict") }
         if let seconds {
             arguments += ["--seconds", "\(seconds)"]
         } else {

@@ -11,7 +11,8 @@ enum SweepCommand {
     static let usage = """
         usage: lifeline sweep --param NAME=FROM...TO[:STEP] [--param …] [--engine NAME|all]
                               [--scenarios DIR | --generated N | --probes] [--seed S]
-                              [--jobs J] [--csv FILE] [--svg FILE] [--metric NAME]
+                              [--jobs J] [--csv FILE] [--svg FILE] [--replace]
+                              [--metric NAME]
 
         For each value of the policy parameters (every combination when there are several),
         runs the same runs with the policy changed, and prints per value and engine: fixes
@@ -32,10 +33,14 @@ enum SweepCommand {
           --csv        write the rows as CSV (a header with units, one row per value and engine)
           --svg        write an SVG line chart of --metric against the first parameter, one
                        line per engine
+          --replace    let --csv and --svg overwrite existing files (without it, an existing
+                       file is an error before any run)
           --metric     the chart's figure: \(SweepMetric.all.map(\.name).joined(separator: ", "))
                        (default fixes-lost)
         A bad parameter (unknown, a switch, an empty range, a step of 0 or less, a value
-        outside its domain) is an error naming it, exit 2.
+        outside its domain) is an error naming it, exit 2, as is a sweep of more than
+        \(PolicySweep.runCountMax) runs in all (values of every parameter × runs). A sweep of
+        \(SweepProgress.runCountMin) runs or more reports its progress on standard error.
         """
 
     static let command = Subcommand(
@@ -78,12 +83,19 @@ enum SweepCommand {
             default: min(cores, FuzzCommand.jobCountMax))
         let csvPath = try reader.text("--csv")
         let svgPath = try reader.text("--svg")
+        let replace = reader.flag("--replace")
         let metricName = try reader.text("--metric") ?? "fixes-lost"
         guard let metric = SweepMetric.all.first(where: { $0.name == metricName }) else {
             throw UsageError(
                 "--metric takes one of \(SweepMetric.all.map(\.name).joined(separator: ", ")), not '\(metricName)'")
         }
         try reader.finish()
+        if replace && csvPath == nil && svgPath == nil {
+            throw UsageError("--replace goes with --csv or --svg")
+        }
+        let csv = csvPath.map { OutputFile(path: $0, contents: "the sweep's CSV") }
+        let svg = svgPath.map { OutputFile(path: $0, contents: "the sweep's SVG chart") }
+        for file in [csv, svg].compactMap({ $0 }) { try file.check(replacing: replace) }
 
         let subjects: [(subject: SweepSubject, runs: [SweepRun])]
         if probes {
@@ -104,6 +116,12 @@ enum SweepCommand {
         }
         var sweep = PolicySweep(ranges: ranges, subjects: subjects)
         sweep.jobCount = jobs
+        guard let runCount = sweep.runCount, runCount <= PolicySweep.runCountMax else {
+            throw InputError(
+                "sweep: \(sweep.runCountText); at most \(PolicySweep.runCountMax) "
+                    + "(PolicySweep.runCountMax): fewer values (a larger STEP) or fewer runs")
+        }
+        if runCount >= SweepProgress.runCountMin { output.error("sweep: \(sweep.runCountText)") }
         let progress = SweepProgress(output: output, command: "sweep")
         let rows: [PolicySweep.Row]
         do {
@@ -112,8 +130,8 @@ enum SweepCommand {
             throw InputError("sweep: \(problem.description)")
         }
         let report = SweepReport(ranges: ranges, rows: rows)
-        if let csvPath { try write(report.csv, to: csvPath) }
-        if let svgPath { try write(SweepChart(report: report, metric: metric).svg, to: svgPath) }
+        try csv?.write(report.csv)
+        try svg?.write(SweepChart(report: report, metric: metric).svg)
         output.standard(report.table)
         return 0
     }
@@ -128,25 +146,14 @@ enum SweepCommand {
         guard !files.isEmpty else { throw InputError("\(directory): no .scenario file in it") }
         return files.map { (directory as NSString).appendingPathComponent($0) }
     }
-
-    /// Writes `text` to `path`, replacing it.
-    /// - Throws: `InputError` when it cannot be written.
-    static func write(_ text: String, to path: String) throws {
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        } catch {
-            throw InputError("\(path): cannot be written: \(error.localizedDescription)")
-        }
-    }
 }
 
-/// A sweep's progress on standard error: a line at every tenth of the runs, for sweeps of at
-/// least `runCountMin` runs (a short one says nothing).
+/// A sweep's progress on standard error: a line at every hundredth of the runs, for sweeps of at least `runCountMin` runs (a short one says nothing).
 final class SweepProgress {
     let output: CommandOutput
     /// The command that reports (`sweep`, `diff`).
     let command: String
-    var reportedTenths = 0
+    var reportedSteps = 0
     static let runCountMin = 50
 
     init(output: CommandOutput, command: String) {
@@ -154,11 +161,14 @@ final class SweepProgress {
         self.command = command
     }
 
+    /// Progress lines in a whole sweep.
+    static let stepCount = 100
+
     func update(done: Int, total: Int) {
         guard total >= Self.runCountMin else { return }
-        let tenths = done * 10 / total
-        guard tenths > reportedTenths else { return }
-        reportedTenths = tenths
+        let steps = done * Self.stepCount / total
+        guard steps > reportedSteps else { return }
+        reportedSteps = steps
         output.error("\(command): \(done) of \(total) runs")
     }
 }

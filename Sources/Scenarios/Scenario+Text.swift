@@ -6,11 +6,11 @@ import World
 extension Scenario: CustomStringConvertible {
     /// The scenario as a `.scenario` file, in canonical form: every directive in a fixed
     /// order, each printed even at its default, then the route's segments and the events, one
-    /// per indented line. Engine settings print only where they differ from the defaults and
-    /// the `events` section only when there are events. Durations print as the kernel prints
-    /// them (`1h30m`), numbers in their shortest exact form (`13.9`, `90`). Reading the text
-    /// back gives this scenario (`Scenario(parsing:path:)`), so the text of a parsed file is a
-    /// fixed point.
+    /// per indented line, and `end`. Engine settings print only where they differ from the
+    /// defaults (and the engine honours them), the `events` section only when there are
+    /// events. Durations print as the kernel prints them (`1h30m`), numbers in their shortest
+    /// exact form (`13.9`, `90`). Reading the text back gives this scenario
+    /// (`Scenario(parsing:path:)`), so the text of a parsed file is a fixed point.
     public var description: String {
         var lines = [
             (["engine", engine.name.name] + engineSettingsWords).joined(separator: " "),
@@ -39,6 +39,7 @@ extension Scenario: CustomStringConvertible {
             lines.append("events")
             lines += events.map { Self.indentation + $0.description }
         }
+        lines.append("end")
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -47,6 +48,8 @@ extension Scenario: CustomStringConvertible {
 
     /// The engine's settings that differ from their defaults, as `key=value` words.
     private var engineSettingsWords: [String] {
+        // An engine that ignores them may not be given them (the parser refuses it).
+        guard engine.name.honoursLaunchRules else { return [] }
         let defaults = ScenarioEngine.Settings()
         return ScenarioEngine.Settings.fields
             .filter { engine.settings[keyPath: $0.keyPath] != defaults[keyPath: $0.keyPath] }

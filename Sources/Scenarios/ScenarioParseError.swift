@@ -22,6 +22,10 @@ public struct ScenarioParseError: Error, Equatable, CustomStringConvertible {
         self.message = message
     }
 
+    /// `text` as a message may show it: characters that do not print as themselves (controls,
+    /// format characters, the replacement character) written as `\u{…}`.
+    public static func escaped(_ text: String) -> String { ScenarioLexer.escaped(text) }
+
     /// `path:line:column: message`, or `path: message` for a file that cannot be read.
     public var description: String {
         line > 0 ? "\(path):\(line):\(column): \(message)" : "\(path): \(message)"

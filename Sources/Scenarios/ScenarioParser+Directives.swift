@@ -22,6 +22,12 @@ extension ScenarioParser {
         for (key, value) in try reader.keyValues("an engine setting KEY=VALUE (\(keys))") {
             let keyPath = try reader.choice(
                 key, "an engine setting", fields.map { ($0.key, $0.keyPath) })
+            guard name.honoursLaunchRules else {
+                throw reader.fail(
+                    key,
+                    "expected no '\(key.text)' for the engine '\(name.name)', which ignores it "
+                        + "(it restores whatever its saved record says; R-B11, R-B12)")
+            }
             engine.settings[keyPath: keyPath] = try reader.flag(value)
         }
         scenario.engine = engine
@@ -121,7 +127,12 @@ extension ScenarioParser {
         var heading = Scenario.defaultHeadingDegrees
         if reader.skip("from") { start = try coordinate(reader.next(Self.coordinateForm), reader) }
         if reader.skip("heading") {
-            heading = try reader.number(reader.next("a heading in degrees"), "a heading in degrees")
+            let what = "a heading in degrees from 0 to 360"
+            let token = try reader.next(what)
+            heading = try reader.number(token, what)
+            guard Self.headingRange.contains(heading) else {
+                throw reader.fail(token, expected: what)
+            }
         }
         try reader.expectEnd("'from LAT,LON', 'heading DEGREES', 'gpx PATH' or the end of the line")
         scenario.route = .segments(start: start, headingDegrees: heading, [])
@@ -132,6 +143,8 @@ extension ScenarioParser {
     static let coordinateForm =
         "a coordinate LATITUDE,LONGITUDE (latitude -90 to 90, longitude -180 to 180)"
     static let latitudeRange = -90.0...90.0
+    /// A route's starting heading, in degrees clockwise from north.
+    static let headingRange = 0.0...360.0
     static let longitudeRange = -180.0...180.0
 
     private func coordinate(_ token: ScenarioToken, _ reader: ScenarioTokenReader)
@@ -155,7 +168,10 @@ extension ScenarioParser {
         if reader.skip("speed") {
             let token = try reader.next("a speed in m/s")
             speed = try reader.number(token, "a speed in m/s")
-            guard speed > 0 else { throw reader.fail(token, expected: "a speed above 0 m/s") }
+            guard speed > 0, speed <= Route.maximumSpeedMetersPerSecond else {
+                throw reader.fail(
+                    token, expected: "a speed above 0 and at most \(Self.speedMaxText) m/s")
+            }
         }
         try reader.expectEnd("'speed SPEED' or the end of the line")
         do {

@@ -37,16 +37,21 @@ extension ScenarioParser {
             guard at.text == "at" else { throw reader.fail(at, expected: "'at SPEED m/s'") }
             let speedToken = try reader.next("a speed in m/s")
             speed = try reader.number(speedToken, "a speed in m/s")
-            guard speed >= 0 else {
-                throw reader.fail(speedToken, expected: "a speed of at least 0 m/s")
+            guard (0...Route.maximumSpeedMetersPerSecond).contains(speed) else {
+                throw reader.fail(
+                    speedToken, expected: "a speed from 0 to \(Self.speedMaxText) m/s")
             }
             let unit = try reader.next("'m/s'")
             guard unit.text == "m/s" else { throw reader.fail(unit, expected: "'m/s'") }
         }
         var turn = 0.0
         if reader.skip("heading") {
-            let what = "a change of heading in degrees (+90, -45)"
-            turn = try reader.number(reader.next(what), what)
+            let what = "a change of heading in degrees from -360 to +360 (+90, -45)"
+            let token = try reader.next(what)
+            turn = try reader.number(token, what)
+            guard Self.headingChangeRange.contains(turn) else {
+                throw reader.fail(token, expected: what)
+            }
         }
         try reader.expectEnd("'heading ±DEGREES' or the end of the line")
         routeDuration = routeDuration + duration
@@ -59,6 +64,12 @@ extension ScenarioParser {
         segments.append(
             Route.Segment(kind, duration, speedMetersPerSecond: speed, headingChangeDegrees: turn))
     }
+
+    /// The turn a segment may make, in degrees: a whole turn either way at most.
+    static let headingChangeRange = -360.0...360.0
+
+    /// `Route.maximumSpeedMetersPerSecond` as a message writes it.
+    static var speedMaxText: String { Scenario.number(Route.maximumSpeedMetersPerSecond) }
 
     /// `DURATION EVENT`, at or after the event before it.
     private mutating func readEvent(

@@ -22,24 +22,30 @@ extension Scenario {
     ///       drive|walk DURATION at SPEED m/s [heading ±DEGREES]      indented segments
     ///       park DURATION [heading ±DEGREES]
     ///     route gpx PATH [speed SPEED]
-    ///     events
+    ///     events                                          followed by at least one event
     ///       DURATION EVENT                                           indented, in time order
+    ///     end                                      last; required in files (see below)
     ///
     /// Directives come in any order, each at most once; a directive left out takes the
     /// default of `Scenario()`. Events are written in time order (an earlier time after a
     /// later one is an error, so the file reads as the story it tells) and at or before the
     /// horizon. A GPX file is read now, relative to the current directory.
+    ///
+    /// `end` closes the scenario: after it come only blank lines and comments. A file on disk
+    /// must have it (`requiresEnd`, as `init(contentsOfFile:)` reads), so that a file cut short
+    /// at any byte is an error rather than a shorter scenario; the printer always writes it.
+    /// A leading byte-order mark is dropped and LF, CRLF and CR all end a line.
     /// - Parameter engines: engines besides the built-in ones that `engine NAME` may name.
     /// - Throws: `ScenarioParseError` naming the line, the column, what was expected and found.
-    public init(parsing text: String, path: String, engines: [CustomEngine] = [])
-        throws(ScenarioParseError)
-    {
-        let (lines, end) = ScenarioLexer.lines(of: text)
+    public init(
+        parsing text: String, path: String, engines: [CustomEngine] = [],
+        requiresEnd: Bool = false
+    ) throws(ScenarioParseError) {
         var parser = ScenarioParser(path: path, customEngines: engines)
-        for line in lines {
-            if line.isIndented { try parser.readItem(line) } else { try parser.readDirective(line) }
-        }
-        self = try parser.finish(end: end)
+        var splitter = ScenarioLineSplitter(path: path)
+        try splitter.add(text.utf8) { line throws(ScenarioParseError) in try parser.read(line) }
+        let end = try splitter.finish { line throws(ScenarioParseError) in try parser.read(line) }
+        self = try parser.finish(end: end, requiresEnd: requiresEnd)
     }
 }
 
@@ -48,7 +54,7 @@ struct ScenarioParser {
     /// The directives, by their first word.
     enum Directive: String, CaseIterable {
         case engine, policy, authorization, accuracy, capabilities, answers, ordering, seed
-        case horizon, route, events
+        case horizon, route, events, end
         /// The directives a file must give.
         static let required: [Directive] = [.engine, .horizon, .route]
     }
@@ -68,10 +74,23 @@ struct ScenarioParser {
     var events: [ScenarioEvent.Timed] = []
     /// Where each event's time is written, for the horizon check at the end.
     var eventTimeTokens: [(line: Int, token: ScenarioToken)] = []
+    /// The line of `end`, once read: nothing but comments may follow it.
+    var endLine: Int?
 
     init(path: String, customEngines: [CustomEngine]) {
         self.path = path
         self.customEngines = customEngines
+    }
+
+    /// Reads one line that holds words: a directive, or an item of the open section.
+    mutating func read(_ line: ScenarioLine) throws(ScenarioParseError) {
+        if let endLine {
+            throw ScenarioParseError(
+                path: path, line: line.number, column: line.tokens[0].column,
+                message: "expected nothing after 'end' (line \(endLine)), found "
+                    + "'\(ScenarioLexer.escaped(line.tokens[0].text))'")
+        }
+        if line.isIndented { try readItem(line) } else { try readDirective(line) }
     }
 
     /// Reads one directive line.
@@ -87,6 +106,12 @@ struct ScenarioParser {
                 word,
                 "expected each directive once, found a second '\(word.text)' "
                     + "(the first is on line \(first))")
+        }
+        if section == .events, events.isEmpty, let eventsLine = directiveLines[.events] {
+            throw reader.fail(
+                word,
+                "expected an indented event under 'events' (line \(eventsLine)), found "
+                    + "'\(word.text)'")
         }
         directiveLines[directive] = line.number
         section = .none
@@ -118,16 +143,40 @@ struct ScenarioParser {
                     token, expected: "a seed (a whole number from 0 to \(UInt64.max))")
             }
             scenario.seed = seed
-        case .horizon: scenario.horizon = try reader.duration(reader.next("the horizon"))
+        case .horizon:
+            let token = try reader.next("the horizon")
+            let horizon = try reader.duration(token)
+            guard horizon <= Scenario.horizonMax else {
+                throw reader.fail(
+                    token,
+                    expected: "a horizon of at most \(Scenario.horizonMax) (Scenario.horizonMax: "
+                        + "a longer run is not what one file may ask for)")
+            }
+            scenario.horizon = horizon
         case .route: try readRoute(&reader)
         case .events: section = .events
+        case .end: endLine = line.number
         }
         try reader.expectEnd()
     }
 
     /// The scenario, once every line is read: the required directives given and every event
     /// at or before the horizon.
-    mutating func finish(end: (line: Int, column: Int)) throws(ScenarioParseError) -> Scenario {
+    mutating func finish(end: (line: Int, column: Int), requiresEnd: Bool)
+        throws(ScenarioParseError) -> Scenario
+    {
+        if requiresEnd, endLine == nil {
+            throw ScenarioParseError(
+                path: path, line: end.line, column: end.column,
+                message: "expected 'end' as the last line, found the end of the file (was the "
+                    + "file cut short?)")
+        }
+        if section == .events, events.isEmpty, let eventsLine = directiveLines[.events] {
+            throw ScenarioParseError(
+                path: path, line: end.line, column: end.column,
+                message: "expected an indented event under 'events' (line \(eventsLine)), found "
+                    + "the end of the file")
+        }
         for directive in Directive.required where directiveLines[directive] == nil {
             throw ScenarioParseError(
                 path: path, line: end.line, column: end.column,

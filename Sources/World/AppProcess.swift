@@ -33,6 +33,11 @@ public struct AppLogEntry: Sendable, CustomStringConvertible {
         case savedRecordWritten(keys: [String])
         /// Changes to the saved record that never reached the disk, and why.
         case savedRecordChangeLost(keys: [String], DropReason)
+        /// Rows the engine inserted into its store and never committed, still in the open
+        /// transaction when the process ended: the app's own loss, whatever ended it (a
+        /// correct engine commits in the callback that inserts, so its transaction is empty
+        /// between callbacks).
+        case uncommittedRowsLost([StoredRow], TerminationCause)
         /// `openStore()` failed.
         case storeUnavailable(StoreError)
         /// The engine's `didCompleteUpload` ran.
@@ -91,6 +96,9 @@ extension AppLogEntry.Kind: CustomStringConvertible {
             "saved record written [\(keys.joined(separator: ", "))]"
         case .savedRecordChangeLost(let keys, let reason):
             "lost \(StorageLoss.savedRecordChange(keys: keys)): \(reason)"
+        case .uncommittedRowsLost(let rows, let cause):
+            "lost \(StorageLoss.uncommittedRows(rowCount: rows.count)) with the process "
+                + "(\(cause.rawValue)): never committed"
         case .storeUnavailable(let error): "store cannot be opened: \(error)"
         case .uploadCompleted(let task, let result):
             AppItem.uploadCompleted(task, result).description
@@ -704,6 +712,14 @@ final class AppProcess: SimulationActor, DiskViewSource {
                 writeSavedRecord(&context)
             }
         }
+        if let store = services?.openedStore, !store.uncommittedRows.isEmpty {
+            let rows = store.uncommittedRows
+            store.rollback()
+            record(.uncommittedRowsLost(rows, cause), context.now)
+            context.send(
+                .lost(.uncommittedRows(rowCount: rows.count), .processEnded(cause)),
+                to: context.currentActor)
+        }
         if let storage = services?.storage, !storage.unsavedChanges.isEmpty {
             lose(
                 .savedRecordChange(keys: storage.unsavedChanges.map(\.key)),
@@ -723,6 +739,8 @@ final class AppProcess: SimulationActor, DiskViewSource {
             record(.commitLost(commit, rowCount: rowCount, reason), context.now)
         case .savedRecordChange(let keys):
             record(.savedRecordChangeLost(keys: keys, reason), context.now)
+        case .uncommittedRows:
+            preconditionFailure("uncommitted rows are recorded with the rows themselves")
         }
         context.send(.lost(loss, reason), to: context.currentActor)
     }

@@ -255,6 +255,8 @@ public final class LocationServices {
     /// This process's side of its data, shared with its store and saved record.
     let storage: ProcessStorage
     private var store: Store?
+    /// The store this process opened, if any (its open transaction dies with the process).
+    var openedStore: Store? { store }
     /// The `LocationManager` objects made in this process, in creation order. The services
     /// keep each for the life of the process (Core Location stops a manager the app lets go
     /// of; keep a reference anyway, as an iOS app must).

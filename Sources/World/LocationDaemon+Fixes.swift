@@ -61,6 +61,10 @@ extension LocationDaemon {
             {
                 continue
             }
+            if accuracy == .reduced {
+                guard reducedFixDue(after: manager.reducedFixAt, at: context.now) else { continue }
+                manager.reducedFixAt = context.now
+            }
             manager.lastDelivered = managerFix.coordinate
             let update = LocationUpdate(channel: .manager(manager.id), fix: managerFix)
             sendToApp(.location(update), withheld: withheld, &context)
@@ -91,11 +95,24 @@ extension LocationDaemon {
                 }
             }
             var diagnostics: LocationDiagnostics = stationary ? .stationary : []
-            if accuracy == .reduced { diagnostics.insert(.accuracyLimited) }
+            if accuracy == .reduced {
+                // R-F10: a few fixes an hour; a stationary update is still told at once.
+                guard stationary || reducedFixDue(after: stream.reducedFixAt, at: context.now)
+                else { continue }
+                stream.reducedFixAt = context.now
+                diagnostics.insert(.accuracyLimited)
+            }
             let update = LocationUpdate(channel: channel, fix: fix, diagnostics: diagnostics)
             sendToApp(.location(update), withheld: withheld, &context)
         }
         if liveStreams.contains(where: \.paused) { watchForMotion(&context) }
+    }
+
+    /// Whether a consumer last given a reduced-accuracy fix at `last` gets one at `now`
+    /// (R-F10: `reducedAccuracyUpdateInterval` apart; the first at once).
+    func reducedFixDue(after last: Instant?, at now: Instant) -> Bool {
+        guard let last else { return true }
+        return now - last >= policy.reducedAccuracyUpdateInterval
     }
 
     /// The flag that tells a live-updates stream why its locations are kept from the app, if

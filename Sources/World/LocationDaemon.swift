@@ -62,6 +62,8 @@ final class LocationDaemon: SimulationActor {
         var updating = false
         var pausedBySystem = false
         var stillSince: Instant?
+        /// When it was last given a fix under reduced accuracy (R-F10's slower rate).
+        var reducedFixAt: Instant?
         /// A `LocationManager` object with a delegate: it is told of pause and resume (R-F4).
         var hasDelegate = false
     }
@@ -70,6 +72,8 @@ final class LocationDaemon: SimulationActor {
         var configuration: LiveConfiguration
         var paused = false
         var stillSince: Instant?
+        /// When it was last given a fix under reduced accuracy (R-F10's slower rate).
+        var reducedFixAt: Instant?
         /// The reason its locations are kept from the app that it has been told of, with one
         /// update without a location (R-C1): told once, until the reason changes.
         var suspendedFor: LocationDiagnostics?
@@ -160,6 +164,9 @@ final class LocationDaemon: SimulationActor {
     /// Boots seen so far: events carry it, so that the app's mailbox can drop one from before
     /// a reboot that crossed it (R-B7).
     var bootCount = 0
+    /// When this boot's relaunch without movement is due (R-B7), until the first unlock: a
+    /// relaunch that came before it is repeated then (`rebootRelaunchAgainAtFirstUnlock`).
+    var bootRelaunchDue: Instant?
     /// Requests of a process whose launch has not reached the daemon yet, in arrival order.
     var earlyRequests: [(generation: Int, requests: [AppRequest])] = []
 
@@ -197,6 +204,7 @@ final class LocationDaemon: SimulationActor {
         case .liveActivity(let active): liveActivityChanged(active, &context)
         case .firstUnlock:
             unlockedSinceBoot = true
+            relaunchAgainAtFirstUnlock(&context)
             for index in conditions.indices { scheduleConditionCrossing(index, &context) }
         case .daemonTimer(let timer): handle(timer, &context)
         default: break
@@ -316,9 +324,24 @@ final class LocationDaemon: SimulationActor {
             conditions[index].timer = nil
         }
         let hasBootRegistration = significantChangeRegistered || !conditions.isEmpty
+        bootRelaunchDue = nil
         if policy.rebootRelaunchWithoutMovement && hasBootRegistration {
             context.send(.wake(.boot, boot: bootCount), to: os, after: policy.rebootRelaunchDelay)
+            bootRelaunchDue = context.now + policy.rebootRelaunchDelay
         }
+    }
+
+    /// At the first unlock after a boot: when the boot's relaunch came before it and the
+    /// process it made has ended (it could read nothing, so it restored nothing and went idle),
+    /// the registrations relaunch the app again now that its data is readable (R-D9, D: "resumes
+    /// as soon as the phone is unlocked"; ios-facts: restored after the first unlock; R-F6).
+    private func relaunchAgainAtFirstUnlock(_ context: inout Scheduler<WorldMessage>) {
+        defer { bootRelaunchDue = nil }
+        guard policy.rebootRelaunchAgainAtFirstUnlock, let due = bootRelaunchDue,
+            context.now >= due, !processState.exists,
+            significantChangeRegistered || !conditions.isEmpty
+        else { return }
+        context.send(.wake(.boot, boot: bootCount), to: os)
     }
 
     // MARK: - Requests

@@ -236,7 +236,7 @@ final class OperatingSystem: SimulationActor {
             if generation == self.generation, backgroundTimeEnds != nil,
                 backgroundTasks.contains(where: { $0.task == task })
             {
-                terminate(.crash, &context)
+                terminate(.watchdog, &context)
             }
         }
     }

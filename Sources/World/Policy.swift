@@ -168,6 +168,14 @@ public struct IOSPolicy: Sendable, Equatable {
     public var rebootRelaunchWithoutMovement = true
     /// Time from boot to that relaunch (R-B7: about 1 minute, B).
     public var rebootRelaunchDelay = VirtualDuration.seconds(60)
+    /// When that relaunch came before the first unlock and the process has ended by the
+    /// unlock, the registrations relaunch the app again at the unlock. The boot relaunch is
+    /// measured at about a minute, parked (R-B7, B); an app launched before the first unlock
+    /// reads nothing and "resumes as soon as the phone is unlocked" (R-D9, D), and the system
+    /// restores regions only after the first unlock (R-F6; ios-facts: reboot, "restore after
+    /// first unlock"). Without this, a relaunch before a late unlock goes idle and nothing
+    /// brings the app back until the device moves (issue 25).
+    public var rebootRelaunchAgainAtFirstUnlock = true
 
     // MARK: Fixes (R-F10)
 
@@ -192,6 +200,10 @@ public struct IOSPolicy: Sendable, Equatable {
     /// Horizontal accuracy with reduced (not precise) authorization (R-F10: 1–20 km, F).
     public var reducedAccuracyMetersMin = 1_000.0
     public var reducedAccuracyMetersMax = 20_000.0
+    /// Time between the fixes a manager or live stream gets under reduced accuracy (R-F10:
+    /// "updated a few times an hour", F): three an hour. The first comes at once; the
+    /// daemon's epochs in between give the app nothing.
+    public var reducedAccuracyUpdateInterval = VirtualDuration.minutes(20)
     /// Updates kept for a suspended app, delivered when it runs again (R-A2; the bound is a
     /// parameter: the oldest are dropped beyond it).
     public var queuedUpdateCountMax = 100

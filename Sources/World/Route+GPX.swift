@@ -5,14 +5,15 @@ import Formats
 import Simulation
 
 extension Route {
-    /// The fastest leg a timed GPX track may have, in metres per second (1,440 km/h). Faster
+    /// The fastest a route may move, in metres per second (1,440 km/h): a timed GPX track's
+    /// legs, an untimed track's speed and a scenario's drive and walk segments alike. Faster
     /// than any airliner's ground speed: the record for a subsonic airliner is about 369 m/s
     /// (1,327 km/h, a Boeing 747 in the jet stream, February 2020), and an iPhone in a car, train
     /// or aircraft cabin stays far below. A faster leg is a recording error (a GPS jump, points
     /// out of order, a wrong time zone on one point), not a journey, and would make the
     /// daemon's lookahead and speed-dependent rules meaningless, so it is rejected with both
     /// points' lines.
-    public static let maximumGPXSpeedMetersPerSecond = 400.0
+    public static let maximumSpeedMetersPerSecond = 400.0
 
     /// Reads a GPX 1.1 file: every `wpt` (Xcode's template) or `trk/trkseg/trkpt`, each with
     /// `lat` in [−90, 90] and `lon` in [−180, 180) and an ISO-8601 UTC `time`, in time order.
@@ -21,7 +22,7 @@ extension Route {
     /// (Xcode's rule; 20 m/s is simctl's default). The file is read as a stream: only the
     /// waypoints are kept, so a track of a million points needs little more than the route.
     /// - Throws: `GPXError` naming the file, line and problem (a leg faster than
-    ///   `maximumGPXSpeedMetersPerSecond` names both its points); nothing is run.
+    ///   `maximumSpeedMetersPerSecond` names both its points); nothing is run.
     public init(gpxFile path: String, speedMetersPerSecond: Double = 20) throws {
         var builder = GPXRouteBuilder(path: path, speedMetersPerSecond: speedMetersPerSecond)
         try GPXReader.read(file: path) { try builder.add($0) }
@@ -73,7 +74,7 @@ private struct GPXRouteBuilder {
         let span = instant - previous.instant
         let speed = Route.legSpeed(distanceMeters: distance, span: span)
         if point.seconds != nil,
-            speed > Route.maximumGPXSpeedMetersPerSecond || (span.nanoseconds == 0 && distance > 0)
+            speed > Route.maximumSpeedMetersPerSecond || (span.nanoseconds == 0 && distance > 0)
         {
             throw GPXError(
                 path: path, line: point.line,
@@ -84,7 +85,7 @@ private struct GPXRouteBuilder {
                     + (span.nanoseconds > 0
                         ? "(\(PlainText.fixed(speed, digits: 1)) m/s), " : "(an infinite speed), ")
                     + "faster than "
-                    + "\(PlainText.fixed(Route.maximumGPXSpeedMetersPerSecond, digits: 0)) m/s, "
+                    + "\(PlainText.fixed(Route.maximumSpeedMetersPerSecond, digits: 0)) m/s, "
                     + "the fastest plausible speed (above any airliner's ground speed)")
         }
         waypoints.append(Route.Waypoint(instant: instant, coordinate: coordinate))

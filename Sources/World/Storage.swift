@@ -68,12 +68,15 @@ public enum StorageLoss: Sendable, Equatable, CustomStringConvertible {
     case commit(CommitID, rowCount: Int)
     /// Changes to these keys of the saved record, in the order last changed.
     case savedRecordChange(keys: [String])
+    /// Rows inserted and never committed: the open transaction, in the process's memory.
+    case uncommittedRows(rowCount: Int)
 
     public var description: String {
         switch self {
         case .commit(let commit, let rowCount): "\(commit) (\(rowCount) rows)"
         case .savedRecordChange(let keys):
             "saved record change [\(keys.joined(separator: ", "))]"
+        case .uncommittedRows(let rowCount): "\(rowCount) uncommitted rows"
         }
     }
 }

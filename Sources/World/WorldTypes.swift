@@ -97,6 +97,9 @@ public enum TerminationCause: String, Sendable {
     case reboot
     /// An idle background launch ended (see `IOSPolicy.endsIdleBackgroundLaunch`).
     case idle
+    /// Killed by the system's watchdog for a background task still held after its expiry
+    /// handler ran (R-F1): the app's own misbehaviour, never a scenario event.
+    case watchdog
 }
 
 /// What relaunches a terminated app (R-A10, R-B3–B7).

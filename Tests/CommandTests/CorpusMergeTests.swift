@@ -75,7 +75,10 @@ struct CorpusMergeTests {
         let file = try folder.write("file", "not a folder\n")
         let result = runTool(["corpus", "merge", file + "/merged", folder.path("one")])
         #expect(result.code == 2)
-        #expect(result.error == "lifeline: \(file)/merged: the corpus folder cannot be written\n")
+        #expect(
+            result.error
+                == "lifeline: \(file)/merged: the corpus folder cannot be written: \(file) is a file\n"
+        )
         #expect(FileManager.default.contents(atPath: file) == Data("not a folder\n".utf8))
     }
 

@@ -69,6 +69,7 @@ struct CustomEngineCommandTests {
           0s open
           1m leave
           5m force-quit
+        end
         """.write(toFile: scenario, atomically: true, encoding: .utf8)
         let svg = folder.path("mine.svg")
         let result = runTool(["run", scenario, "--svg", svg], engines: [mine])

@@ -17,6 +17,7 @@ struct DiffCommandTests {
           0s open
           1m leave
           5m force-quit
+        end
         """
 
     @Test("R-B5: iOS18 → iOS26 lists the standard engine's force-quit, where its traces part")

@@ -38,12 +38,14 @@ struct FuzzCommandTests {
         let corpus = file + "/corpus"
         let result = runTool(["fuzz", "--engine", "session", "--cases", "1", "--corpus", corpus])
         #expect(result.code == 2)
-        #expect(result.error == "lifeline: \(corpus): the corpus folder cannot be written\n")
+        #expect(
+            result.error
+                == "lifeline: \(corpus): the corpus folder cannot be written: \(file) is a file\n")
         #expect(result.standard.isEmpty)
         #expect(FileManager.default.contents(atPath: file) == Data("not a folder\n".utf8))
     }
 
-    @Test("a corpus entry in a newer format exits 2 and names the entry")
+    @Test("a corpus entry in a newer format is a warning naming the entry; with --strict, exit 2")
     func newerCorpusEntry() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -52,8 +54,13 @@ struct FuzzCommandTests {
             SampleScenarios.corpusEntry(
                 SampleScenarios.retryWithoutIdempotency(engine: "session"),
                 invariant: "uploaded-once", version: 99))
-        let result = runTool([
+        let warned = runTool([
             "fuzz", "--engine", "session", "--cases", "1", "--corpus", folder.path,
+        ])
+        #expect(warned.code == 0)
+        #expect(warned.error.contains("lifeline: warning: \(entry):1: written by a newer"))
+        let result = runTool([
+            "fuzz", "--engine", "session", "--cases", "1", "--corpus", folder.path, "--strict",
         ])
         #expect(result.code == 2)
         #expect(

@@ -26,6 +26,7 @@ struct FuzzReportTests {
             events
               0s open
               0s leave
+            end
             """
         try Data(entry.utf8).write(
             to: URL(fileURLWithPath: engineFolder + "/foreground-rule-for-sessions-0.scenario"))

@@ -126,7 +126,9 @@ struct ReplayCommandTests {
         let path = folder.path("nonesuch.scenario")
         let result = runTool(["replay", path])
         #expect(result.code == 2)
-        #expect(result.error == "lifeline: \(path): cannot read the corpus entry\n")
+        #expect(
+            result.error
+                == "lifeline: \(path): cannot read the corpus entry: No such file or directory\n")
         let none = runTool(["replay"])
         #expect(none.code == 2 && none.error.contains("usage: lifeline replay PATH"))
     }

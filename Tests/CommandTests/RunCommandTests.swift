@@ -186,7 +186,7 @@ struct RunCommandTests {
         let path = folder.path("nonesuch.scenario")
         let result = runTool(["run", path])
         #expect(result.code == 2)
-        #expect(result.error == "lifeline: \(path): cannot read the scenario file\n")
+        #expect(result.error == "lifeline: \(path): cannot read the scenario file: no such file\n")
         #expect(result.standard.isEmpty)
     }
 

@@ -18,6 +18,7 @@ enum SampleScenarios {
           0s open
           30s leave
           15m memory-pressure
+        end
         """
 
     /// What `lifeline fuzz --engine retry-without-idempotency --cases 200` found and shrank
@@ -38,6 +39,7 @@ enum SampleScenarios {
           drive 1m at 13.9 m/s
         events
           0s open
+        end
         """
     }
 

@@ -441,7 +441,13 @@ struct StandardEngineTests {
     )
     func reducedAccuracyOverdue() {
         let reduce = 300.0
+        // A reduced fix every epoch, as before issue 25, so that every interval has fixes to
+        // filter: the rule is the engine's; the daemon's rate (three an hour, R-F10) is pinned
+        // in `ModelQuestionTests`.
+        var dense = policy
+        dense.reducedAccuracyUpdateInterval = dense.fixInterval
         let run = StandardRun(
+            policy: dense,
             route: route([.init(.drive, .hours(1), speedMetersPerSecond: 10)]), until: 900,
             actions: [(0, .open), (5, .leave), (reduce, .setAccuracy(.reduced))])
         let events = run.engines[0].events

@@ -46,18 +46,18 @@ struct BrokenEngineTests {
         #expect(first?.instant == .start + policy.fixInterval, "the first fix accepted")
         #expect(
             first?.explanation.contains(
-                "process 1 was killed (force-quit) at "
+                "never committed: lost when the process was killed (force-quit) at "
                     + clock(matrix.parkAfter)) == true, "\(first?.explanation ?? "none")")
-        #expect(first?.explanation.contains("no commit of it was lost") == true)
     }
 
-    @Test("no-fix-lost-after-restore: fixes delivered and neither accepted nor rejected")
+    @Test("no-fix-lost-after-restore judges the disk, not the engine's word for a fix")
     func silentlyDropsFixes() {
-        let violations = Invariant.noFixLostAfterRestore().check(
-            run(.silentlyDropsFixes, .backgrounded))
-        #expect(violations.count == 1, "one per process")
-        #expect(violations.first?.instant == .start + policy.fixInterval * 2, "every second fix")
-        #expect(violations.first?.explanation.contains("neither accepted nor rejected") == true)
+        // Every second fix is dropped without a word: whether the engine meant to filter it
+        // cannot be seen from outside, so no-fix-lost says nothing; a drop long enough to
+        // matter is bounded-gaps' (see `neverRestarts`).
+        let record = run(.silentlyDropsFixes, .backgrounded)
+        #expect(Invariant.noFixLostAfterRestore().check(record).isEmpty)
+        #expect(record.storedFixes.count > 0, "half the fixes are stored")
     }
 
     @Test("restore-exactly-what-was-running: live updates restarted before the sessions (R-B10)")
@@ -70,14 +70,15 @@ struct BrokenEngineTests {
         #expect(violations.allSatisfy { $0.explanation.contains("sessions come first (R-B10)") })
     }
 
-    @Test("restore-exactly-what-was-running: services started while undetermined (R-A13)")
+    @Test("no-service-before-authorization (advice): services started while undetermined")
     func startsUndetermined() {
-        let violations = Invariant.restoreExactlyWhatWasRunning.check(
-            run(.startsUndetermined, .backgrounded) { $0.authorization = .notDetermined })
+        let record = run(.startsUndetermined, .backgrounded) { $0.authorization = .notDetermined }
+        let violations = Invariant.noServiceBeforeAuthorization.check(record)
         #expect(violations.count == 1)
         #expect(violations.first?.instant == .start, "at the open")
         #expect(violations.first?.explanation.contains("(R-A13)") == true)
-        let correct = Invariant.restoreExactlyWhatWasRunning.check(
+        #expect(record.violations().isEmpty, "advice only: no rule is broken")
+        let correct = Invariant.noServiceBeforeAuthorization.check(
             run(.none, .backgrounded) { $0.authorization = .notDetermined })
         #expect(correct.isEmpty)
     }
@@ -126,7 +127,8 @@ struct BrokenEngineTests {
         let relaunch = matrix.parkAfter + policy.relaunchLatencySession
         let configuration = Invariant.configurationHonoured.check(record)
         #expect(configuration.map(\.instant) == [.start + relaunch])
-        #expect(configuration.first?.explanation.contains("did not resume") == true)
+        #expect(
+            configuration.first?.explanation.contains("asked for no location service") == true)
         let gaps = Invariant.boundedGaps().check(record)
         #expect(gaps.count == 1)
         #expect(

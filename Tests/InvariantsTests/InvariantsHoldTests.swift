@@ -37,15 +37,23 @@ struct InvariantsHoldTests {
         #expect(!killed.server.acceptedRows.isEmpty)
     }
 
-    @Test("the built-in list has eight invariants with distinct kebab-case names, in order")
+    @Test("the built-in list has nine rules and one advice, distinct kebab-case names, in order")
     func builtInList() {
         let names = Invariant.builtIn.map(\.name)
         #expect(
             names == [
                 "no-fix-lost-after-restore", "restore-exactly-what-was-running",
                 "foreground-rule-for-sessions", "no-capability-trap", "configuration-honoured",
-                "uploaded-once", "bounded-gaps", "causality",
+                "uploaded-once", "bounded-gaps", "causality", "no-watchdog-kill",
             ])
+        #expect(Invariant.builtIn.allSatisfy { $0.severity == .rule })
+        #expect(Invariant.advice.map(\.name) == ["no-service-before-authorization"])
+        if case .advice(let rule, let source) = Invariant.advice.first?.severity {
+            #expect(rule == "R-A13")
+            #expect(source.contains("source 000"))
+        } else {
+            Issue.record("the advice names its rule and source")
+        }
         #expect(Invariant.builtIn(named: "bounded-gaps")?.name == "bounded-gaps")
         #expect(Invariant.builtIn(named: "nothing") == nil)
     }

@@ -38,15 +38,17 @@ struct MoreInvariantTests {
         #expect(backwards.first?.explanation.contains("before the entry at") == true)
     }
 
-    /// The matrix's reboot while parked, and the user opening the app at the drive-off.
-    func rebootThenOpen(_ rules: LaunchRules, _ make: @escaping () -> any TrackingEngine)
-        -> RunRecord
-    {
+    /// The matrix's reboot while parked, and the user opening the app at the drive-off (or
+    /// not: iOS relaunches the app in the background as the device drives off, R-B7).
+    func rebootThenOpen(
+        _ rules: LaunchRules, opens: Bool = true, _ make: @escaping () -> any TrackingEngine
+    ) -> RunRecord {
         let plan = matrix.plan(.rebootParked)
+        let open = ScheduledAction(.start + matrix.parkAfter + matrix.parkedFor, .open)
         return RunRecord.run(
             configuration: MatrixRuns.configuration(plan),
             actions: plan.actions.map { ScheduledAction(.start + $0.0, $0.1) }
-                + [ScheduledAction(.start + matrix.parkAfter + matrix.parkedFor, .open)],
+                + (opens ? [open] : []),
             horizon: MatrixRuns.horizon(plan), launchRules: rules, engine: make)
     }
 
@@ -55,17 +57,20 @@ struct MoreInvariantTests {
         let rules = LaunchRules(startOnBoot: false)
         let correct = rebootThenOpen(rules) { BuiltInEngine.session.make(startOnBoot: false) }
         #expect(Invariant.configurationHonoured.check(correct).isEmpty)
-        let resumesAnyway = rebootThenOpen(rules) {
-            BrokenEngine(rules: LaunchRules(startOnBoot: true))
+        // Judged from the disk and the user's actions: the user never opens the app after the
+        // reboot, so every fix stored after it was stored against startOnBoot false.
+        let resumesAnyway = rebootThenOpen(rules, opens: false) {
+            BuiltInEngine.session.make(startOnBoot: true)  // relaunched by its region (R-B7)
         }
         let violations = Invariant.configurationHonoured.check(resumesAnyway)
         let reboot = matrix.parkAfter + matrix.killAfterParking
-        let open = matrix.parkAfter + matrix.parkedFor
         #expect(violations.count == 1)
-        #expect((violations.first?.instant ?? .start) > .start + open, "its first fix stored")
+        #expect((violations.first?.instant ?? .start) > .start + reboot, "its first fix stored")
         #expect(
             violations.first?.explanation.contains(
-                "rebooted at \(TimeText.clock(.start + reboot)) (R-B12)") == true)
+                "the user never turned tracking on again: startOnBoot is false and the device "
+                    + "rebooted at \(TimeText.clock(.start + reboot)) (R-B12)") == true,
+            "\(violations.map(\.description))")
     }
 
     @Test("a team's own invariant plugs in beside the built-in ones")

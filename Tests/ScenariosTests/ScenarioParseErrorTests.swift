@@ -21,7 +21,8 @@ let badScenarios: [BadScenario] = [
         kind: "unknown directive", lines: ["engines session"] + header.dropFirst(),
         error:
             "bad.scenario:1:1: expected a directive (engine, policy, authorization, accuracy, "
-            + "capabilities, answers, ordering, seed, horizon, route, events), found 'engines'"),
+            + "capabilities, answers, ordering, seed, horizon, route, events, end), found "
+            + "'engines'"),
     BadScenario(
         kind: "missing value", lines: header + ["seed"],
         error: "bad.scenario:5:5: expected a seed, found the end of the line"),
@@ -40,6 +41,60 @@ let badScenarios: [BadScenario] = [
     BadScenario(
         kind: "duration over the bound", lines: ["engine session", "horizon 200h", "route"],
         error: "bad.scenario:2:9: expected a duration of at most 168h, found '200h'"),
+    BadScenario(
+        kind: "horizon over its bound", lines: ["engine session", "horizon 168h", "route"],
+        error:
+            "bad.scenario:2:9: expected a horizon of at most 24h (Scenario.horizonMax: a longer "
+            + "run is not what one file may ask for), found '168h'"),
+    BadScenario(
+        kind: "speed over the route's maximum", lines: header + ["  drive 5m at 10000 m/s"],
+        error: "bad.scenario:5:15: expected a speed from 0 to 400 m/s, found '10000'"),
+    BadScenario(
+        kind: "absurd speed", lines: header + ["  drive 5m at 1e308 m/s"],
+        error: "bad.scenario:5:15: expected a speed from 0 to 400 m/s, found '1e308'"),
+    BadScenario(
+        kind: "non-finite speed", lines: header + ["  drive 5m at nan m/s"],
+        error: "bad.scenario:5:15: expected a speed in m/s, found 'nan'"),
+    BadScenario(
+        kind: "absurd heading", lines: ["engine session", "horizon 1h", "route heading 1e300"],
+        error: "bad.scenario:3:15: expected a heading in degrees from 0 to 360, found '1e300'"),
+    BadScenario(
+        kind: "absurd turn", lines: header + ["  park 5m heading 1e300"],
+        error:
+            "bad.scenario:5:19: expected a change of heading in degrees from -360 to +360 (+90, "
+            + "-45), found '1e300'"),
+    BadScenario(
+        kind: "GPX speed over the maximum",
+        lines: ["engine session", "horizon 1h", "route gpx \(gpxFixturePath) speed 401"],
+        error:
+            "bad.scenario:3:\(18 + gpxFixturePath.count): expected a speed above 0 and at most "
+            + "400 m/s, found '401'"),
+    BadScenario(
+        kind: "a setting the engine ignores",
+        lines: ["engine location-runtime stopOnTerminate=true"] + header.dropFirst(),
+        error:
+            "bad.scenario:1:25: expected no 'stopOnTerminate' for the engine 'location-runtime', "
+            + "which ignores it (it restores whatever its saved record says; R-B11, R-B12)"),
+    BadScenario(
+        kind: "events without an event", lines: header + ["events", "seed 3"],
+        error:
+            "bad.scenario:6:1: expected an indented event under 'events' (line 5), found 'seed'"),
+    BadScenario(
+        kind: "events without an event at the end", lines: header + ["events"],
+        error:
+            "bad.scenario:5:7: expected an indented event under 'events' (line 5), found the end "
+            + "of the file"),
+    BadScenario(
+        kind: "a line after end", lines: header + ["end", "# fine", "seed 3"],
+        error: "bad.scenario:7:1: expected nothing after 'end' (line 5), found 'seed'"),
+    BadScenario(
+        kind: "a control character, escaped", lines: header + ["seed 1\u{1B}[2J"],
+        error: "bad.scenario:5:7: expected printable text, found '\\u{1B}'"),
+    BadScenario(
+        kind: "an invisible character in a word, escaped", lines: header + ["seed 1\u{200B}"],
+        error:
+            "bad.scenario:5:6: expected a seed (a whole number from 0 to 18446744073709551615), "
+            + "found '1\\u{200B}'"),
     BadScenario(
         kind: "unknown event", lines: header + ["events", "  5m forcequit"],
         error:
@@ -93,7 +148,7 @@ let badScenarios: [BadScenario] = [
         error: "bad.scenario:7:3: expected an event at or before the horizon (10m), found '11m'"),
     BadScenario(
         kind: "negative speed", lines: header + ["  drive 5m at -3 m/s"],
-        error: "bad.scenario:5:15: expected a speed of at least 0 m/s, found '-3'"),
+        error: "bad.scenario:5:15: expected a speed from 0 to 400 m/s, found '-3'"),
     BadScenario(
         kind: "missing unit", lines: header + ["  drive 5m at 3 km/h"],
         error: "bad.scenario:5:17: expected 'm/s', found 'km/h'"),
@@ -136,7 +191,8 @@ let badScenarios: [BadScenario] = [
         kind: "zero GPX speed",
         lines: ["engine session", "horizon 1h", "route gpx \(gpxFixturePath) speed 0"],
         error:
-            "bad.scenario:3:\(18 + gpxFixturePath.count): expected a speed above 0 m/s, found '0'"),
+            "bad.scenario:3:\(18 + gpxFixturePath.count): expected a speed above 0 and at most "
+            + "400 m/s, found '0'"),
 ]
 
 @Suite("Scenario parse errors")
@@ -168,6 +224,84 @@ struct ScenarioParseErrorTests {
         let error = #expect(throws: ScenarioParseError.self) {
             try Scenario(contentsOfFile: "/no/such/force-quit.scenario")
         }
-        #expect(error?.description == "/no/such/force-quit.scenario: cannot read the scenario file")
+        #expect(
+            error?.description
+                == "/no/such/force-quit.scenario: cannot read the scenario file: no such file")
+    }
+
+    @Test("a file must close with 'end': without it, it may have been cut short")
+    func fileNeedsEnd() throws {
+        let text = (header + ["events", "  0s open"]).joined(separator: "\n") + "\n"
+        let path = try writeTemporary("open.scenario", text)
+        let error = #expect(throws: ScenarioParseError.self) {
+            try Scenario(contentsOfFile: path)
+        }
+        #expect(
+            error?.description
+                == "\(path):7:1: expected 'end' as the last line, found the end of the file (was "
+                + "the file cut short?)")
+        let closed = try writeTemporary("closed.scenario", text + "end\n# after it, comments\n")
+        #expect(try Scenario(contentsOfFile: closed) == Scenario(parsing: text, path: "x"))
+    }
+
+    @Test("bytes that are not UTF-8 are an error naming the byte, escaped, at its column")
+    func notUTF8() throws {
+        var bytes = Array((header.joined(separator: "\n") + "\nseed 12").utf8)
+        bytes += [0xFF, 0x00, 0x1B] + Array("\nend\n".utf8)
+        let path = (FileManager.default.temporaryDirectory.path as NSString)
+            .appendingPathComponent("binary-\(ProcessInfo.processInfo.processIdentifier).scenario")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let error = #expect(throws: ScenarioParseError.self) {
+            try Scenario(contentsOfFile: path)
+        }
+        #expect(
+            error?.description
+                == "\(path):5:8: expected UTF-8 text, found the byte \\xFF (is this a scenario "
+                + "file?)")
+    }
+
+    @Test(
+        "a huge file is read as a stream: an early error is reported before the rest is read, and a line longer than the bound is an error at once"
+    )
+    func stream() throws {
+        // 40 MB after an error on line 4: reading stops there (the test would take seconds
+        // and hundreds of MB if the file were read whole first, as before issue 25).
+        let filler = String(repeating: "  park 1m\n", count: 4_000_000)
+        let path = try writeTemporary(
+            "huge.scenario", "engine session\nhorizon 1h\nroute\n  drive 5m at 3 km/h\n" + filler)
+        let error = #expect(throws: ScenarioParseError.self) {
+            try Scenario(contentsOfFile: path)
+        }
+        #expect(error?.line == 4)
+        let long = try writeTemporary(
+            "long.scenario",
+            "engine session\n# " + String(repeating: "x", count: Scenario.lineBytesMax) + "\n")
+        let longError = #expect(throws: ScenarioParseError.self) {
+            try Scenario(contentsOfFile: long)
+        }
+        #expect(
+            longError?.description
+                == "\(long):2:1: expected a line of at most 65536 bytes, found a longer one (is "
+                + "this a scenario file?)")
+    }
+
+    @Test("a byte-order mark, CRLF and CR line endings: the same scenario and the same lines")
+    func lineEndings() throws {
+        let text = (header + ["events", "  0s open", "  1m leave", "end"]).joined(separator: "\n")
+        let plain = try Scenario(parsing: text, path: "x", requiresEnd: true)
+        for variant in [
+            "\u{FEFF}" + text, text.replacingOccurrences(of: "\n", with: "\r\n"),
+            text.replacingOccurrences(of: "\n", with: "\r"),
+            "\u{FEFF}" + text.replacingOccurrences(of: "\n", with: "\r"),
+        ] {
+            #expect(try Scenario(parsing: variant, path: "x", requiresEnd: true) == plain)
+            let bad = variant.replacingOccurrences(of: "1m leave", with: "1m leaves")
+            let error = #expect(throws: ScenarioParseError.self) {
+                try Scenario(parsing: bad, path: "x")
+            }
+            #expect(error?.line == 7)
+            #expect(error?.column == 6)
+        }
     }
 }

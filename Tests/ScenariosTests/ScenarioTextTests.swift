@@ -63,6 +63,7 @@ let sampleCanonicalText = """
       0s open
       1m leave
       5m force-quit
+    end
 
     """
 

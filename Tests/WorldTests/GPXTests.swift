@@ -102,7 +102,7 @@ struct GPXTests {
                 <wpt lat="10.0225" lon="20"><time>2026-11-29T07:00:10Z</time></wpt>
                 """), path: "flight.gpx")
         #expect(abs(flight.speed(at: .start + .seconds(5)) - 250.2) < 0.1)
-        #expect(Route.maximumGPXSpeedMetersPerSecond == 400)
+        #expect(Route.maximumSpeedMetersPerSecond == 400)
     }
 
     @Test("untimed points are driven at the given speed, however fast, without the limit")

@@ -176,6 +176,7 @@ struct PolicyEffect: Sendable {
         .init("willTerminateOnForceQuit", "false", .willTerminateAtForceQuit),
         .init("rebootRelaunchWithoutMovement", "false", .rebootRelaunch),
         .init("rebootRelaunchDelay", #""2m""#, .rebootRelaunch),
+        .init("rebootRelaunchAgainAtFirstUnlock", "false", .rebootLateUnlock),
         .init("fixInterval", #""2s""#, .fixes(desiredAccuracyMeters: nil)),
         .init("gnssDesiredAccuracyMetersMax", "200", .fixes(desiredAccuracyMeters: 150)),
         .init("wifiDesiredAccuracyMetersMax", "5000", .fixes(desiredAccuracyMeters: 3_000)),
@@ -186,6 +187,9 @@ struct PolicyEffect: Sendable {
         .init("cellAccuracyMeters", "2000", .fixes(desiredAccuracyMeters: 3_000)),
         .init("reducedAccuracyMetersMin", "5000", .fixes(desiredAccuracyMeters: nil, .reduced)),
         .init("reducedAccuracyMetersMax", "30000", .fixes(desiredAccuracyMeters: nil, .reduced)),
+        .init(
+            "reducedAccuracyUpdateInterval", #""5s""#,
+            .fixes(desiredAccuracyMeters: nil, .reduced)),
         .init("queuedUpdateCountMax", "5", .suspendedAppQueues),
         .init("storeCommitDuration", #""1s""#, .dataKilledAfterHalfASecond),
         .init("savedRecordWriteDelay", #""100ms""#, .dataKilledAfterHalfASecond),
@@ -339,6 +343,21 @@ extension PolicyScenario {
             policy: policy, authorization: .always, route: parked, until: 300,
             actions: [(0, .open), (10, .reboot)], engine: significantChangeEngine(rejoins: true)
         ).processHistory
+    }
+
+    /// A reboot parked, the first unlock 5 minutes later: an app that starts significant
+    /// change only when its data is readable (as an engine that must read its saved state).
+    static let rebootLateUnlock = PolicyScenario(name: "reboot, late first unlock") { policy in
+        runWorld(
+            policy: policy, authorization: .always, route: parked, until: 600,
+            actions: [(0, .open), (10, .reboot), (310, .unlock)]
+        ) {
+            ScriptedEngine { launch, services in
+                if launch.protectedDataAvailable {
+                    services.startMonitoringSignificantLocationChanges()
+                }
+            }
+        }.processHistory
     }
 
     /// An app calls every API newer than iOS 16 at launch: which calls the version lacks, and
