@@ -8,6 +8,9 @@ let package = Package(
     name: "Lifeline",
     products: [
         .executable(name: "lifeline", targets: ["lifeline"]),
+        // A team's own `lifeline` with its engines in every command:
+        // `LifelineCLI.main(engines: [mine])` (README, "Your own engine").
+        .library(name: "LifelineCLI", targets: ["LifelineCLI"]),
         // What a team needs to test its own engine in its own package (see CONTRIBUTING.md,
         // "Testing your own engine"; .ci/run builds such a package against this one).
         .library(name: "Simulation", targets: ["Simulation"]),
@@ -19,6 +22,7 @@ let package = Package(
         .library(name: "Scenarios", targets: ["Scenarios"]),
         .library(name: "Fuzzing", targets: ["Fuzzing"]),
         .library(name: "Invariants", targets: ["Invariants"]),
+        .library(name: "Pictures", targets: ["Pictures"]),
         .library(name: "FuzzingTesting", targets: ["FuzzingTesting"]),
     ],
     targets: [
@@ -73,7 +77,14 @@ let package = Package(
                 "Simulation", "Exploration", "World", "Engines", "Scenarios", "Invariants",
                 "Pictures", "Fuzzing", "Benchmarks", "ShrinkingChallenges",
             ]),
-        .executableTarget(name: "lifeline", dependencies: ["LifelineCommands"]),
+        // `LifelineCLI.main(engines:)`: the tool's entry point, for `lifeline` and for a team's
+        // own executable.
+        .target(name: "LifelineCLI", dependencies: ["Engines", "LifelineCommands"]),
+        .executableTarget(name: "lifeline", dependencies: ["LifelineCLI"]),
+        // A `lifeline` with engines that trap and hang on purpose, run by CommandTests.
+        .executableTarget(
+            name: "lifeline-fixtures",
+            dependencies: ["LifelineCLI", "Engines", "World", "Simulation"]),
 
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
         .testTarget(name: "FormatsTests", dependencies: ["Formats"]),
@@ -97,6 +108,7 @@ let package = Package(
             name: "CommandTests",
             dependencies: [
                 "LifelineCommands", "Benchmarks", "World", "Simulation", "Scenarios", "Fuzzing",
+                "Engines",
             ]),
         // Property-based suites live in Properties/ as their own test target.
         .testTarget(

@@ -32,6 +32,14 @@ struct LifecycleFuzzProperties {
         #expect(report?.cases == budget, "every case of the budget ran")
     }
 
+    @Test("with a time budget and no case count, fuzzLifecycle runs cases until it is spent")
+    func timeBudget() {
+        let report = fuzzLifecycle(of: .builtIn(.session), seed: 5, seconds: 0.5)
+        #expect(report?.failure == nil)
+        #expect((report?.cases ?? 0) >= 1)
+        #expect((report?.cases ?? Int.max) < 1_000_000, "bounded by the budget, not a count")
+    }
+
     @Test(
         "a mutant's saved story still fails as recorded, in at most 8 external events",
         arguments: Mutant.allCases)

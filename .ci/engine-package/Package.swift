@@ -8,6 +8,17 @@ let package = Package(
     name: "MyTracker",
     dependencies: [.package(name: "Lifeline", path: "LIFELINE_PATH")],
     targets: [
+        // The team's engines, and its own `lifeline` with them in every command.
+        .target(
+            name: "MyEngines",
+            dependencies: [
+                .product(name: "World", package: "Lifeline"),
+                .product(name: "Engines", package: "Lifeline"),
+                .product(name: "Simulation", package: "Lifeline"),
+            ]),
+        .executableTarget(
+            name: "my-lifeline",
+            dependencies: ["MyEngines", .product(name: "LifelineCLI", package: "Lifeline")]),
         .executableTarget(
             name: "MyTrackerCheck",
             dependencies: [
@@ -22,6 +33,7 @@ let package = Package(
                 .product(name: "World", package: "Lifeline"),
                 .product(name: "Engines", package: "Lifeline"),
                 .product(name: "Invariants", package: "Lifeline"),
+                .product(name: "Scenarios", package: "Lifeline"),
                 .product(name: "Fuzzing", package: "Lifeline"),
                 .product(name: "FuzzingTesting", package: "Lifeline"),
             ]),

@@ -54,7 +54,8 @@ public struct LifecycleMatrix: Sendable {
 
     /// One run's figures.
     public struct Row: Sendable, Equatable {
-        public var engine: BuiltInEngine
+        /// A built-in engine, or a team's own (`lifeline experiment matrix --engine NAME`).
+        public var engine: EngineChoice
         public var scenario: Scenario
         public var gapSeconds: Double
         public var fixesLost: Int
@@ -87,22 +88,33 @@ public struct LifecycleMatrix: Sendable {
 
     /// Every scenario for each engine, engines in the given order.
     public func run(engines: [BuiltInEngine] = BuiltInEngine.allCases) -> [Row] {
+        run(choices: engines.map(EngineChoice.builtIn))
+    }
+
+    /// Every scenario for each engine, built-in or a team's own, in the given order.
+    public func run(choices engines: [EngineChoice]) -> [Row] {
         engines.flatMap { engine in Scenario.allCases.map { run(engine, $0) } }
     }
 
-    /// One scenario for one engine.
+    /// One scenario for one built-in engine.
     public func run(_ engine: BuiltInEngine, _ scenario: Scenario) -> Row {
+        run(.builtIn(engine), scenario)
+    }
+
+    /// One scenario for one engine. A custom engine's recording interval is taken to be the
+    /// policy's `fixInterval` (a fix wanted every interval).
+    public func run(_ engine: EngineChoice, _ scenario: Scenario) -> Row {
         let plan = self.plan(scenario)
         var world = World(
             WorldConfiguration(
                 policy: policy, authorization: .always, route: plan.route, seed: seed)
-        ) { engine.make(startOnBoot: startOnBoot) }
+        ) { engine.make(launchRules: LaunchRules(startOnBoot: startOnBoot)) }
         for (offset, action) in plan.actions { world.schedule(action, at: .start + offset) }
         let wanted = Instant.start + plan.fixesWantedFrom
         let end = wanted + observedFor
         world.run(until: end)
 
-        let interval = engine.recordingInterval(under: policy)
+        let interval = engine.base?.recordingInterval(under: policy) ?? policy.fixInterval
         let stored = world.storedRows.compactMap(\.fix).map(\.instant)
         let firstStored = stored.filter { $0 >= wanted }.min()
         let stretch = (firstStored ?? end) - wanted

@@ -6,7 +6,9 @@ import Scenarios
 extension FuzzFailure {
     /// The failure's story: the invariant and how far the scenario shrank, every violation in
     /// plain words, what the explain phase found, the shrunk scenario in the text format, and
-    /// its compact timeline with the violations marked. The command that replays it is the caller's to add: it differs
+    /// its compact timeline with the violations marked (none for `no-crash` and `no-hang`,
+    /// whose violation carries the last deliveries instead). The command that replays it is
+    /// the caller's to add: it differs
     /// between the tool and a test.
     public var story: String {
         var lines = [
@@ -24,7 +26,8 @@ extension FuzzFailure {
             lines.append("")
         }
         lines.append(scenario.description)
-        if let record = try? scenario.record() {
+        // A crash or a hang is not run again here: it would end or stall this process.
+        if !isProcessFailure, let record = try? scenario.record() {
             lines.append(Timeline(record, violations: violations, mode: .compact).text)
         }
         return lines.joined(separator: "\n")

@@ -45,10 +45,40 @@ public struct FuzzSettings: Sendable {
     public var explainEventRunMax = 40
     /// The scenarios generated.
     public var generator: ScenarioGenerator
+    /// Told when each corpus entry and generated case starts and ends, on the thread that runs
+    /// it, if given: a supervising process reads it to know which case a worker that died was
+    /// running (`lifeline fuzz` runs its cases in a child process). Nil costs nothing.
+    public var caseObserver: FuzzCaseObserver?
+    /// Whether corpus entries saved for `no-crash` or `no-hang` are replayed: true where the
+    /// run is supervised (a crash ends only the child that replays it), false in-process
+    /// (`fuzzLifecycle`, where replaying one would end the test process again).
+    public var replaysProcessFailures = true
 
     public init(engine: EngineChoice) {
         self.engine = engine
         generator = ScenarioGenerator(engine: engine)
+    }
+}
+
+/// What `FuzzSettings.caseObserver` is told: a supervisor's view of the cases in flight.
+public struct FuzzCaseObserver: Sendable {
+    /// One step of one case.
+    public enum Event: Sendable {
+        /// A corpus entry is about to be replayed (on the calling thread).
+        case corpusEntry(path: String)
+        /// Generated case `caseIndex` is about to run; its choices when `wantsChoices`.
+        case started(caseIndex: Int, choices: [UInt64]?)
+        /// Case `caseIndex` ran to its end (its invariants checked).
+        case finished(caseIndex: Int)
+    }
+
+    /// Whether `started` carries the case's choices (they rebuild its scenario elsewhere).
+    public var wantsChoices: Bool
+    public var tell: @Sendable (Event) -> Void
+
+    public init(wantsChoices: Bool, tell: @escaping @Sendable (Event) -> Void) {
+        self.wantsChoices = wantsChoices
+        self.tell = tell
     }
 }
 
@@ -124,8 +154,12 @@ public enum Fuzzer {
             try corpus.checkWritable()
             let loaded = try corpus.load(engine: settings.engine.name, strict: settings.isStrict)
             report.corpusWarnings = loaded.warnings
-            for entry in loaded.entries {
+            for entry in loaded.entries
+            where settings.replaysProcessFailures
+                || !FuzzFailure.isProcessInvariant(entry.invariant)
+            {
                 report.corpusReplayed += 1
+                settings.caseObserver?.tell(.corpusEntry(path: entry.path))
                 let violations = try check(entry.scenario, settings.invariants).violations
                 guard let first = violations.first else { continue }
                 var failure = FuzzFailure(
@@ -284,6 +318,12 @@ public enum Fuzzer {
     ) -> CaseOutcome {
         let (testCase, scenario) = input(caseIndex, settings, pool, generator)
         guard testCase.status == .valid else { return .invalid }
+        if let observer = settings.caseObserver {
+            observer.tell(
+                .started(
+                    caseIndex: caseIndex, choices: observer.wantsChoices ? testCase.values : nil))
+        }
+        defer { settings.caseObserver?.tell(.finished(caseIndex: caseIndex)) }
         guard let (record, violations) = try? check(scenario, settings.invariants) else {
             return .threw
         }

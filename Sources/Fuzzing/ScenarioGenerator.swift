@@ -48,6 +48,13 @@ public struct ScenarioGenerator: Sendable {
     /// The fewest lifecycle events after the opening one (`isLifecycle`): the missing ones are
     /// drawn as more events of those kinds. Zero, the default, draws nothing.
     public var lifecycleEventCountMin = 0
+    /// The policy presets drawn from, the first the simplest (`defaultPresets` unless
+    /// narrowed or widened: any name `ScenarioPolicy` accepts).
+    public var presets = ScenarioGenerator.defaultPresets
+    /// Which external events may be drawn, if narrowed: a drawn event it refuses is left out
+    /// of the scenario (the draws stay the same, so a case shrinks as before). Nil, the
+    /// default, keeps every kind.
+    public var eventFilter: (@Sendable (ScenarioEvent) -> Bool)?
 
     /// With a profile of `TrackingStart.onUserToggle`, the user turns tracking on within
     /// this of the opening (whole seconds, 0 the simplest), so that every run tracks a while.
@@ -137,7 +144,7 @@ public struct ScenarioGenerator: Sendable {
     }
 
     /// Presets, `measured` first (the simplest): every preset of `IOSPolicy.presetNames`.
-    static let presets = ["measured", "iOS18", "iOS26", "iOS17", "iOS16"]
+    public static let defaultPresets = ["measured", "iOS18", "iOS26", "iOS17", "iOS16"]
     /// Ground speeds of a drive: a town drive first.
     static let speeds = [13.9, 5.0, 30.0]
     /// The share of upload requests a failing network loses (an override of the policy's
@@ -159,7 +166,8 @@ public struct ScenarioGenerator: Sendable {
         let asksForAlways = fuzzesProfile || profile.authorization.asksForAlways
         let eventKinds = Self.eventKinds(authorizations: grantable.reversed())
         let swarm = Gen<FeatureMask>.swarm(featureCount: eventKinds.count)
-        let preset = Gen.element(of: Self.presets)
+        let preset = Gen.element(
+            of: settings.presets.isEmpty ? Self.defaultPresets : settings.presets)
         let authorization = Self.usually(
             grantable[0], else: Array(grantable.dropFirst()) + [.notDetermined])
         let whenInUseAnswer = Self.usually(Authorization.whenInUse, else: [.denied])
@@ -219,6 +227,7 @@ public struct ScenarioGenerator: Sendable {
                     drawn.append(lifecycle.generate(testCase))
                 }
             }
+            if let keep = settings.eventFilter { drawn.removeAll { !keep($0.event) } }
             var opening = [ScenarioEvent.Timed(at: .zero, .open)]
             if profile.trackingStart == .onUserToggle {
                 let at = VirtualDuration.seconds(trackingOnSecond.generate(testCase))

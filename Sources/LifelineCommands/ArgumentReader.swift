@@ -1,5 +1,6 @@
 // Reading command-line options (the CLI layer): `--name value`, `--name=value` and flags,
 // with a usage error for anything unknown, missing or malformed.
+import Engines
 
 /// A mistake in how the command was called: printed with the usage, exit code 2.
 public struct UsageError: Error, CustomStringConvertible {
@@ -20,8 +21,14 @@ public struct InputError: Error, CustomStringConvertible {
 
 struct ArgumentReader {
     private var remaining: [String]
+    /// The team's engines the tool was started with (`LifelineCLI.main(engines:)`): every
+    /// command that names an engine or reads a scenario knows them besides the built-in ones.
+    let engines: [CustomEngine]
 
-    init(_ arguments: [String]) { remaining = arguments }
+    init(_ arguments: [String], engines: [CustomEngine] = []) {
+        remaining = arguments
+        self.engines = engines
+    }
 
     /// True when `--help` or `-h` was given (consumed).
     mutating func wantsHelp() -> Bool {

@@ -33,7 +33,8 @@ enum CorpusCommand {
         }
         let summary: FuzzCorpus.MergeSummary
         do {
-            summary = try FuzzCorpus(directory: destination).merge(from: Array(folders.dropFirst()))
+            summary = try FuzzCorpus(directory: destination, engines: reader.engines)
+                .merge(from: Array(folders.dropFirst()))
         } catch let problem as FuzzCorpus.Problem {
             throw InputError("\(problem)")
         }

@@ -77,7 +77,9 @@ enum DiffCommand {
             }
         } else if let directory {
             let paths = try SweepCommand.scenarioFiles(in: directory)
-            let scenarios = try paths.map(ScenarioFiles.scenario(atPath:))
+            let scenarios = try paths.map {
+                try ScenarioFiles.scenario(atPath: $0, engines: reader.engines)
+            }
             for engine in engines {
                 for (path, run) in zip(paths, SweepRun.runs(of: .engine(engine), on: scenarios)) {
                     cases.append(.init(name: path, subject: .engine(engine), run: run))

@@ -8,7 +8,9 @@ enum EnginesCommand {
 
         Lists every engine that --engine and a scenario's `engine` line accept: the correct
         built-in engines, and the mutants (a built-in engine with one real mistake planted,
-        which the fuzzer must catch), with the engine each is built on and what it does.
+        which the fuzzer must catch), with the engine each is built on and what it does; then
+        a team's own engines (kind custom) when the tool was built with
+        `LifelineCLI.main(engines:)`.
         """
 
     static let command = Subcommand(
@@ -18,7 +20,7 @@ enum EnginesCommand {
     static func run(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {
         let json = reader.flag("--json")
         try reader.finish()
-        let engines = EngineChoice.all
+        let engines = EngineChoice.all + reader.engines.map(EngineChoice.custom)
         if json {
             output.standard(
                 jsonObjects(

@@ -20,10 +20,7 @@ enum FuzzBenchCommand {
 
     static func run(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {
         let name = try reader.text("--engine") ?? BuiltInEngine.session.rawValue
-        guard let engine = EngineChoice(name: name) else {
-            throw InputError(
-                "--engine: no engine is called '\(name)' (`lifeline engines` lists them)")
-        }
+        let engine = try FuzzCommand.engine(named: name, reader.engines)
         let jobs = try reader.integer(
             "--jobs", in: 1...FuzzCommand.jobCountMax,
             default: min(ProcessInfo.processInfo.activeProcessorCount, FuzzCommand.jobCountMax))

@@ -12,6 +12,7 @@ enum FuzzCommand {
         usage: lifeline fuzz [--engine NAME|all] [--seconds N | --cases N] [--seed S]
                              [--jobs J] [--shard K/N] [--guided on|off] [--long]
                              [--fuzz-profile] [--corpus DIR] [--strict] [--json]
+                             [--case-timeout S] [--isolation on|off]
 
         Fuzzes an engine's lifecycle: replays the corpus's saved failures for it, then runs
         generated scenarios (routes, user and OS events, permission changes, same-instant
@@ -43,6 +44,13 @@ enum FuzzCommand {
           --strict   such an entry is an error instead (exit 2)
           --json     one summary object per engine: {engine, cases, states, transitions,
                      seconds, failures}
+          --case-timeout
+                     wall-clock seconds a case may run before it is a no-hang failure
+                     (default 5)
+          --isolation
+                     on (default): cases run in a worker process, so a trap, a bad access or
+                     an abort in an engine is a no-crash failure (shrunk, saved, replayed)
+                     and ends only the worker; off: in this process, which it ends
 
         Ctrl-C ends the run cleanly with the summary of the cases run so far (exit code 130
         unless a failure was found); a second Ctrl-C ends it at once.
@@ -85,13 +93,36 @@ enum FuzzCommand {
                 default: throw UsageError("takes on or off, not '\(text)'")
                 }
             } ?? defaultGuided
-        let corpus = FuzzCorpus(directory: try reader.text("--corpus") ?? defaultCorpus)
+        let corpus = FuzzCorpus(
+            directory: try reader.text("--corpus") ?? defaultCorpus, engines: reader.engines)
         let long = reader.flag("--long")
         let fuzzesProfile = reader.flag("--fuzz-profile")
         let json = reader.flag("--json")
+        let caseTimeout =
+            try reader.parsed("--case-timeout") { text -> Double in
+                guard let value = Double(text), value > 0, value.isFinite else {
+                    throw UsageError("takes a positive number of seconds, not '\(text)'")
+                }
+                return value
+            } ?? defaultCaseTimeout
+        let isolated =
+            try reader.parsed("--isolation") { text throws -> Bool in
+                switch text {
+                case "on": true
+                case "off": false
+                default: throw UsageError("takes on or off, not '\(text)'")
+                }
+            } ?? true
+        // Hidden: this process is the child of a supervising `lifeline fuzz` (FuzzSupervisor).
+        let child = try reader.parsed(FuzzSupervisor.childOption) { text throws in
+            guard let mode = FuzzSupervisor.ChildMode(rawValue: text) else {
+                throw UsageError("takes run or confirm")
+            }
+            return mode
+        }
         let strict = reader.flag("--strict")
         try reader.finish()
-        let known = EngineChoice.all.map(\.name)
+        let known = EngineChoice.all.map(\.name) + reader.engines.map(\.name)
         for problem in corpus.unknownEngineFolders(known: known) {
             if strict { throw InputError("\(problem)") }
             output.error("lifeline: warning: \(problem)")
@@ -99,7 +130,7 @@ enum FuzzCommand {
 
         var summaries: [[(key: String, value: String)]] = []
         var failed = false
-        var table: [(engine: String, cases: Int, seconds: Double, failure: FuzzFailure?)] = []
+        var table: [(engine: String, cases: Int, seconds: Double, failure: String?)] = []
         let stop = FuzzStop()
         let interrupt = output.catchesInterrupt ? InterruptCatcher(stop) : nil
         defer { interrupt?.release() }
@@ -120,30 +151,36 @@ enum FuzzCommand {
             } else {
                 settings.caseCount = cases
             }
-            let line = ProgressLine(output: output, engine: engine.name)
-            let started = WallClock.seconds()
-            let report: FuzzReport
-            do {
-                report = try Fuzzer.fuzz(settings) { line.update($0, started: started) }
-            } catch let problem as FuzzCorpus.Problem {
-                throw InputError("\(problem)")
+            if let child {
+                return try FuzzSupervisor.runChild(settings, mode: child, output: output)
             }
-            for problem in report.corpusWarnings {
+            let started = WallClock.seconds()
+            let outcome: EngineOutcome
+            if isolated, let executable = output.workerExecutable {
+                let supervisor = FuzzSupervisor(
+                    executable: executable, settings: settings, caseTimeout: caseTimeout,
+                    long: long, output: output)
+                outcome = try supervisor.fuzz()
+            } else {
+                let line = ProgressLine(output: output, engine: engine.name)
+                outcome = try inProcess(settings) { line.update($0, started: started) }
+                line.finish(outcome, seconds: WallClock.seconds() - started)
+            }
+            for problem in outcome.corpusWarnings {
                 output.error("lifeline: warning: \(problem) (not replayed; --strict stops here)")
             }
             let elapsed = WallClock.seconds() - started
-            line.finish(report, seconds: elapsed)
-            table.append((engine.name, report.cases, elapsed, report.failure))
+            table.append((engine.name, outcome.cases, elapsed, outcome.failure?.invariant))
             summaries.append([
-                ("engine", PlainText.jsonQuoted(engine.name)), ("cases", "\(report.cases)"),
-                ("states", "\(report.distinctStates)"),
-                ("transitions", "\(report.distinctTransitions)"),
+                ("engine", PlainText.jsonQuoted(engine.name)), ("cases", "\(outcome.cases)"),
+                ("states", "\(outcome.states)"),
+                ("transitions", "\(outcome.transitions)"),
                 ("seconds", PlainText.fixed(elapsed, digits: 3)),
-                ("failures", report.failure.map(failuresJSON) ?? "[]"),
+                ("failures", outcome.failure.map(failuresJSON) ?? "[]"),
             ])
-            if let failure = report.failure {
+            if let failure = outcome.failure {
                 failed = true
-                if !json { output.standard(FailureReport.text(failure, engine: engine)) }
+                if !json { output.standard(failure.text) }
             }
         }
         if stop.isRequested {
@@ -153,37 +190,67 @@ enum FuzzCommand {
         return failed ? 1 : stop.isRequested ? 130 : 0
     }
 
+    /// Wall-clock seconds a case may run in a worker process before it counts as hung
+    /// (`no-hang`): far above any case's time (milliseconds), so that only a callback that
+    /// never returns reaches it.
+    static let defaultCaseTimeout = 5.0
+
+    /// Fuzzes in this process (tests; `--isolation off`): a crash ends the process.
+    static func inProcess(
+        _ settings: FuzzSettings, progress: @escaping (FuzzProgress) -> Void
+    ) throws -> EngineOutcome {
+        let report: FuzzReport
+        do {
+            report = try Fuzzer.fuzz(settings, progress: progress)
+        } catch let problem as FuzzCorpus.Problem {
+            throw InputError("\(problem)")
+        }
+        return EngineOutcome(report)
+    }
+
     /// Workers at most: far above any machine's cores, so a typo is caught.
     static let jobCountMax = 1024
 
     /// The summary's `failures` array holding `failure`: its invariant, the generated case it
     /// was found in (null for a corpus entry), its corpus entry and its events once shrunk.
-    static func failuresJSON(_ failure: FuzzFailure) -> String {
-        var caseText = "null"
-        if case .generated(let caseIndex) = failure.origin { caseText = "\(caseIndex)" }
+    static func failuresJSON(_ failure: EngineOutcome.Failure) -> String {
+        let caseText = failure.caseIndex.map { "\($0)" } ?? "null"
         let path = failure.corpusPath.map(PlainText.jsonQuoted) ?? "null"
         return "[{\"invariant\": \(PlainText.jsonQuoted(failure.invariant)), "
             + "\"case\": \(caseText), \"corpusPath\": \(path), "
-            + "\"events\": \(failure.scenario.events.count)}]"
+            + "\"events\": \(failure.events)}]"
     }
 
-    /// `--engine NAME|all`: all is every correct built-in engine.
+    /// `--engine NAME|all`: all is every correct built-in engine and every custom one.
     static func engineChoice(_ reader: inout ArgumentReader) throws -> [EngineChoice] {
         guard let name = try reader.text("--engine"), name != "all" else {
             return BuiltInEngine.allCases.map(EngineChoice.builtIn)
+                + reader.engines.map(EngineChoice.custom)
         }
-        guard let engine = EngineChoice(name: name) else {
+        return [try engine(named: name, reader.engines)]
+    }
+
+    /// The engine `--engine` names, built-in or one of `custom`.
+    /// - Throws: `InputError` naming every engine the tool knows when none is called `name`.
+    static func engine(named name: String, _ custom: [CustomEngine]) throws -> EngineChoice {
+        guard let engine = EngineChoice(name: name, custom: custom) else {
             throw InputError(
-                "--engine: no engine is called '\(name)' (`lifeline engines` lists them)")
+                "--engine: no engine is called '\(name)'; the engines are "
+                    + LifelineCommand.knownEngineNames(custom))
         }
-        return [engine]
+        return engine
     }
 
     /// Engines against invariants: `ok`, or `FAIL` for the invariant a failure broke.
     static func summaryTable(
-        _ rows: [(engine: String, cases: Int, seconds: Double, failure: FuzzFailure?)]
+        _ rows: [(engine: String, cases: Int, seconds: Double, failure: String?)]
     ) -> String {
-        let names = Invariant.builtIn.map(\.name)
+        // `no-crash` and `no-hang` get a column only when a row failed them.
+        let names =
+            Invariant.builtIn.map(\.name)
+            + [FuzzFailure.crashInvariant, FuzzFailure.hangInvariant].filter { name in
+                rows.contains { $0.failure == name }
+            }
         let width = max(rows.map(\.engine.count).max() ?? 0, "engine".count)
         let pad = ExperimentCommand.pad
         var lines = [
@@ -191,7 +258,7 @@ enum FuzzCommand {
                 .joined(separator: "    ")
         ]
         for row in rows {
-            let cells = names.map { name in row.failure?.invariant == name ? "FAIL" : "ok  " }
+            let cells = names.map { name in row.failure == name ? "FAIL" : "ok  " }
             lines.append(
                 pad(row.engine, width, false) + "  " + pad("\(row.cases)", 5, true) + "  "
                     + cells.joined(separator: "  "))
@@ -233,7 +300,7 @@ final class ProgressLine {
         }
     }
 
-    func finish(_ report: FuzzReport, seconds: Double) {
+    func finish(_ report: EngineOutcome, seconds: Double) {
         if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         let failures = report.failure == nil ? 0 : 1
         // The same cases as the last plain line, and nothing more to say: already printed.
@@ -242,8 +309,8 @@ final class ProgressLine {
         }
         output.error(
             Self.text(
-                engine, cases: report.cases, seconds: seconds, states: report.distinctStates,
-                transitions: report.distinctTransitions, failures: failures)
+                engine, cases: report.cases, seconds: seconds, states: report.states,
+                transitions: report.transitions, failures: failures)
                 + (report.corpusReplayed > 0
                     ? ", \(report.corpusReplayed) corpus entries replayed" : ""))
     }

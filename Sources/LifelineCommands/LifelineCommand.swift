@@ -1,5 +1,7 @@
 // The `lifeline` command-line tool (layer 6): subcommands, help, and exit codes.
+import Engines
 import Foundation
+import Fuzzing
 
 /// Where a command writes: the standard streams in the tool, buffers in tests.
 public struct CommandOutput {
@@ -8,14 +10,19 @@ public struct CommandOutput {
     /// Whether a long command catches Ctrl-C (SIGINT) to end cleanly with what it has so far:
     /// true for the process's own streams, false in tests (which run in-process).
     public var catchesInterrupt: Bool
+    /// The executable `lifeline fuzz` starts again as its worker processes (this tool, which
+    /// then has the same engines), so that a crash or a hang in a case ends only a worker; nil
+    /// runs every case in this process (tests, which run the command in-process).
+    public var workerExecutable: String?
 
     public init(
         standard: @escaping (String) -> Void, error: @escaping (String) -> Void,
-        catchesInterrupt: Bool = false
+        catchesInterrupt: Bool = false, workerExecutable: String? = nil
     ) {
         self.standard = standard
         self.error = error
         self.catchesInterrupt = catchesInterrupt
+        self.workerExecutable = workerExecutable
     }
 
     /// The process's standard output and standard error.
@@ -24,7 +31,7 @@ public struct CommandOutput {
             standard: { print($0) },
             error: { text in
                 FileHandle.standardError.write(Data((text + "\n").utf8))
-            }, catchesInterrupt: true)
+            }, catchesInterrupt: true, workerExecutable: WorkerProcess.currentExecutable)
     }
 }
 
@@ -73,37 +80,80 @@ public enum LifelineCommand {
                 separator: "\n")
     }()
 
-    /// Runs the tool on `arguments` (without the program name), writing to the process streams.
-    public static func main(arguments: [String]) -> Int32 {
-        run(arguments: arguments, output: .process)
+    /// Runs the tool on `arguments` (without the program name), writing to the process streams,
+    /// with a team's `engines` besides the built-in ones.
+    public static func main(arguments: [String], engines: [CustomEngine] = []) -> Int32 {
+        run(arguments: arguments, output: .process, engines: engines)
     }
 
-    /// Runs the tool on `arguments`, writing to `output`; returns the exit code.
-    public static func run(arguments: [String], output: CommandOutput) -> Int32 {
+    /// Runs the tool on `arguments`, writing to `output`, with a team's `engines` besides the
+    /// built-in ones; returns the exit code. Engines whose names clash (with each other, with a
+    /// built-in engine or a mutant) or are not one word are bad input: exit 2, naming them and
+    /// every known name.
+    public static func run(
+        arguments: [String], output: CommandOutput, engines: [CustomEngine] = []
+    ) -> Int32 {
         do {
-            return try dispatch(arguments, output: output)
+            try checkNames(of: engines)
+            return try dispatch(arguments, output: output, engines: engines)
         } catch let error as UsageError {
             output.error("lifeline: \(error.message)\n\n\(usage(for: arguments))")
             return 2
         } catch let error as InputError {
             output.error("lifeline: \(error)")
             return 2
+        } catch let status as ExitStatus {
+            return status.code
         } catch {
             output.error("lifeline: \(error)")
             return 1
         }
     }
 
-    static func dispatch(_ arguments: [String], output: CommandOutput) throws -> Int32 {
+    /// Fails on a custom engine's name that is empty, not one word, or taken (by a built-in
+    /// engine, a mutant or an earlier custom engine), with every known name.
+    static func checkNames(of engines: [CustomEngine]) throws {
+        for (index, engine) in engines.enumerated() {
+            let problem: String?
+            if engine.name.isEmpty || engine.name.contains(where: \.isWhitespace) {
+                problem = "is not one word"
+            } else if EngineChoice(name: engine.name) != nil {
+                problem = "is a built-in engine's name"
+            } else if engines[..<index].contains(where: { $0.name == engine.name }) {
+                problem = "is registered twice"
+            } else {
+                problem = nil
+            }
+            guard let problem else { continue }
+            throw InputError(
+                "the custom engine '\(engine.name)' \(problem); engine names must differ: "
+                    + knownEngineNames(engines))
+        }
+    }
+
+    /// Every engine name the tool knows, for an error: the built-in ones, the mutants and the
+    /// team's.
+    static func knownEngineNames(_ engines: [CustomEngine]) -> String {
+        let builtIn = EngineChoice.all.map(\.name).joined(separator: ", ")
+        let custom = engines.map(\.name).joined(separator: ", ")
+        return "built-in \(builtIn)" + (engines.isEmpty ? "" : "; custom \(custom)")
+    }
+
+    static func dispatch(
+        _ arguments: [String], output: CommandOutput, engines: [CustomEngine] = []
+    ) throws -> Int32 {
         guard let command = arguments.first else { throw UsageError("no command given") }
         let rest = Array(arguments.dropFirst())
         switch command {
         case "help", "--help", "-h":
             output.standard(usage)
             return 0
+        case CaseWorker.subcommand:
+            // Hidden: a worker process of `lifeline fuzz` (`CaseWorker`), not for people.
+            return CaseWorker.serve(engines: engines)
         default:
             if let single = commands.first(where: { $0.name == command }) {
-                var reader = ArgumentReader(rest)
+                var reader = ArgumentReader(rest, engines: engines)
                 if reader.wantsHelp() {
                     output.standard(single.usage)
                     return 0
@@ -113,7 +163,7 @@ public enum LifelineCommand {
             guard let group = groups.first(where: { $0.name == command }) else {
                 throw UsageError("unknown command '\(command)'")
             }
-            return try group.run(rest, output: output)
+            return try group.run(rest, output: output, engines: engines)
         }
     }
 
@@ -143,14 +193,16 @@ struct CommandGroup: Sendable {
 
     /// Runs the subcommand that `arguments` names (its options follow its name), or prints its
     /// usage for `--help`.
-    func run(_ arguments: [String], output: CommandOutput) throws -> Int32 {
+    func run(
+        _ arguments: [String], output: CommandOutput, engines: [CustomEngine] = []
+    ) throws -> Int32 {
         guard let which = arguments.first else {
             throw UsageError("\(missing): \(subcommands.map(\.name).joined(separator: ", "))")
         }
         guard let subcommand = subcommands.first(where: { $0.name == which }) else {
             throw UsageError("unknown \(noun) '\(which)'")
         }
-        var reader = ArgumentReader(Array(arguments.dropFirst()))
+        var reader = ArgumentReader(Array(arguments.dropFirst()), engines: engines)
         if reader.wantsHelp() {
             output.standard(subcommand.usage)
             return 0

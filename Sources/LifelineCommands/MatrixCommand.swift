@@ -10,12 +10,12 @@ enum MatrixCommand {
         let json = reader.flag("--json")
         let policy = try ExperimentCommand.policy(&reader)
         try reader.finish()
-        let rows = LifecycleMatrix(policy: policy).run(engines: engines)
+        let rows = LifecycleMatrix(policy: policy).run(choices: engines)
         return ExperimentCommand.emit(
             rows, json: json, output: output,
             fields: { row in
                 [
-                    ("engine", PlainText.jsonQuoted(row.engine.rawValue)),
+                    ("engine", PlainText.jsonQuoted(row.engine.name)),
                     ("scenario", PlainText.jsonQuoted(row.scenario.rawValue)),
                     ("gapSeconds", jsonNumber(row.gapSeconds)),
                     ("fixesLost", "\(row.fixesLost)"),
@@ -24,17 +24,14 @@ enum MatrixCommand {
             }, table: { table($0, policy: policy) })
     }
 
-    /// `--engine NAME|all` (default all).
-    static func engineChoice(_ reader: inout ArgumentReader) throws -> [BuiltInEngine] {
+    /// `--engine NAME|all` (default all): all is every correct built-in engine and every
+    /// custom one.
+    static func engineChoice(_ reader: inout ArgumentReader) throws -> [EngineChoice] {
         guard let name = try reader.text("--engine"), name != "all" else {
-            return BuiltInEngine.allCases
+            return BuiltInEngine.allCases.map(EngineChoice.builtIn)
+                + reader.engines.map(EngineChoice.custom)
         }
-        guard let engine = BuiltInEngine(rawValue: name) else {
-            throw UsageError(
-                "--engine takes one of \(BuiltInEngine.names.joined(separator: ", ")) or all, "
-                    + "not '\(name)'")
-        }
-        return [engine]
+        return [try FuzzCommand.engine(named: name, reader.engines)]
     }
 
     static func table(_ rows: [LifecycleMatrix.Row], policy: IOSPolicy) -> String {
@@ -47,7 +44,7 @@ enum MatrixCommand {
         for row in rows {
             let relaunch = row.relaunchSeconds.map { PlainText.fixed($0, digits: 1) + " s" } ?? "–"
             lines.append(
-                pad(row.engine.rawValue, 16, false) + "  " + pad(row.scenario.rawValue, 16, false)
+                pad(row.engine.name, 16, false) + "  " + pad(row.scenario.rawValue, 16, false)
                     + "  " + pad(PlainText.fixed(row.gapSeconds, digits: 1) + " s", 9, true)
                     + "  " + pad("\(row.fixesLost)", 10, true) + "  " + pad(relaunch, 8, true))
         }

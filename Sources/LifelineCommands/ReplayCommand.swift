@@ -1,5 +1,6 @@
 // `lifeline replay PATH`: reruns one corpus entry and says whether it still breaks the
 // invariant it was saved for, passes now, or breaks another.
+import Fuzzing
 import Invariants
 import Simulation
 
@@ -10,8 +11,11 @@ enum ReplayCommand {
         Reruns one corpus entry (a file `lifeline fuzz` saved, DIR/ENGINE/INVARIANT-HASH.scenario)
         and checks every built-in invariant. It says "still fails" with the violations of the
         invariant its header records and the compact timeline (exit 1), "passes now" when
-        every invariant holds (exit 0), or that it fails a different invariant (exit 1). A file
-        that is not a corpus entry, or was written in a newer corpus format, exits 2.
+        every invariant holds (exit 0), or that it fails a different invariant (exit 1). An
+        entry saved for no-crash or no-hang runs first in a worker process: "still crashes"
+        or "still hangs" with the signal and the last deliveries (exit 1); once it runs to its
+        end it is checked as any other. A file that is not a corpus entry, or was written in a
+        newer corpus format, exits 2.
         """
 
     static let command = Subcommand(
@@ -21,13 +25,21 @@ enum ReplayCommand {
     static func run(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {
         let path = try reader.argument(missing: "replay needs a corpus entry")
         try reader.finish()
-        let entry = try ScenarioFiles.entry(atPath: path)
-        guard Invariant.builtIn(named: entry.invariant) != nil else {
+        let entry = try ScenarioFiles.entry(atPath: path, engines: reader.engines)
+        if FuzzFailure.isProcessInvariant(entry.invariant),
+            let code = try replayInWorker(entry, output: output)
+        {
+            return code
+        }
+        guard Invariant.builtIn(named: entry.invariant) != nil
+            || FuzzFailure.isProcessInvariant(entry.invariant)
+        else {
             let names = Invariant.builtIn.map(\.name).joined(separator: ", ")
             throw InputError(
                 "\(path): the entry records the invariant '\(entry.invariant)', which this "
                     + "Lifeline does not check (it checks \(names))")
         }
+        // A `no-crash` or `no-hang` entry that ran to its end in a worker runs here too.
         let record = try ScenarioFiles.record(entry.scenario, path: path)
         let verdicts = RunReport.verdicts(of: record)
         let failing = verdicts.filter { !$0.passed }
@@ -58,6 +70,34 @@ enum ReplayCommand {
         lines.append("")
         lines.append(Timeline(record, violations: violations, mode: .compact).text)
         output.standard(lines.joined(separator: "\n"))
+        return 1
+    }
+
+    /// Runs a `no-crash` or `no-hang` entry in a worker process: the exit code when it still
+    /// crashes or hangs (1, with what it did), nil when it ran to its end.
+    static func replayInWorker(_ entry: FuzzCorpus.Entry, output: CommandOutput) throws -> Int32? {
+        guard let executable = output.workerExecutable else {
+            throw InputError(
+                "\(entry.path): a \(entry.invariant) entry is replayed in a worker process, "
+                    + "which this run of the tool cannot start")
+        }
+        let worker = CaseWorker(
+            executable: executable, arguments: [CaseWorker.subcommand],
+            caseTimeoutSeconds: FuzzCommand.defaultCaseTimeout)
+        defer { worker.stop() }
+        let run = worker.run(entry.scenario, traceTail: CrashFinding.traceTailCount)
+        if case .unavailable(let reason) = run.outcome {
+            throw InputError("\(entry.path): cannot be replayed in a worker process: \(reason)")
+        }
+        guard let invariant = CrashFinding.invariant(of: run.outcome) else { return nil }
+        let violation = CrashFinding.violation(
+            run, invariant: invariant, scenario: entry.scenario, worker: worker)
+        let engine = entry.scenario.engine.name.name
+        let verdict = invariant == FuzzFailure.crashInvariant ? "still crashes" : "still hangs"
+        let recorded = invariant == entry.invariant ? "" : " (recorded as \(entry.invariant))"
+        output.standard(
+            ["\(verdict): \(invariant) (engine \(engine))\(recorded)", "", "  \(violation)"]
+                .joined(separator: "\n"))
         return 1
     }
 }

@@ -54,7 +54,7 @@ enum RunCommand {
         let svg = svgPath.map { OutputFile(path: $0, contents: "the SVG timeline") }
         for file in [chrome, svg].compactMap({ $0 }) { try file.check(replacing: replace) }
 
-        let scenario = try ScenarioFiles.scenario(atPath: path)
+        let scenario = try ScenarioFiles.scenario(atPath: path, engines: reader.engines)
         let record = try ScenarioFiles.record(scenario, path: path)
         let report = RunReport(path: path, scenario: scenario, record: record)
         var trace: (path: String, hash: TraceHash)?

@@ -1,5 +1,6 @@
 // Scenario files and corpus entries read and run for `lifeline run` and `lifeline replay`
 // (the CLI layer), every problem turned into an `InputError` that names the file and line.
+import Engines
 import Fuzzing
 import Invariants
 import Scenarios
@@ -9,12 +10,12 @@ import World
 /// a scenario that does not parse, a GPX route or a policy that cannot be made is an
 /// `InputError` (exit 2, never a trap), worded by the layer that found it.
 enum ScenarioFiles {
-    /// The scenario file at `path`.
+    /// The scenario file at `path`, which may name one of `engines`.
     /// - Throws: `InputError` naming `path:line:column` and what was expected there, or
     ///   `path` alone for a file that cannot be read.
-    static func scenario(atPath path: String) throws -> Scenario {
+    static func scenario(atPath path: String, engines: [CustomEngine] = []) throws -> Scenario {
         do {
-            return try Scenario(contentsOfFile: path)
+            return try Scenario(contentsOfFile: path, engines: engines)
         } catch {
             throw InputError("\(error)")
         }
@@ -23,9 +24,11 @@ enum ScenarioFiles {
     /// The corpus entry at `path` (`FuzzCorpus.entry(atPath:)`).
     /// - Throws: `InputError` for a file that is not a corpus entry, a newer corpus format, or
     ///   a scenario that does not parse.
-    static func entry(atPath path: String) throws -> FuzzCorpus.Entry {
+    static func entry(atPath path: String, engines: [CustomEngine] = []) throws
+        -> FuzzCorpus.Entry
+    {
         do {
-            return try FuzzCorpus.entry(atPath: path)
+            return try FuzzCorpus.entry(atPath: path, engines: engines)
         } catch let problem as FuzzCorpus.Problem {
             throw InputError("\(problem)")
         }

@@ -103,7 +103,9 @@ enum SweepCommand {
                 ($0, [SweepRun.backgroundExperiment($0)])
             }
         } else if let directory {
-            let scenarios = try scenarioFiles(in: directory).map(ScenarioFiles.scenario(atPath:))
+            let scenarios = try scenarioFiles(in: directory).map {
+                try ScenarioFiles.scenario(atPath: $0, engines: reader.engines)
+            }
             subjects = engines.map {
                 (.engine($0), SweepRun.runs(of: .engine($0), on: scenarios))
             }

@@ -583,7 +583,15 @@ final class AppProcess: SimulationActor, DiskViewSource {
             bootTime: BootTime(sinceStart: bootTime.sinceStart + clockAdjustment),
             uptime: bootTime.uptime(at: context.now) - sleep.asleep(until: context.now),
             now: context.now)
-        if services.crashReason == nil { body(engine, services) }
+        if services.crashReason == nil {
+            if let observe = EngineCallbackObserver.observe {
+                observe(true)
+                body(engine, services)
+                observe(false)
+            } else {
+                body(engine, services)
+            }
+        }
         self.engine = consume engine
         storage.inCallback = false
         sendRequests(of: services, &context)
@@ -781,4 +789,13 @@ final class AppProcess: SimulationActor, DiskViewSource {
     private var appState: ProcessState {
         mailbox.state == .suspended ? .background : mailbox.state
     }
+}
+
+/// Told when an engine callback begins (true) and ends (false), if set: the fuzzer's worker
+/// process streams it while it runs one scenario, so that a trap is blamed on the engine when
+/// it came inside a callback and on Lifeline's model otherwise. Set it only in a process that
+/// runs one world at a time, before the world runs; nil, the default, costs one load per
+/// callback.
+public enum EngineCallbackObserver {
+    nonisolated(unsafe) public static var observe: ((Bool) -> Void)?
 }

@@ -1,5 +1,4 @@
-// The `lifeline` executable: hands the arguments to the command layer and exits with its code.
-import Foundation
-import LifelineCommands
+// The `lifeline` executable: the command layer with the built-in engines only.
+import LifelineCLI
 
-exit(LifelineCommand.main(arguments: Array(CommandLine.arguments.dropFirst())))
+LifelineCLI.main(engines: [])

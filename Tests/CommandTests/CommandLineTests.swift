@@ -1,14 +1,17 @@
 // The command-line tool: help, usage errors with exit code 2, and the bench command's output.
+import Engines
 @testable import LifelineCommands
 import Testing
 
 /// Runs the tool on `arguments`, capturing what it prints.
-func runTool(_ arguments: [String]) -> (code: Int32, standard: String, error: String) {
+func runTool(_ arguments: [String], engines: [CustomEngine] = [])
+    -> (code: Int32, standard: String, error: String)
+{
     final class Buffer { var standard = ""; var error = "" }
     let buffer = Buffer()
     let output = CommandOutput(
         standard: { buffer.standard += $0 + "\n" }, error: { buffer.error += $0 + "\n" })
-    let code = LifelineCommand.run(arguments: arguments, output: output)
+    let code = LifelineCommand.run(arguments: arguments, output: output, engines: engines)
     return (code, buffer.standard, buffer.error)
 }
 

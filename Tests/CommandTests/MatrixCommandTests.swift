@@ -43,7 +43,7 @@ struct MatrixCommandTests {
     @Test(
         "bad usage exits with 2 and names the option",
         arguments: [
-            (["--engine", "bogus"], "--engine takes one of location-runtime, session, standard or all"),
+            (["--engine", "bogus"], "no engine is called 'bogus'; the engines are built-in"),
             (["--policy"], "--policy"),
             (["--speed", "3"], "--speed"),
         ] as [([String], String)])

@@ -10,7 +10,7 @@ struct LifecycleMatrixTests {
     static func row(_ rows: [LifecycleMatrix.Row], _ engine: BuiltInEngine, _ scenario: LifecycleMatrix.Scenario)
         -> LifecycleMatrix.Row?
     {
-        rows.first { $0.engine == engine && $0.scenario == scenario }
+        rows.first { $0.engine == .builtIn(engine) && $0.scenario == scenario }
     }
 
     @Test("R-D1, R-D6, R-D7: under measured the standard engine is never suspended, and a swipe while driving costs a region-exit relaunch some hundreds of metres on")

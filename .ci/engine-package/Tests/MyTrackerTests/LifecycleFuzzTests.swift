@@ -1,9 +1,11 @@
 // A team's own engine fuzzed from its own package with `fuzzLifecycle`, against the built-in
 // invariants plus one of the team's own, through Lifeline's public API only.
 import Engines
+import Foundation
 import Fuzzing
 import FuzzingTesting
 import Invariants
+import Scenarios
 import Testing
 import World
 
@@ -36,6 +38,30 @@ struct LifecycleFuzzTests {
             seed: 7, cases: 40, corpus: "Corpus")
         #expect(report?.failure == nil)
         #expect((report?.cases ?? 0) >= 40)
+    }
+
+    /// A time budget and a narrowed search: iOS 26 only, no reboots.
+    @Test func myTrackerWithinABudget() {
+        var generator = ScenarioGenerator(engine: .custom(myTracker))
+        generator.presets = ["iOS26"]
+        generator.eventFilter = { $0 != .reboot }
+        let report = fuzzLifecycle(
+            of: .custom(myTracker), seed: 3, seconds: 2, generator: generator)
+        #expect(report?.failure == nil)
+        #expect((report?.cases ?? 0) >= 1)
+    }
+
+    /// What a trap does inside `swift test` (`fuzzLifecycle`'s doc comment): it ends the test
+    /// process. Run only when asked (`.ci/run` does, and expects the process to die).
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["LIFELINE_TRAP_DEMO"] != nil))
+    func aTrapEndsTheTestProcess() {
+        let trapper = CustomEngine(name: "trapper", summary: "traps at its first launch") {
+            rules in
+            let slots: [Int] = []
+            _ = slots[rules.startOnBoot ? 2 : 1]  // index out of range
+            return BuiltInEngine.session.make(launchRules: rules)
+        }
+        fuzzLifecycle(of: .custom(trapper), cases: 5)
     }
 
     /// The failure path seen from outside: a known-broken engine is caught, shrunk and recorded

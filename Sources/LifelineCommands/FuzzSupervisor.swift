@@ -1,0 +1,377 @@
+// `lifeline fuzz` in worker processes (the CLI layer): the tool starts itself again as a child
+// that runs the search as it always did (worker threads, results in case order), and watches
+// which cases are in flight; a child that dies of a signal or hangs ends only itself, and the
+// case that did it becomes a `no-crash` or `no-hang` finding, shrunk in fresh workers.
+import Engines
+import Foundation
+import Fuzzing
+import Simulation
+
+/// One engine's fuzzing result as `lifeline fuzz` prints it, whether its search ran in this
+/// process or in a child (which sends it back as JSON).
+struct EngineOutcome: Codable {
+    /// The failure, as the summary and the report print it.
+    struct Failure: Codable {
+        var invariant: String
+        /// The generated case it was found in; nil for a corpus entry.
+        var caseIndex: Int?
+        var corpusPath: String?
+        /// External events once shrunk.
+        var events: Int
+        /// The story and the command that replays it.
+        var text: String
+    }
+
+    var cases = 0
+    var states = 0
+    var transitions = 0
+    var corpusReplayed = 0
+    var interrupted = false
+    var failure: Failure?
+    /// Corpus entries that could not be replayed, in words (`FuzzReport.corpusWarnings`).
+    var corpusWarnings: [String] = []
+
+    init() {}
+
+    init(_ report: FuzzReport) {
+        cases = report.cases
+        states = report.distinctStates
+        transitions = report.distinctTransitions
+        corpusReplayed = report.corpusReplayed
+        interrupted = report.isInterrupted
+        failure = report.failure.map { Failure($0, engine: report.engine) }
+        corpusWarnings = report.corpusWarnings.map(\.description)
+    }
+}
+
+extension EngineOutcome.Failure {
+    init(_ failure: FuzzFailure, engine: EngineChoice) {
+        invariant = failure.invariant
+        if case .generated(let index) = failure.origin { caseIndex = index }
+        corpusPath = failure.corpusPath
+        events = failure.scenario.events.count
+        text = FailureReport.text(failure, engine: engine)
+    }
+}
+
+/// The process's exit status, already explained on standard error by a child.
+struct ExitStatus: Error { var code: Int32 }
+
+/// Runs one engine's search in child processes of this executable and turns a child's death
+/// into a finding.
+///
+/// The child (`lifeline fuzz … --supervised-child run`) runs the search in-process and tells,
+/// on its descriptor 3, each corpus entry (`p PATH`) and case (`s INDEX`, `f INDEX`) it
+/// starts and finishes, each commit (`c CASES STATES TRANSITIONS`) and at the end its result
+/// (`r JSON`). A case in flight past `caseTimeout` (wall time: the one clock this reads,
+/// never for a result) has the child killed. After a death the search is run again on one
+/// worker thread up to the highest case that was in flight (`confirm`, which also sends each
+/// case's choices): the cases are the same whatever the first child's `--jobs`, so the lowest
+/// failing case, a crash or an invariant, is the one reported, with the same counts. The
+/// crashing case's choices are then shrunk in fresh `CaseWorker`s.
+final class FuzzSupervisor {
+    static let childOption = "--supervised-child"
+
+    /// What a child runs: the search as asked (`run`), or again on one thread, with each case's
+    /// choices, up to a case that died (`confirm`).
+    enum ChildMode: String {
+        case run
+        case confirm
+    }
+
+    let executable: String
+    let settings: FuzzSettings
+    let caseTimeout: Double
+    let long: Bool
+    let output: CommandOutput
+
+    init(
+        executable: String, settings: FuzzSettings, caseTimeout: Double, long: Bool,
+        output: CommandOutput
+    ) {
+        self.executable = executable
+        self.settings = settings
+        self.caseTimeout = caseTimeout
+        self.long = long
+        self.output = output
+    }
+
+    /// How a child ended: with its result, or dead.
+    enum ChildEnd {
+        case finished(EngineOutcome)
+        case died(Death)
+    }
+
+    /// What the supervisor knew when a child died.
+    struct Death {
+        var termination: WorkerProcess.Termination
+        /// Cases started and not finished (the lowest first).
+        var inFlight: [Int]
+        /// The case that ran past the timeout, if that is why it was killed.
+        var hungCase: Int?
+        /// The corpus entry being replayed, if no case had started.
+        var corpusEntry: String?
+        /// Corpus entries begun.
+        var corpusReplayed = 0
+        /// The last commit's counts.
+        var committed = (cases: 0, states: 0, transitions: 0)
+        /// Each started case's choices (confirm mode), by index.
+        var choices: [Int: [UInt64]] = [:]
+    }
+
+    /// The engine's outcome: the child's, or the finding its death is.
+    func fuzz() throws -> EngineOutcome {
+        let started = WallClock.seconds()
+        let first = try runChild(
+            .run, caseCount: settings.caseCount, seconds: settings.secondsMax,
+            jobs: settings.jobCount)
+        guard case .died(let death) = first else {
+            if case .finished(let outcome) = first { return outcome }
+            return EngineOutcome()
+        }
+        var outcome: EngineOutcome
+        if let entry = death.corpusEntry, death.inFlight.isEmpty {
+            outcome = try corpusFinding(entry, death: death)
+        } else {
+            guard let highest = death.inFlight.last ?? death.choices.keys.max() else {
+                throw InputError(
+                    "fuzz: the worker process died outside any case "
+                        + "(\(describe(death.termination))), while shrinking or explaining")
+            }
+            let confirm = try runChild(.confirm, caseCount: highest + 1, seconds: nil, jobs: 1)
+            switch confirm {
+            case .finished(let outcome):
+                output.error(
+                    "lifeline: case \(highest) \(death.hungCase == nil ? "crashed" : "hung") "
+                        + "with --jobs \(settings.jobCount), but not when the cases up to it "
+                        + "ran again on one thread")
+                return outcome
+            case .died(let again):
+                outcome = try caseFinding(again)
+            }
+        }
+        output.error(
+            ProgressLine.text(
+                settings.engine.name, cases: outcome.cases, seconds: WallClock.seconds() - started,
+                states: outcome.states, transitions: outcome.transitions, failures: 1))
+        return outcome
+    }
+
+    /// The finding of a corpus entry whose replay ended the child.
+    func corpusFinding(_ path: String, death: Death) throws -> EngineOutcome {
+        let entry: FuzzCorpus.Entry
+        do {
+            entry = try FuzzCorpus.entry(atPath: path, engines: settings.corpus?.engines ?? [])
+        } catch {
+            throw InputError("\(error)")
+        }
+        let worker = makeWorker()
+        defer { worker.stop() }
+        var failure = CrashFinding.failure(
+            entry.scenario, invariant: invariant(of: death), worker: worker)
+        failure.origin = .corpus(path: path)
+        failure.corpusPath = path
+        var outcome = EngineOutcome()
+        outcome.corpusReplayed = death.corpusReplayed
+        outcome.failure = EngineOutcome.Failure(failure, engine: settings.engine)
+        return outcome
+    }
+
+    /// The finding of the generated case that ended a confirming child: shrunk, described and
+    /// saved to the corpus.
+    func caseFinding(_ death: Death) throws -> EngineOutcome {
+        if let entry = death.corpusEntry, death.inFlight.isEmpty {
+            return try corpusFinding(entry, death: death)
+        }
+        guard let caseIndex = death.inFlight.first, let choices = death.choices[caseIndex] else {
+            throw InputError(
+                "fuzz: the worker process died outside any case (\(describe(death.termination)))")
+        }
+        let worker = makeWorker()
+        defer { worker.stop() }
+        var failure = CrashFinding.failure(
+            choices: choices, invariant: invariant(of: death),
+            generator: settings.generator.scenarios, worker: worker, caseIndex: caseIndex)
+        if let corpus = settings.corpus {
+            do {
+                failure.corpusPath = try corpus.save(
+                    failure.scenario, engine: settings.engine.name, invariant: failure.invariant,
+                    found: "lifeline fuzz --engine \(settings.engine.name) --seed "
+                        + "\(settings.seed) --guided \(settings.isGuided ? "on" : "off") "
+                        + "(case \(caseIndex))")
+            } catch let problem as FuzzCorpus.Problem {
+                throw InputError("\(problem)")
+            }
+        }
+        var outcome = EngineOutcome()
+        outcome.cases = death.committed.cases + 1
+        outcome.states = death.committed.states
+        outcome.transitions = death.committed.transitions
+        outcome.failure = EngineOutcome.Failure(failure, engine: settings.engine)
+        return outcome
+    }
+
+    func invariant(of death: Death) -> String {
+        death.hungCase == nil ? FuzzFailure.crashInvariant : FuzzFailure.hangInvariant
+    }
+
+    func makeWorker() -> CaseWorker {
+        CaseWorker(
+            executable: executable, arguments: [CaseWorker.subcommand],
+            caseTimeoutSeconds: caseTimeout)
+    }
+
+    func describe(_ termination: WorkerProcess.Termination) -> String {
+        switch termination {
+        case .exited(let status): "exit status \(status)"
+        case .signalled(let signal): WorkerProcess.describe(signal: signal)
+        }
+    }
+
+    /// Starts a child on the search and follows it to its end.
+    func runChild(_ mode: ChildMode, caseCount: Int, seconds: Double?, jobs: Int) throws
+        -> ChildEnd
+    {
+        var arguments = [
+            "fuzz", "--engine", settings.engine.name, "--seed", "\(settings.seed)", "--jobs",
+            "\(jobs)", "--shard", "\(settings.shard.number)/\(settings.shard.count)", "--guided",
+            settings.isGuided ? "on" : "off", Self.childOption, mode.rawValue,
+        ]
+        if let corpus = settings.corpus { arguments += ["--corpus", corpus.directory] }
+        if long { arguments.append("--long") }
+        if settings.isStrict { arguments.append("--strict") }
+        if let seconds {
+            arguments += ["--seconds", "\(seconds)"]
+        } else {
+            arguments += ["--cases", "\(caseCount)"]
+        }
+        let child: WorkerProcess
+        do {
+            child = try WorkerProcess(
+                executable: executable, arguments: arguments, pipesStandardStreams: false,
+                // The confirming run repeats what the first said (and its crash report).
+                eventStream: true, standardErrorPath: mode == .confirm ? "/dev/null" : nil,
+                environment: ["SWIFT_BACKTRACE": "enable=no"])
+        } catch {
+            throw InputError("fuzz: \(error)")
+        }
+        var death = Death(termination: .exited(0), inFlight: [])
+        var startTimes: [Int: Double] = [:]
+        var result: EngineOutcome?
+        reading: while true {
+            let deadline = startTimes.values.min().map { $0 + caseTimeout }
+            switch child.readEvent(until: deadline) {
+            case .line(let line):
+                guard let kind = line.first else { continue }
+                let rest = line.dropFirst(2)
+                switch kind {
+                case "p":
+                    death.corpusEntry = String(rest)
+                    death.corpusReplayed += 1
+                case "s":
+                    let words = rest.split(separator: " ")
+                    guard let index = words.first.flatMap({ Int($0) }) else { continue }
+                    death.corpusEntry = nil
+                    startTimes[index] = WallClock.seconds()
+                    if words.count > 1 {
+                        death.choices = [
+                            index: words[1].split(separator: ",").compactMap {
+                                UInt64($0, radix: 16)
+                            }
+                        ]
+                    }
+                case "f":
+                    if let index = Int(rest) { startTimes[index] = nil }
+                case "c":
+                    let numbers = rest.split(separator: " ").compactMap { Int($0) }
+                    if numbers.count == 3 {
+                        death.committed = (numbers[0], numbers[1], numbers[2])
+                    }
+                case "r":
+                    result = try? JSONDecoder().decode(
+                        EngineOutcome.self, from: Data(rest.utf8))
+                default:
+                    continue
+                }
+            case .end:
+                break reading
+            case .timeout:
+                let now = WallClock.seconds()
+                guard
+                    let hung = startTimes.filter({ now - $0.value >= caseTimeout }).keys.min()
+                else { continue }
+                death.hungCase = hung
+                child.kill()
+                break reading
+            }
+        }
+        death.termination = child.wait()
+        death.inFlight = startTimes.keys.sorted()
+        if let hung = death.hungCase {
+            death.inFlight = [hung] + death.inFlight.filter { $0 != hung }
+        }
+        if death.hungCase == nil, case .exited(let status) = death.termination {
+            if let result { return .finished(result) }
+            // The child explained itself on standard error (a corpus it cannot read, say).
+            if status != 0 { throw ExitStatus(code: status) }
+        }
+        return .died(death)
+    }
+
+    /// A child's side: runs the search in this process, telling the supervisor on descriptor 3
+    /// what it runs, and sends its outcome there. Returns the exit status.
+    static func runChild(_ settings: FuzzSettings, mode: ChildMode, output: CommandOutput) throws
+        -> Int32
+    {
+        var settings = settings
+        let stream = EventStream(descriptor: 3)
+        settings.caseObserver = FuzzCaseObserver(wantsChoices: mode == .confirm) { event in
+            switch event {
+            case .corpusEntry(let path):
+                stream.write("p \(path)")
+            case .started(let caseIndex, let choices):
+                let listed = choices.map {
+                    " " + $0.map { String($0, radix: 16) }.joined(separator: ",")
+                }
+                stream.write("s \(caseIndex)\(listed ?? "")")
+            case .finished(let caseIndex):
+                stream.write("f \(caseIndex)")
+            }
+        }
+        let line = mode == .run ? ProgressLine(output: output, engine: settings.engine.name) : nil
+        let started = WallClock.seconds()
+        let outcome = try FuzzCommand.inProcess(settings) { progress in
+            stream.write(
+                "c \(progress.cases) \(progress.distinctStates) \(progress.distinctTransitions)")
+            line?.update(progress, started: started)
+        }
+        line?.finish(outcome, seconds: WallClock.seconds() - started)
+        let json = (try? JSONEncoder().encode(outcome)).map { String(decoding: $0, as: UTF8.self) }
+        stream.write("r \(json ?? "{}")")
+        return 0
+    }
+}
+
+/// Lines written to a descriptor at once, one writer at a time (worker threads and the
+/// calling thread share it).
+final class EventStream: @unchecked Sendable {
+    // invariant: `descriptor` is written only under `lock`.
+    private let lock = NSLock()
+    private let descriptor: Int32
+
+    init(descriptor: Int32) { self.descriptor = descriptor }
+
+    func write(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        lock.withLock {
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes[offset...].withUnsafeBytes {
+                    Foundation.write(descriptor, $0.baseAddress, $0.count)
+                }
+                guard written > 0 else { return }
+                offset += written
+            }
+        }
+    }
+}
