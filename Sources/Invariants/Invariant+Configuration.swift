@@ -25,7 +25,9 @@ extension Invariant {
     ///    can). `startOnBoot` true is best effort (the relaunch is iOS's, R-B7): nothing is
     ///    checked.
     /// 4. **The user's `tracking off`**, whatever the launch rules: no fix delivered after the
-    ///    user turned tracking off, and before the user turned it on again, is stored.
+    ///    user turned tracking off, and before the user turned it on again, is stored. Not
+    ///    checked when a change to the saved record was lost in between (R-A1: a kill before
+    ///    the write; the off may never have reached the disk).
     public static var configurationHonoured: Invariant {
         Invariant(
             name: ConfigurationHonoured.name,
@@ -93,8 +95,13 @@ struct ConfigurationHonoured {
         guard !intent.userStops.isEmpty else { return [] }
         let deliveries = FirstDeliveries(record)
         var found: [Violation] = []
-        for stop in intent.userStops {
-            let next = intent.nextUserStart(after: stop) ?? record.horizon
+        for (stop, nextStart) in intent.userStops {
+            let next = nextStart ?? record.horizon
+            let lostChange = record.log.contains { entry in
+                guard case .savedRecordChangeLost = entry.kind else { return false }
+                return entry.instant >= stop && entry.instant < next
+            }
+            if lostChange { continue }
             let late = record.storedFixes.filter { row in
                 guard let generation = row.generation,
                     let delivered = deliveries.first(of: row.fix, to: generation)

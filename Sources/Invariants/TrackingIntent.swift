@@ -32,8 +32,9 @@ struct TrackingIntent {
     /// The instants at which the user turned tracking on (an open or a toggle), whether or not
     /// it was already on, in time order.
     let userStarts: [Instant]
-    /// The instants at which the user turned tracking off, in time order.
-    let userStops: [Instant]
+    /// The instants at which the user turned tracking off, in time order, each with the next
+    /// instant the user turned it on (in order: a toggle back on at the same instant counts).
+    let userStops: [(stop: Instant, nextStart: Instant?)]
 
     init(record: RunRecord) {
         var switches: [Switch] = []
@@ -77,7 +78,12 @@ struct TrackingIntent {
         if let since = onSince { parts.append((since, record.horizon)) }
         on = Stretches(parts)
         userStarts = ordered.filter { $0.on && !$0.bySystem }.map(\.instant)
-        userStops = ordered.filter { !$0.on && !$0.bySystem }.map(\.instant)
+        let users = ordered.filter { !$0.bySystem }
+        userStops = users.indices.compactMap { index in
+            guard !users[index].on else { return nil }
+            let next = users[(index + 1)...].first { $0.on }?.instant
+            return (users[index].instant, next)
+        }
     }
 
     /// Whether tracking is wanted on at `instant`.
