@@ -49,7 +49,10 @@ struct LifecycleFuzzProperties {
         for entry in entries {
             #expect(entry.scenario.engine.name == .mutant(mutant), "\(entry.path)")
             #expect(entry.scenario.events.count <= 8, "\(entry.path)")
-            let violations = try Fuzzer.check(entry.scenario, Invariant.builtIn).violations
+            // An advice's story (starts-undetermined) fails its advice, as `--advice fail` does.
+            let violations = try Fuzzer.check(
+                entry.scenario, Invariant.builtIn + Invariant.advice
+            ).violations
             #expect(
                 violations.contains { $0.invariant == entry.invariant },
                 "\(entry.path) no longer fails \(entry.invariant); replay: lifeline replay \(entry.path)"
@@ -64,7 +67,9 @@ struct LifecycleFuzzProperties {
         for entry in try lifecycleCorpus.entries(engine: mutant.rawValue) {
             var scenario = entry.scenario
             scenario.engine.name = .builtIn(mutant.base)
-            let violations = try Fuzzer.check(scenario, Invariant.builtIn).violations
+            let violations = try Fuzzer.check(
+                scenario, Invariant.builtIn + Invariant.advice
+            ).violations
             #expect(violations.isEmpty, "\(entry.path) with \(mutant.base.rawValue): \(violations)")
         }
     }

@@ -255,7 +255,10 @@ public final class LocationRuntime: RecordingEngine {
         }
         var updated = features
         body(&updated)
-        guard updated != features else { return }
+        // Saved even when unchanged while nothing is saved yet: otherwise a later foreground
+        // launch takes the first-open features again (a `tracking off` forgotten).
+        let nothingSaved = services.userDefaults.string(forKey: Self.featuresKey) == nil
+        guard updated != features || nothingSaved else { return }
         features = updated
         save(services)
         reconcile(services)

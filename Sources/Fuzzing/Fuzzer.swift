@@ -29,8 +29,18 @@ public struct FuzzSettings: Sendable {
     /// Wall-clock seconds to generate for at most, if bounded (the case count still bounds
     /// it; with a time bound the number of cases depends on the machine).
     public var secondsMax: Double?
-    /// The invariants checked after every run.
+    /// The invariants checked after every run: the built-in rules, and the built-in advice
+    /// too once `adviceFails` is set.
     public var invariants = Invariant.builtIn
+    /// Whether advice (`Invariant.advice`, guidance whose breach loses nothing by itself) fails
+    /// a case too, as `lifeline fuzz --advice fail` asks; by default it is a warning only.
+    public var adviceFails = false {
+        didSet {
+            let advice = Set(Invariant.advice.map(\.name))
+            invariants.removeAll { advice.contains($0.name) }
+            if adviceFails { invariants += Invariant.advice }
+        }
+    }
     /// Where failures are saved and replayed from, if anywhere.
     public var corpus: FuzzCorpus?
     /// Whether a corpus entry that cannot be replayed ends the run (`--strict`) rather than

@@ -11,9 +11,10 @@ import World
 ///
 /// Tracking is wanted on from:
 /// - every time the user brings the app to the foreground (a foreground launch or a
-///   `lifecycle foreground` entry), for an app that tracks from its first launch
-///   (`TrackingStart.atFirstLaunch`: its host turns tracking on when opened), unless the
-///   user's last toggle turned tracking off;
+///   `lifecycle foreground` entry) while the user's switch is on: the host app keeps the
+///   switch and turns tracking on when opened; before the user ever toggles it, the switch is
+///   on for an app that tracks from its first launch (`TrackingStart.atFirstLaunch`) and off
+///   for one that waits for the toggle (`.onUserToggle`);
 /// - the user's toggle to on (`tracking on`, as the app was handed it: the log's
 ///   `trackingToggled(on: true)`).
 ///
@@ -38,13 +39,17 @@ struct TrackingIntent {
 
     init(record: RunRecord) {
         var switches: [Switch] = []
-        let opensStart = record.trackingStart == .atFirstLaunch
-        var toggledOff = false
+        // The user's switch is a setting the host app keeps: an open turns tracking on when it
+        // is on, or, before the user ever touched it, when the app tracks from its first
+        // launch.
+        var switchOn: Bool? = nil
         for entry in record.log {
             if case .trackingToggled(let on) = entry.kind {
-                toggledOff = !on
+                switchOn = on
                 switches.append(Switch(instant: entry.instant, on: on, bySystem: false))
-            } else if opensStart, !toggledOff, Self.isForeground(entry.kind) {
+            } else if switchOn ?? (record.trackingStart == .atFirstLaunch),
+                Self.isForeground(entry.kind)
+            {
                 switches.append(Switch(instant: entry.instant, on: true, bySystem: false))
             }
         }

@@ -11,7 +11,8 @@ enum FuzzCommand {
     static let usage = """
         usage: lifeline fuzz [--engine NAME|all] [--seconds N | --cases N] [--seed S]
                              [--jobs J] [--shard K/N] [--guided on|off] [--long]
-                             [--fuzz-profile] [--corpus DIR] [--strict] [--json]
+                             [--fuzz-profile] [--advice warn|fail] [--corpus DIR]
+                             [--strict] [--json]
                              [--case-timeout S] [--isolation on|off]
 
         Fuzzes an engine's lifecycle: replays the corpus's saved failures for it, then runs
@@ -35,6 +36,9 @@ enum FuzzCommand {
                      is the same for any J (a guided run goes in batches of 64 cases)
           --long     scenarios of at least an hour with a drive and three lifecycle events
                      (the workload of `lifeline bench fuzz`) instead of short ones
+          --advice   fail: advice (guidance whose breach loses nothing by itself, such as
+                     R-A13's "ask before starting location services") fails a case too;
+                     warn (default): `lifeline run` and `replay` show it as a warning
           --fuzz-profile  vary the app's profile too: drop the location background mode
                      now and then, grant Always to any app, draw launch rules the profile fixes
                      (default: the profile's facts stay as the app declares them)
@@ -121,6 +125,14 @@ enum FuzzCommand {
             return mode
         }
         let strict = reader.flag("--strict")
+        let adviceFails =
+            try reader.parsed("--advice") { text throws -> Bool in
+                switch text {
+                case "warn": false
+                case "fail": true
+                default: throw UsageError("takes warn or fail, not '\(text)'")
+                }
+            } ?? false
         try reader.finish()
         let known = EngineChoice.all.map(\.name) + reader.engines.map(\.name)
         for problem in corpus.unknownEngineFolders(known: known) {
@@ -145,6 +157,7 @@ enum FuzzCommand {
             settings.isStrict = strict
             if long { settings.generator = .benchmark(engine: engine) }
             settings.generator.fuzzesProfile = fuzzesProfile
+            settings.adviceFails = adviceFails
             if let seconds {
                 settings.secondsMax = seconds
                 settings.caseCount = Int.max

@@ -240,6 +240,8 @@ final class FuzzSupervisor {
         if let corpus = settings.corpus { arguments += ["--corpus", corpus.directory] }
         if long { arguments.append("--long") }
         if settings.isStrict { arguments.append("--strict") }
+        if settings.generator.fuzzesProfile { arguments.append("--fuzz-profile") }
+        if settings.adviceFails { arguments += ["--advice", "fail"] }
         if let seconds {
             arguments += ["--seconds", "\(seconds)"]
         } else {

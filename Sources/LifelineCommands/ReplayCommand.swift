@@ -41,7 +41,10 @@ enum ReplayCommand {
         }
         // A `no-crash` or `no-hang` entry that ran to its end in a worker runs here too.
         let record = try ScenarioFiles.record(entry.scenario, path: path)
-        let verdicts = RunReport.verdicts(of: record)
+        // An advice's entry (saved by `fuzz --advice fail`) is judged with the advice too.
+        let isAdvice = Invariant.advice.contains { $0.name == entry.invariant }
+        let verdicts = RunReport.verdicts(
+            of: record, invariants: Invariant.builtIn + (isAdvice ? Invariant.advice : []))
         let failing = verdicts.filter { !$0.passed }
         let engine = entry.scenario.engine.name.name
         if let recorded = failing.first(where: { $0.invariant == entry.invariant }) {

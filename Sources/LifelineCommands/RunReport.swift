@@ -86,6 +86,14 @@ struct RunReport {
                 "  FAIL  \(verdict.invariant): \(count) violation\(count == 1 ? "" : "s")")
             lines += verdict.violations.map { "          " + Self.violationText($0) }
         }
+        for advice in Invariant.advice {
+            guard case .advice(let rule, let source) = advice.severity else { continue }
+            for violation in advice.check(record) {
+                lines.append(
+                    "  warn  \(advice.name) (advice, \(rule), \(source)): "
+                        + Self.violationText(violation))
+            }
+        }
         let failing = verdicts.filter { !$0.passed }.map(\.invariant)
         lines.append("")
         lines.append(

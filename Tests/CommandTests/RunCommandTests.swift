@@ -13,7 +13,7 @@ struct RunCommandTests {
     static let invariantNames = [
         "no-fix-lost-after-restore", "restore-exactly-what-was-running",
         "foreground-rule-for-sessions", "no-capability-trap", "configuration-honoured",
-        "uploaded-once", "bounded-gaps", "causality",
+        "uploaded-once", "bounded-gaps", "causality", "no-watchdog-kill",
     ]
 
     @Test("a passing scenario exits 0 with its timeline, its metrics and ok for every invariant")

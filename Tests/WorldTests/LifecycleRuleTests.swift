@@ -127,7 +127,7 @@ struct LifecycleRuleTests {
         }
         // Background at 101.5 s; expiry at 131.5 s; the watchdog 1 s later.
         let killed = world.log.last { if case .killed = $0.kind { true } else { false } }
-        #expect(world.terminations == [.crash])
+        #expect(world.terminations == [.watchdog])
         #expect(killed?.instant == .start + .milliseconds(132_500))
     }
 
@@ -142,7 +142,7 @@ struct LifecycleRuleTests {
             engine.onTaskExpiry = { _, _ in }
             return engine
         }
-        #expect(world.terminations == [.crash])
+        #expect(world.terminations == [.watchdog])
     }
 
     @Test("R-F1: with early expiry at 100 %, the system ends the task before its budget")
