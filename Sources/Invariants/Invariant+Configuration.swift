@@ -42,12 +42,15 @@ struct ConfigurationHonoured {
     let record: RunRecord
 
     func violations() -> [Violation] {
-        let intent = TrackingIntent(record: record)
-        var found = storedAfterUserStop(intent)
-        guard let rules = record.launchRules else { return found.sortedByInstant() }
+        let intent = record.trackingIntent
+        let needsDeliveries = !intent.userStops.isEmpty || record.launchRules != nil
+        let deliveries = needsDeliveries ? FirstDeliveries(record) : nil
+        var found = deliveries.map { storedAfterUserStop(intent, $0) } ?? []
+        guard let rules = record.launchRules, let deliveries else {
+            return found.sortedByInstant()
+        }
         let processes = record.processes
         let stored = record.storedFixes
-        let deliveries = FirstDeliveries(record)
         for process in processes where process.generation > 1 {
             if rules.stopOnTerminate {
                 let start = intent.nextUserStart(atOrAfter: process.launchedAt)
@@ -91,9 +94,9 @@ struct ConfigurationHonoured {
     // MARK: - Stored after the user's stop
 
     /// The fixes delivered after a `tracking off` and before the next start, that were stored.
-    private func storedAfterUserStop(_ intent: TrackingIntent) -> [Violation] {
-        guard !intent.userStops.isEmpty else { return [] }
-        let deliveries = FirstDeliveries(record)
+    private func storedAfterUserStop(_ intent: TrackingIntent, _ deliveries: FirstDeliveries)
+        -> [Violation]
+    {
         var found: [Violation] = []
         for (stop, nextStart) in intent.userStops {
             let next = nextStart ?? record.horizon

@@ -41,7 +41,7 @@ struct Restore {
     func violations() -> [Violation] {
         let processes = record.processes
         let requests = record.locationRequests
-        let intent = TrackingIntent(record: record)
+        let intent = record.trackingIntent
         var found: [Violation] = []
         for process in processes {
             let own = requests.filter { $0.generation == process.generation }

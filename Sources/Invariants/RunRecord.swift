@@ -134,7 +134,8 @@ public struct RunRecord {
     }
 
     /// The rows on disk and on the server that the app's `reader` could not read, in order:
-    /// bad input from the team, reported before any invariant is trusted.
+    /// bad input from the team. The invariants read such a row as holding no fix; no command
+    /// reports these yet (a team's test can check that this is empty).
     public var unreadableRows: [UnreadableRow] {
         var found: [UnreadableRow] = []
         func read(_ row: StoredRow, _ place: String) {
@@ -165,6 +166,7 @@ final class DerivedViews {
     var locationRequests: [LocationRequest]?
     var backgroundChanges: [BackgroundChange]?
     var eventsByGeneration: [[StampedEngineEvent]]?
+    var trackingIntent: TrackingIntent?
 
     /// The view at `path`, computed by `read` the first time.
     func value<View>(_ path: ReferenceWritableKeyPath<DerivedViews, View?>, _ read: () -> View)

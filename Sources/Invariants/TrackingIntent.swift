@@ -110,7 +110,7 @@ struct TrackingIntent {
     }
 
     /// The user brought the app to the foreground.
-    private static func isForeground(_ kind: AppLogEntry.Kind) -> Bool {
+    static func isForeground(_ kind: AppLogEntry.Kind) -> Bool {
         switch kind {
         case .launch(let context): context.state == .foreground
         case .lifecycle(let state): state == .foreground
@@ -122,5 +122,13 @@ struct TrackingIntent {
         let instant: Instant
         let on: Bool
         let bySystem: Bool
+    }
+}
+
+extension RunRecord {
+    /// The user's intent over the run (`TrackingIntent`), read once and kept: three
+    /// invariants read it.
+    var trackingIntent: TrackingIntent {
+        derived.value(\.trackingIntent) { TrackingIntent(record: self) }
     }
 }

@@ -24,7 +24,7 @@ struct WantedTime {
             return
         }
         let processes = record.processes
-        let intent = TrackingIntent(record: record)
+        let intent = record.trackingIntent
         let moving = intent.on.intersection(Self.moving(record)).intersection(run)
         var found: [Stretches] = []
         for accuracy in [AccuracyAuthorization.full, .reduced] {
@@ -52,27 +52,22 @@ struct WantedTime {
     private static func allowed(
         _ record: RunRecord, _ processes: [ProcessSpan], accuracy wanted: AccuracyAuthorization
     ) -> Stretches {
-        var authorization = record.configuration.authorization
-        var accuracy = record.configuration.accuracy
-        var allowedSince: Instant? = authorization == .always && accuracy == wanted ? .start : nil
+        let initial = record.configuration
+        var allowedSince: Instant? =
+            initial.authorization == .always && initial.accuracy == wanted ? .start : nil
         var parts: [(start: Instant, end: Instant)] = []
-        for scheduled in record.actions {
-            switch scheduled.action {
-            case .setAuthorization(let value): authorization = value
-            case .setAccuracy(let value): accuracy = value
-            default: continue
-            }
-            let allowed = authorization == .always && accuracy == wanted
+        for change in PermissionChange.all(in: record) {
+            let allowed = change.authorization == .always && change.accuracy == wanted
             // Wanted before now: the engine had its chance to start under this permission.
             let wantedBefore =
-                !parts.isEmpty || allowedSince.map { $0 <= scheduled.instant } ?? false
+                !parts.isEmpty || allowedSince.map { $0 <= change.instant } ?? false
             if allowed, allowedSince == nil || !wantedBefore {
                 allowedSince =
-                    wantedBefore && runs(at: scheduled.instant, processes)
-                    ? scheduled.instant
-                    : nextOpenOrLaunch(after: scheduled.instant, record, processes)
+                    wantedBefore && runs(at: change.instant, processes)
+                    ? change.instant
+                    : nextOpenOrLaunch(after: change.instant, record, processes)
             } else if !allowed, let since = allowedSince {
-                if since < scheduled.instant { parts.append((since, scheduled.instant)) }
+                if since < change.instant { parts.append((since, change.instant)) }
                 allowedSince = nil
             }
         }
@@ -91,35 +86,23 @@ struct WantedTime {
     private static func whenInUseHeld(
         _ record: RunRecord, _ processes: [ProcessSpan], accuracy wanted: AccuracyAuthorization
     ) -> Stretches {
-        var authorization = record.configuration.authorization
-        var accuracy = record.configuration.accuracy
-        var since: Instant? = authorization == .whenInUse && accuracy == wanted ? .start : nil
+        let initial = record.configuration
+        var since: Instant? =
+            initial.authorization == .whenInUse && initial.accuracy == wanted ? .start : nil
         var granted: [(start: Instant, end: Instant)] = []
-        let foregrounds = record.log.filter { entry in
-            switch entry.kind {
-            case .launch(let context): context.state == .foreground
-            case .lifecycle(let state): state == .foreground
-            default: false
-            }
-        }.map(\.instant)
-        for scheduled in record.actions {
-            let authorizedBefore = authorization == .always || authorization == .whenInUse
-            switch scheduled.action {
-            case .setAuthorization(let value): authorization = value
-            case .setAccuracy(let value): accuracy = value
-            default: continue
-            }
-            let allowed = authorization == .whenInUse && accuracy == wanted
+        let foregrounds = record.log.filter { TrackingIntent.isForeground($0.kind) }.map(\.instant)
+        for change in PermissionChange.all(in: record) {
+            let allowed = change.authorization == .whenInUse && change.accuracy == wanted
             if allowed, since == nil {
                 // Updates already running go on; a grant from no permission at all can only
                 // be acted on in the foreground (R-A3: When In Use starts nothing in the
                 // background), from the user's next open.
                 since =
-                    authorizedBefore
-                    ? scheduled.instant
-                    : foregrounds.first { $0 >= scheduled.instant } ?? record.horizon
+                    change.authorizedBefore
+                    ? change.instant
+                    : foregrounds.first { $0 >= change.instant } ?? record.horizon
             } else if !allowed, let start = since {
-                if start < scheduled.instant { granted.append((start, scheduled.instant)) }
+                if start < change.instant { granted.append((start, change.instant)) }
                 since = nil
             }
         }
@@ -251,5 +234,35 @@ struct WantedTime {
             if let readable = process.dataReadableAt { return readable }
         }
         return nil
+    }
+}
+
+/// One change of the app's permission by a scenario action (`setAuthorization`,
+/// `setAccuracy`): the authorization and accuracy it leaves, and whether the app was
+/// authorized (When In Use or Always) just before it.
+private struct PermissionChange {
+    let instant: Instant
+    let authorization: Authorization
+    let accuracy: AccuracyAuthorization
+    let authorizedBefore: Bool
+
+    /// Every change in `record`, in time order, from its configuration's permission.
+    static func all(in record: RunRecord) -> [PermissionChange] {
+        var authorization = record.configuration.authorization
+        var accuracy = record.configuration.accuracy
+        var changes: [PermissionChange] = []
+        for scheduled in record.actions {
+            let authorizedBefore = authorization == .always || authorization == .whenInUse
+            switch scheduled.action {
+            case .setAuthorization(let value): authorization = value
+            case .setAccuracy(let value): accuracy = value
+            default: continue
+            }
+            changes.append(
+                PermissionChange(
+                    instant: scheduled.instant, authorization: authorization,
+                    accuracy: accuracy, authorizedBefore: authorizedBefore))
+        }
+        return changes
     }
 }
