@@ -139,6 +139,9 @@ extension AppLogEntry.Kind: CustomStringConvertible {
 /// launch context and the unlock's callback, all sent by the operating system on one channel.
 final class AppProcess: SimulationActor, DiskViewSource {
     private let makeEngine: () -> any AppEngine
+    /// `EngineCallbackObserver.observe` as it was when this world was made: read once here,
+    /// not at every callback (each read of the global checked exclusivity at run time).
+    private let callbackObserver = EngineCallbackObserver.observe
     private let capabilities: AppCapabilities
     private let policy: IOSPolicy
     /// The authorization and accuracy authorization as the system has told the app: from the
@@ -584,7 +587,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
             uptime: bootTime.uptime(at: context.now) - sleep.asleep(until: context.now),
             now: context.now)
         if services.crashReason == nil {
-            if let observe = EngineCallbackObserver.observe {
+            if let observe = callbackObserver {
                 observe(true)
                 body(engine, services)
                 observe(false)
@@ -794,8 +797,8 @@ final class AppProcess: SimulationActor, DiskViewSource {
 /// Told when an engine callback begins (true) and ends (false), if set: the fuzzer's worker
 /// process streams it while it runs one scenario, so that a trap is blamed on the engine when
 /// it came inside a callback and on Lifeline's model otherwise. Set it only in a process that
-/// runs one world at a time, before the world runs; nil, the default, costs one load per
-/// callback.
+/// runs one world at a time, before the world is made (each app process reads it once, when
+/// it is made); nil, the default, costs one check per callback.
 public enum EngineCallbackObserver {
     nonisolated(unsafe) public static var observe: ((Bool) -> Void)?
 }
