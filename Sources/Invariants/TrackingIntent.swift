@@ -91,9 +91,6 @@ struct TrackingIntent {
         }
     }
 
-    /// Whether tracking is wanted on at `instant`.
-    func isOn(at instant: Instant) -> Bool { on.contains(instant) }
-
     /// The first instant at or after `instant` at which the user turned tracking on.
     func nextUserStart(atOrAfter instant: Instant) -> Instant? {
         userStarts.first { $0 >= instant }

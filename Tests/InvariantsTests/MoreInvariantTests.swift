@@ -95,3 +95,25 @@ struct MoreInvariantTests {
         #expect(violations.map(\.invariant) == ["every-delivered-fix-stored"])
     }
 }
+
+@Suite("The app's fix reader")
+struct FixReaderTests {
+    @Test("rows the team's reader cannot read are listed, and read as holding no fix")
+    func unreadableRowsListed() {
+        struct Unreadable: Error {}
+        let plain = MatrixRuns.record(.session, .backgrounded)
+        #expect(!plain.storedFixes.isEmpty)
+        #expect(plain.unreadableRows.isEmpty, "FixRecorder's rows read with its own reader")
+        let reader = FixReader { _ in throw Unreadable() }
+        let record = RunRecord(
+            configuration: plain.configuration, launchRules: plain.launchRules,
+            actions: plain.actions, horizon: plain.horizon, outcome: plain.outcome,
+            log: plain.log, storedRows: plain.storedRows, server: plain.server,
+            trace: plain.trace, engines: plain.engines, engineEvents: plain.engineEvents,
+            reader: reader)
+        #expect(record.storedFixes.isEmpty, "no row yields a fix")
+        let expected = plain.storedRows.count + plain.server.acceptedRows.count
+        #expect(record.unreadableRows.count == expected)
+        #expect(record.unreadableRows.first?.place == "store row 1")
+    }
+}
