@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "ExplorationTesting", dependencies: ["Exploration", "Simulation"]),
         // Layer 4: the built-in app engines under test (LocationRuntime, the session engine, the
         // standard engine), written only against World's public API, and the lifecycle matrix.
-        .target(name: "Engines", dependencies: ["Simulation", "World"]),
+        .target(name: "Engines", dependencies: ["Simulation", "Formats", "World"]),
         // Layer 5 (part): one finished run as a record, the invariants checked over it, its
         // metrics and its timeline. Knows engines only through `TrackingEngine`.
         .target(name: "Invariants", dependencies: ["Simulation", "World", "Engines"]),

@@ -1,5 +1,6 @@
 // The app's profile (layer 4): what a team declares once about its app, so that the fuzzer
 // varies only what users, iOS, the network and the world vary, and keeps the app's facts.
+import Formats
 import World
 
 /// What a team declares once about its app: its Info.plist (background modes), the
@@ -72,16 +73,20 @@ public struct AppProfile: Sendable, Equatable {
     }
 }
 
-/// A profile that cannot be: the reader of a profile adds where it was (file and line).
+/// A profile that cannot be: a background mode no Info.plist can declare, or an Info.plist
+/// that cannot be read or contradicts the profile (with its file and line).
 public enum AppProfileError: Error, Equatable, CustomStringConvertible {
     /// A background mode no Info.plist can declare.
     case unknownBackgroundMode(String)
+    /// An Info.plist that cannot be read, or says what the app cannot be.
+    case infoPlist(PropertyListError)
 
     public var description: String {
         switch self {
         case .unknownBackgroundMode(let mode):
             "unknown background mode '\(mode)': expected one of "
                 + AppProfile.knownBackgroundModes.joined(separator: ", ")
+        case .infoPlist(let error): "\(error)"
         }
     }
 }

@@ -20,13 +20,21 @@ import World
 public struct FixReader: Sendable {
     /// The location the row holds, nil when it holds none.
     public var read: @Sendable (StoredRow) throws -> Fix?
+    /// Whether `read` can throw: false only for `fixRecorder`, whose rows need no check.
+    package let mayThrow: Bool
 
     public init(read: @escaping @Sendable (StoredRow) throws -> Fix?) {
         self.read = read
+        mayThrow = true
+    }
+
+    private init(nonThrowing read: @escaping @Sendable (StoredRow) -> Fix?) {
+        self.read = read
+        mayThrow = false
     }
 
     /// The rows `FixRecorder` writes (and any row that carries a `fix`).
-    public static let fixRecorder = FixReader { $0.fix }
+    public static let fixRecorder = FixReader(nonThrowing: { $0.fix })
 }
 
 /// A row the app's `FixReader` could not read.

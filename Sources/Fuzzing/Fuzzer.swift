@@ -41,6 +41,9 @@ public struct FuzzSettings: Sendable {
             if adviceFails { invariants += Invariant.advice }
         }
     }
+    /// The Info.plist the generator's profile was read from, if one was named (`lifeline
+    /// fuzz --info-plist`): a supervising process hands it on to its workers.
+    public var infoPlist: String?
     /// Where failures are saved and replayed from, if anywhere.
     public var corpus: FuzzCorpus?
     /// Whether a corpus entry that cannot be replayed ends the run (`--strict`) rather than
@@ -135,6 +138,25 @@ public struct FuzzReport: Sendable {
     public var failure: FuzzFailure?
     /// Whether `FuzzSettings.stop` ended the run before its case count or time was up.
     public var isInterrupted = false
+    /// The advice the generated cases breached while advice is a warning
+    /// (`FuzzSettings.adviceFails` off), one tally per advice in `Invariant.advice`'s order,
+    /// only those breached at least once.
+    public var advice: [AdviceTally] = []
+}
+
+/// How often one piece of advice was breached in a fuzzing run where it is a warning: its
+/// invariant, the rule and source it comes from, the cases that breached it and the first.
+public struct AdviceTally: Sendable, Equatable, Codable {
+    /// The advice's invariant name (`no-service-before-authorization`).
+    public var invariant: String
+    /// The rule it comes from (`R-A13`).
+    public var rule: String
+    /// Who gives the advice.
+    public var source: String
+    /// Generated cases that breached it.
+    public var cases: Int
+    /// The lowest case index that breached it.
+    public var firstCaseIndex: Int
 }
 
 /// Progress while fuzzing, as the caller is told after each case.
@@ -218,7 +240,8 @@ public enum Fuzzer {
         case invalid
         /// It ran; the states and transitions it reached, the first invariant it broke, if
         /// any, and its choices when the search is guided (to keep it, or shrink it).
-        case checked(path: LifecyclePath, failing: String?, choices: PooledCase?)
+        case checked(
+            path: LifecyclePath, failing: String?, choices: PooledCase?, advised: [String])
         /// Running it threw; the calling thread runs it again to throw the same error.
         case threw
     }
@@ -266,7 +289,7 @@ public enum Fuzzer {
                     return { position in
                         let caseIndex = shard.caseIndex(at: first + position)
                         let outcome = run(caseIndex, settings, snapshot, generator)
-                        guard case .checked(_, let invariant, _) = outcome else {
+                        guard case .checked(_, let invariant, _, _) = outcome else {
                             return (outcome, false)
                         }
                         return (outcome, invariant != nil)
@@ -283,8 +306,9 @@ public enum Fuzzer {
                         ).scenario
                         _ = try check(scenario, settings.invariants)
                         preconditionFailure("case \(caseIndex) threw on a worker, not here")
-                    case .checked(let path, let invariant, let choices):
+                    case .checked(let path, let invariant, let choices, let advised):
                         report.cases += 1
+                        for name in advised { report.countAdvice(name, caseIndex: caseIndex) }
                         if states.add(path), let choices {
                             pool.add(choices, path: path, energy: states.energy(of: path))
                         }
@@ -337,10 +361,15 @@ public enum Fuzzer {
         guard let (record, violations) = try? check(scenario, settings.invariants) else {
             return .threw
         }
+        // Advice that warns is judged too, and only counted.
+        let advised =
+            settings.adviceFails
+            ? [] : Invariant.advice.filter { !$0.check(record).isEmpty }.map(\.name)
         return .checked(
             path: LifecyclePath(record), failing: violations.first?.invariant,
             choices: pool == nil
-                ? nil : PooledCase(testCase, deliveries: record.trace.records.count))
+                ? nil : PooledCase(testCase, deliveries: record.trace.records.count),
+            advised: advised)
     }
 
     /// Runs `scenario` and checks `invariants` on the run.
@@ -377,5 +406,25 @@ public enum Fuzzer {
             invariant: invariant, scenario: scenario, violations: violations,
             origin: .generated(caseIndex: 0), corpusPath: nil,
             originalEventCount: original.events.count, shrinkRuns: shrinker.evaluationCount)
+    }
+}
+
+extension FuzzReport {
+    /// Counts a breach of the advice `name` by generated case `caseIndex` (cases are counted
+    /// in index order, so the first counted is the lowest).
+    mutating func countAdvice(_ name: String, caseIndex: Int) {
+        if let index = advice.firstIndex(where: { $0.invariant == name }) {
+            advice[index].cases += 1
+            return
+        }
+        guard let invariant = Invariant.advice.first(where: { $0.name == name }),
+            case .advice(let rule, let source) = invariant.severity
+        else { return }
+        advice.append(
+            AdviceTally(
+                invariant: name, rule: rule, source: source, cases: 1, firstCaseIndex: caseIndex))
+        let order = Invariant.advice.map(\.name)
+        func rank(_ tally: AdviceTally) -> Int { order.firstIndex(of: tally.invariant) ?? 0 }
+        advice.sort { rank($0) < rank($1) }
     }
 }

@@ -21,10 +21,12 @@ extension Scenario {
         let actions = events.map { ScheduledAction(.start + $0.at, $0.event.userAction) }
         let engine = self.engine
         let profile = engine.name.profile
-        return RunRecord.run(
+        let record = RunRecord.run(
             configuration: configuration, actions: actions, horizon: .start + horizon,
             launchRules: engine.launchRules, reader: profile.reader,
             trackingStart: profile.trackingStart, engine: engine.make)
+        if let unreadable = record.firstUnreadableRow { throw unreadable }
+        return record
     }
 }
 

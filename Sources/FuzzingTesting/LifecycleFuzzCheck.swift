@@ -51,7 +51,8 @@ import Testing
 ///     and segment counts, horizon), to narrow or widen the search; the fuzzer's own unless
 ///     given.
 /// - Returns: the fuzzer's report, for tests that assert on the failure itself; nil when the
-///   corpus could not be used.
+///   corpus could not be used or the profile's reader could not read a row the app wrote
+///   (both recorded as issues).
 @discardableResult
 public func fuzzLifecycle(
     of engine: EngineChoice, checking invariants: [Invariant] = Invariant.builtIn,
@@ -79,6 +80,9 @@ public func fuzzLifecycle(
     let report: FuzzReport
     do {
         report = try Fuzzer.fuzz(settings)
+    } catch let unreadable as UnreadableRow {
+        Issue.record("bad input: \(unreadable)", sourceLocation: sourceLocation)
+        return nil
     } catch {
         Issue.record("corpus: \(error)", sourceLocation: sourceLocation)
         return nil

@@ -133,9 +133,15 @@ public struct RunRecord {
         (try? reader.read(row)) ?? nil
     }
 
+    /// The first row on disk or on the server that the app's `reader` cannot read, if any
+    /// (store rows first, then batches, in order): bad input from the team, which every command
+    /// reports as such (exit 2) naming the row (`Scenario.record()` throws it).
+    public var firstUnreadableRow: UnreadableRow? {
+        reader.mayThrow ? unreadableRows.first : nil
+    }
+
     /// The rows on disk and on the server that the app's `reader` could not read, in order:
-    /// bad input from the team. The invariants read such a row as holding no fix; no command
-    /// reports these yet (a team's test can check that this is empty).
+    /// bad input from the team. The invariants read such a row as holding no fix.
     public var unreadableRows: [UnreadableRow] {
         var found: [UnreadableRow] = []
         func read(_ row: StoredRow, _ place: String) {

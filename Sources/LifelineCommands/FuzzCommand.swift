@@ -11,7 +11,8 @@ enum FuzzCommand {
     static let usage = """
         usage: lifeline fuzz [--engine NAME|all] [--seconds N | --cases N] [--seed S]
                              [--jobs J] [--shard K/N] [--guided on|off] [--long]
-                             [--fuzz-profile] [--advice warn|fail] [--corpus DIR]
+                             [--info-plist FILE] [--fuzz-profile] [--advice warn|fail]
+                             [--corpus DIR]
                              [--strict] [--json]
                              [--case-timeout S] [--isolation on|off]
 
@@ -39,6 +40,11 @@ enum FuzzCommand {
           --advice   fail: advice (guidance whose breach loses nothing by itself, such as
                      R-A13's "ask before starting location services") fails a case too;
                      warn (default): `lifeline run` and `replay` show it as a warning
+          --info-plist
+                     the app's Info.plist (XML): its UIBackgroundModes, scene manifest and
+                     location usage descriptions replace the engine's declared ones in its
+                     profile; an unknown mode, a missing description or a file that is not a
+                     property list is bad input (exit 2, with file and line)
           --fuzz-profile  vary the app's profile too: drop the location background mode
                      now and then, grant Always to any app, draw launch rules the profile fixes
                      (default: the profile's facts stay as the app declares them)
@@ -101,6 +107,7 @@ enum FuzzCommand {
             directory: try reader.text("--corpus") ?? defaultCorpus, engines: reader.engines)
         let long = reader.flag("--long")
         let fuzzesProfile = reader.flag("--fuzz-profile")
+        let infoPlist = try reader.text("--info-plist")
         let json = reader.flag("--json")
         let caseTimeout =
             try reader.parsed("--case-timeout") { text -> Double in
@@ -143,6 +150,7 @@ enum FuzzCommand {
         var summaries: [[(key: String, value: String)]] = []
         var failed = false
         var table: [(engine: String, cases: Int, seconds: Double, failure: String?)] = []
+        var warnings: [String] = []
         let stop = FuzzStop()
         let interrupt = output.catchesInterrupt ? InterruptCatcher(stop) : nil
         defer { interrupt?.release() }
@@ -157,6 +165,15 @@ enum FuzzCommand {
             settings.isStrict = strict
             if long { settings.generator = .benchmark(engine: engine) }
             settings.generator.fuzzesProfile = fuzzesProfile
+            if let infoPlist {
+                do {
+                    settings.generator.profile = try settings.generator.profile.declaring(
+                        infoPlistAt: infoPlist)
+                } catch {
+                    throw InputError("--info-plist: \(error)")
+                }
+                settings.infoPlist = infoPlist
+            }
             settings.adviceFails = adviceFails
             if let seconds {
                 settings.secondsMax = seconds
@@ -190,7 +207,9 @@ enum FuzzCommand {
                 ("transitions", "\(outcome.transitions)"),
                 ("seconds", PlainText.fixed(elapsed, digits: 3)),
                 ("failures", outcome.failure.map(failuresJSON) ?? "[]"),
+                ("advice", adviceJSON(outcome.advice)),
             ])
+            warnings += outcome.advice.map { adviceLine($0, engine: engine.name, of: outcome.cases) }
             if let failure = outcome.failure {
                 failed = true
                 if !json { output.standard(failure.text) }
@@ -199,7 +218,11 @@ enum FuzzCommand {
         if stop.isRequested {
             output.error("lifeline: interrupted: the summary covers the cases run so far")
         }
-        output.standard(json ? jsonObjects(summaries) : summaryTable(table))
+        output.standard(
+            json
+                ? jsonObjects(summaries)
+                : ([summaryTable(table)] + (warnings.isEmpty ? [] : [""] + warnings))
+                    .joined(separator: "\n"))
         return failed ? 1 : stop.isRequested ? 130 : 0
     }
 
@@ -217,6 +240,8 @@ enum FuzzCommand {
             report = try Fuzzer.fuzz(settings, progress: progress)
         } catch let problem as FuzzCorpus.Problem {
             throw InputError("\(problem)")
+        } catch let unreadable as UnreadableRow {
+            throw InputError("engine \(settings.engine.name): \(unreadable)")
         }
         return EngineOutcome(report)
     }
@@ -232,6 +257,25 @@ enum FuzzCommand {
         return "[{\"invariant\": \(PlainText.jsonQuoted(failure.invariant)), "
             + "\"case\": \(caseText), \"corpusPath\": \(path), "
             + "\"events\": \(failure.events)}]"
+    }
+
+    /// The summary's `advice` array: each advice breached while it warns, with its rule, the
+    /// cases that breached it and the first of them.
+    static func adviceJSON(_ tallies: [AdviceTally]) -> String {
+        let objects = tallies.map { tally in
+            "{\"invariant\": \(PlainText.jsonQuoted(tally.invariant)), "
+                + "\"rule\": \(PlainText.jsonQuoted(tally.rule)), \"cases\": \(tally.cases), "
+                + "\"firstCase\": \(tally.firstCaseIndex)}"
+        }
+        return "[" + objects.joined(separator: ", ") + "]"
+    }
+
+    /// One advice warning under the summary table: what was breached, how often, the first
+    /// case, and how to make it a failure.
+    static func adviceLine(_ tally: AdviceTally, engine: String, of cases: Int) -> String {
+        "warn  \(engine): \(tally.invariant) (advice, \(tally.rule); \(tally.source)) in "
+            + "\(tally.cases) of \(cases) cases, first case \(tally.firstCaseIndex); "
+            + "--advice fail makes it a failure"
     }
 
     /// `--engine NAME|all`: all is every correct built-in engine and every custom one.

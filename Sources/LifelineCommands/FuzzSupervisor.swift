@@ -30,6 +30,8 @@ struct EngineOutcome: Codable {
     var failure: Failure?
     /// Corpus entries that could not be replayed, in words (`FuzzReport.corpusWarnings`).
     var corpusWarnings: [String] = []
+    /// The advice breached while it is a warning (`FuzzReport.advice`).
+    var advice: [AdviceTally] = []
 
     init() {}
 
@@ -41,6 +43,7 @@ struct EngineOutcome: Codable {
         interrupted = report.isInterrupted
         failure = report.failure.map { Failure($0, engine: report.engine) }
         corpusWarnings = report.corpusWarnings.map(\.description)
+        advice = report.advice
     }
 }
 
@@ -241,6 +244,7 @@ final class FuzzSupervisor {
         if long { arguments.append("--long") }
         if settings.isStrict { arguments.append("--strict") }
         if settings.generator.fuzzesProfile { arguments.append("--fuzz-profile") }
+        if let infoPlist = settings.infoPlist { arguments += ["--info-plist", infoPlist] }
         if settings.adviceFails { arguments += ["--advice", "fail"] }
         if let seconds {
             arguments += ["--seconds", "\(seconds)"]

@@ -42,6 +42,8 @@ enum ScenarioFiles {
             return try scenario.record()
         } catch let error as PolicyFileError {
             throw InputError("\(path): the policy cannot be made: \(error.message)")
+        } catch let unreadable as UnreadableRow {
+            throw InputError("\(path): \(unreadable)")
         } catch {
             // A `GPXError`, which names the GPX file and its line.
             throw InputError("\(path): the route cannot be made: \(error)")
