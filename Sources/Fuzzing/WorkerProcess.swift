@@ -6,6 +6,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import Foundation
 import Simulation
 
 /// One child process: its standard input (`send`), its standard output (`readLine`), and
@@ -62,6 +63,12 @@ public final class WorkerProcess {
         eventStream: Bool, standardErrorPath: String?, environment: [String: String] = [:]
     ) throws {
         Self.ignoreBrokenPipes()
+        // Pipes are made and marked close-on-exec, and the child spawned, under one lock: a
+        // child spawned by another thread between a `pipe()` and its `fcntl` would inherit
+        // this child's pipe ends and hold them open, and a reader of this child would then
+        // wait for that other process's end instead of this one's.
+        Self.spawnLock.lock()
+        defer { Self.spawnLock.unlock() }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -214,6 +221,9 @@ public final class WorkerProcess {
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         return (fds[0], fds[1])
     }
+
+    /// Held while pipes are made and a child is spawned (`init`).
+    private static let spawnLock = NSLock()
 
     /// A write to a worker that died must be an error, not the supervisor's own death.
     private static func ignoreBrokenPipes() { signal(SIGPIPE, SIG_IGN) }

@@ -4,6 +4,7 @@
 // (`trapper`) and spin (`spinner`) on purpose, as a separate process.
 import Foundation
 import Fuzzing
+import Simulation
 import Testing
 
 /// The fixture tool next to the test bundle (`swift build --build-tests` builds it).
@@ -24,7 +25,18 @@ func runFixture(_ arguments: [String]) throws -> (
         eventStream: false, standardErrorPath: errorPath)
     process.closeInput()
     var lines: [String] = []
-    while case .line(let line) = process.readLine() { lines.append(line) }
+    // A bound, so that a pipe that never ends fails the test instead of hanging the run.
+    let deadline = WallClock.seconds() + 300
+    reading: while true {
+        switch process.readLine(until: deadline) {
+        case .line(let line): lines.append(line)
+        case .end: break reading
+        case .timeout:
+            process.kill()
+            Issue.record("the fixture's standard output did not end within 300 s: \(arguments)")
+            break reading
+        }
+    }
     let termination = process.wait()
     let error = FileManager.default.contents(atPath: errorPath) ?? Data()
     var code: Int32 = -1
