@@ -118,7 +118,7 @@ public struct FuzzThroughput: Sendable {
         sample.failed = !violations.isEmpty
         sample.runSeconds = ran - generated
         sample.checkSeconds = checked - ran
-        sample.deliveries = record.trace.records.count
+        sample.deliveries = record.digest.deliveryCount
         sample.simulatedNanoseconds = scenario.horizon.nanoseconds
         sample.externalEvents = scenario.events.count
         return sample

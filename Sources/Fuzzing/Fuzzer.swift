@@ -368,7 +368,7 @@ public enum Fuzzer {
         return .checked(
             path: LifecyclePath(record), failing: violations.first?.invariant,
             choices: pool == nil
-                ? nil : PooledCase(testCase, deliveries: record.trace.records.count),
+                ? nil : PooledCase(testCase, deliveries: record.digest.deliveryCount),
             advised: advised)
     }
 

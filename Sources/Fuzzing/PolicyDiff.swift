@@ -102,8 +102,8 @@ public struct PolicyDiff: Sendable {
         let records: (RunRecord, RunRecord)
         do {
             records = (
-                try item.run.record(policy: policies.before),
-                try item.run.record(policy: policies.after)
+                try item.run.record(policy: policies.before, keepsTrace: true),
+                try item.run.record(policy: policies.after, keepsTrace: true)
             )
         } catch {
             return .problem("\(item.name): the route cannot be made: \(error)")
@@ -117,7 +117,7 @@ public struct PolicyDiff: Sendable {
         return .changed(
             Change(
                 name: item.name, subject: item.subject, before: before, after: after,
-                parting: Self.parting(records.0.trace, records.1.trace)))
+                parting: Self.parting(records.0.trace ?? MemoryTrace(), records.1.trace ?? MemoryTrace())))
     }
 
     /// The first delivery where `before` and `after` differ in instant, actor or message text.

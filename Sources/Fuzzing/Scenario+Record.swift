@@ -7,16 +7,17 @@ import World
 
 extension Scenario {
     /// Runs the scenario to its horizon and records everything the invariants read: the log,
-    /// the disk, the server, the full trace and every engine with its events.
+    /// the disk, the server, the trace's digest (and the full trace when `keepsTrace` is set,
+    /// for pictures and trace files) and every engine with its events.
     /// - Throws: what `makeWorld` throws (a bad policy, a bad GPX route).
-    public func record() throws -> RunRecord {
-        try record(policy: try policy.makePolicy())
+    public func record(keepsTrace: Bool = false) throws -> RunRecord {
+        try record(policy: try policy.makePolicy(), keepsTrace: keepsTrace)
     }
 
     /// The same, under `policy` instead of the scenario's own (`lifeline diff`, `lifeline
     /// sweep`): everything else as the scenario says.
     /// - Throws: `GPXError` for a bad GPX route.
-    public func record(policy: IOSPolicy) throws -> RunRecord {
+    public func record(policy: IOSPolicy, keepsTrace: Bool = false) throws -> RunRecord {
         let configuration = try worldConfiguration(policy: policy)
         let actions = events.map { ScheduledAction(.start + $0.at, $0.event.userAction) }
         let engine = self.engine
@@ -24,7 +25,7 @@ extension Scenario {
         let record = RunRecord.run(
             configuration: configuration, actions: actions, horizon: .start + horizon,
             launchRules: engine.launchRules, reader: profile.reader,
-            trackingStart: profile.trackingStart, engine: engine.make)
+            trackingStart: profile.trackingStart, keepsTrace: keepsTrace, engine: engine.make)
         if let unreadable = record.firstUnreadableRow { throw unreadable }
         return record
     }

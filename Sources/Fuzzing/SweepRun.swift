@@ -70,12 +70,12 @@ public enum SweepRun: Sendable {
         }
     }
 
-    /// Runs under `policy` and records the run.
+    /// Runs under `policy` and records the run, with its full trace when `keepsTrace` is set.
     /// - Throws: `GPXError` for a scenario's bad GPX route.
-    public func record(policy: IOSPolicy) throws -> RunRecord {
+    public func record(policy: IOSPolicy, keepsTrace: Bool = false) throws -> RunRecord {
         switch self {
         case .scenario(let scenario):
-            return try scenario.record(policy: policy)
+            return try scenario.record(policy: policy, keepsTrace: keepsTrace)
         case .backgroundExperiment(let subject):
             var experiment = BackgroundExperiment()
             experiment.policy = policy
@@ -83,7 +83,8 @@ public enum SweepRun: Sendable {
             return RunRecord.run(
                 configuration: plan.configuration,
                 actions: plan.actions.map { ScheduledAction($0.instant, $0.action) },
-                horizon: plan.end, launchRules: subject.launchRules, engine: subject.make)
+                horizon: plan.end, launchRules: subject.launchRules, keepsTrace: keepsTrace,
+                engine: subject.make)
         }
     }
 

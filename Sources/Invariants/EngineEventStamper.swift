@@ -1,5 +1,6 @@
-// Instants for engine events (layer 5): a trace sink that keeps the whole trace and stamps each
-// event an engine tells with the instant of the delivery whose callback told it.
+// Instants for engine events (layer 5): a trace sink that digests the trace (and keeps it when
+// asked) and stamps each event an engine tells with the instant of the delivery whose callback
+// told it.
 import Engines
 import Simulation
 import World
@@ -25,7 +26,8 @@ final class EngineLedger {
     var engines: [any TrackingEngine] = []
 }
 
-/// A trace sink that keeps every delivery (handed over as a `MemoryTrace`, `memory`) and,
+/// A trace sink that folds every delivery into a `TraceDigest`, keeps every delivery when asked
+/// (handed over as a `MemoryTrace`, `memory`) and,
 /// when recording delivery k, stamps the events the engines told since delivery k − 1 with
 /// delivery k's instant (the kernel records a delivery once the actor has handled it, so
 /// everything told in a callback is told just before its delivery's record). `finish()`
@@ -37,6 +39,11 @@ final class EngineLedger {
 /// storage other modules reach, the deliveries are checked statically too.
 final class EngineEventStamper: TraceSink {
     private var records: [MemoryTrace<WorldMessage>.Record] = []
+    /// Whether every delivery is kept (`memory`); the digest is folded either way.
+    private let keepsTrace: Bool
+    // Unchecked: only `record` writes it, once per delivery, and nothing reads it during a
+    // run (a checked access cost a runtime call at every delivery).
+    @exclusivity(unchecked) private(set) var digest = TraceDigest()
     private let ledger: EngineLedger
     private(set) var stamped: [StampedEngineEvent] = []
     /// Engines looked at so far (a prefix of `ledger.engines`); all but the last are done.
@@ -51,24 +58,27 @@ final class EngineEventStamper: TraceSink {
     /// after a delivery to another actor there is nothing to stamp. Nil: look after every one.
     var app: ActorID?
 
-    /// A stamper with room for `capacity` deliveries and events before its arrays grow.
-    init(ledger: EngineLedger, capacity: RunCapacity) {
+    /// A stamper with room for `capacity` deliveries and events before its arrays grow, that
+    /// keeps every delivery when `keepsTrace` is set.
+    init(ledger: EngineLedger, capacity: RunCapacity, keepsTrace: Bool) {
         self.ledger = ledger
+        self.keepsTrace = keepsTrace
         // Reserved before they are stored, for the reason above.
         var records: [MemoryTrace<WorldMessage>.Record] = []
-        records.reserveCapacity(capacity.deliveries)
+        if keepsTrace { records.reserveCapacity(capacity.deliveries) }
         self.records = records
         var stamped: [StampedEngineEvent] = []
         stamped.reserveCapacity(capacity.engineEvents)
         self.stamped = stamped
     }
 
-    /// Every delivery so far, as a trace (sharing the records' storage, not copying it).
-    var memory: MemoryTrace<WorldMessage> { MemoryTrace(records: records) }
+    /// Every delivery so far, as a trace (sharing the records' storage, not copying it); nil
+    /// unless the stamper keeps the trace.
+    var memory: MemoryTrace<WorldMessage>? { keepsTrace ? MemoryTrace(records: records) : nil }
 
     /// What this run recorded, as a capacity for the next.
     var recorded: RunCapacity {
-        RunCapacity(deliveries: records.count, engineEvents: stamped.count)
+        RunCapacity(deliveries: recordCount, engineEvents: stamped.count)
     }
 
     /// Keeps delivery `message` (moved in: the kernel has handed it over) and stamps what its
@@ -76,10 +86,13 @@ final class EngineEventStamper: TraceSink {
     func record(instant: Instant, actor: ActorID, message: consuming WorldMessage) {
         lastInstant = instant
         recordCount += 1
-        var moved: [MemoryTrace<WorldMessage>.Record] = []
-        swap(&moved, &records)
-        moved.append(.init(instant: instant, actor: actor, message: consume message))
-        swap(&moved, &records)
+        digest.add(instant: instant, actor: actor, message: message)
+        if keepsTrace {
+            var moved: [MemoryTrace<WorldMessage>.Record] = []
+            swap(&moved, &records)
+            moved.append(.init(instant: instant, actor: actor, message: consume message))
+            swap(&moved, &records)
+        }
         if app.map({ $0 == actor }) ?? true { stampNewEvents() }
     }
 

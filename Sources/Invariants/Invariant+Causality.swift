@@ -26,23 +26,17 @@ struct Causality {
 
     func violations() -> [Violation] {
         var found: [Violation] = []
-        var previous = Instant.start
-        // Both sequences are read in place, field by field: binding whole deliveries and
-        // entries copied each one (a message or an entry and everything it holds).
-        let deliveries = record.trace.records
-        for index in deliveries.indices {
-            let instant = deliveries[index].instant
-            if instant < previous {
-                found.append(
-                    violation(
-                        instant,
-                        "delivery \(index) of the trace (\(deliveries[index].message)) is at "
-                            + "\(TimeText.clock(instant)), before the delivery at "
-                            + "\(TimeText.clock(previous)) that preceded it"))
-            }
-            previous = max(previous, instant)
+        // The trace's deliveries out of time order were noted as the run went (`TraceDigest`).
+        for delivery in record.digest.outOfOrder {
+            found.append(
+                violation(
+                    delivery.instant,
+                    "delivery \(delivery.traceIndex) of the trace (\(delivery.message)) is at "
+                        + "\(TimeText.clock(delivery.instant)), before the delivery at "
+                        + "\(TimeText.clock(delivery.previous)) that preceded it"))
         }
-        previous = .start
+        // The log's entries are read in place, field by field: binding each copied it.
+        var previous = Instant.start
         let log = record.log
         for index in log.indices {
             let instant = log[index].instant

@@ -49,28 +49,23 @@ struct ForegroundRule {
 
     func violations() -> [Violation] {
         let processes = record.processes
-        let daemon = ActorID(index: WorldActors.daemonIndex)
         var view = DaemonView()
         var early: [(instant: Instant, generation: Int, requests: [AppRequest])] = []
         var found: [Violation] = []
         // Violations at the current instant, void if their process's foreground arrives
         // before the instant ends.
         var pending: (instant: Instant, generation: Int, violations: [Violation])?
-        // Read in place, field by field: binding each delivery copied its message.
-        let deliveries = record.trace.records
-        for index in deliveries.indices where deliveries[index].actor == daemon {
-            let instant = deliveries[index].instant
+        // The daemon's process changes and requests (a pending violation is flushed by the
+        // first of them at a later instant, which is what a later delivery of any kind did).
+        // Read in place, field by field: binding each record copied its message.
+        let records = record.digest.daemonRecords
+        for index in records.indices {
+            let instant = records[index].instant
             if let held = pending, instant > held.instant {
                 found += held.violations
                 pending = nil
             }
-            // The case alone is tested first, which reads it in place; only the deliveries
-            // matched below are bound (copied). Most of the daemon's are its timers.
-            switch deliveries[index].message {
-            case .processChanged, .requests: break
-            default: continue
-            }
-            switch deliveries[index].message {
+            switch records[index].message {
             case .processChanged(let state, let generation, _) where state != .terminated:
                 if state == .foreground, pending?.generation == generation { pending = nil }
                 if generation != view.generation {

@@ -136,9 +136,7 @@ struct UploadedOnce {
 
     /// When the last upload request began (the network's `begin` timer), if any did.
     private func lastRequestBegun() -> Instant? {
-        record.trace.records.last { delivery in
-            if case .networkTimer(.begin) = delivery.message { true } else { false }
-        }?.instant
+        record.digest.lastUploadBegun
     }
 
     /// Since when the network has been up to the end: the start when no action touched it,

@@ -33,22 +33,8 @@ public struct RunMetrics: Sendable, Equatable {
 
     /// The figures of `record`.
     public init(_ record: RunRecord) {
-        let app = ActorID(index: WorldActors.appIndex)
-        let daemon = ActorID(index: WorldActors.daemonIndex)
-        var produced = 0
-        var epochs: Int64 = 0
-        for delivery in record.trace.records {
-            switch delivery.message {
-            case .deliver(.location(let update), _, _, _)
-            where delivery.actor == app && update.fix != nil:
-                produced += 1
-            case .daemonTimer(.fix) where delivery.actor == daemon:
-                epochs += 1
-            default: break
-            }
-        }
-        fixesProduced = produced
-        gnssOnTime = record.policy.fixInterval * epochs
+        fixesProduced = record.digest.fixesProduced
+        gnssOnTime = record.policy.fixInterval * record.digest.gnssEpochs
         fixesDelivered = record.log.count { entry in
             if case .location(let update) = entry.kind { update.fix != nil } else { false }
         }

@@ -30,46 +30,42 @@ extension RunRecord {
 
     private func readBackgroundChanges() -> [BackgroundChange] {
         var changes: [BackgroundChange] = []
-        let daemon = ActorID(index: WorldActors.daemonIndex)
-        let app = ActorID(index: WorldActors.appIndex)
-        let network = ActorID(index: WorldActors.networkIndex)
         var held = HeldServices()
         var heldGeneration = 0
         var uploadsInFlight = 0
-        let deliveries = trace.records
-        for index in deliveries.indices {
-            // Matched in place, by actor first and then by the case alone: binding a delivery
-            // copied it, so only the deliveries kept are bound (copied).
-            let actor = deliveries[index].actor
-            let instant = deliveries[index].instant
-            if actor == daemon {
-                guard case .requests = deliveries[index].message,
-                    case .requests(let batch, let generation) = deliveries[index].message
-                else { continue }
-                if generation != heldGeneration {
-                    held = HeldServices()
-                    heldGeneration = generation
-                }
-                for request in batch { held.apply(request) }
+        // The daemon's requests and the uploads, merged in trace order.
+        let daemon = digest.daemonRecords
+        let uploads = digest.uploads
+        var (daemonIndex, uploadIndex) = (0, 0)
+        while daemonIndex < daemon.count || uploadIndex < uploads.count {
+            let takesUpload =
+                daemonIndex == daemon.count
+                || (uploadIndex < uploads.count
+                    && uploads[uploadIndex].traceIndex < daemon[daemonIndex].traceIndex)
+            if takesUpload {
+                let upload = uploads[uploadIndex]
+                uploadIndex += 1
+                uploadsInFlight = upload.completed ? max(0, uploadsInFlight - 1) : uploadsInFlight + 1
                 changes.append(
                     BackgroundChange(
-                        instant: instant,
-                        kind: .services(generation: generation, held: held.held)))
-            } else if actor == network {
-                guard case .upload = deliveries[index].message else { continue }
-                uploadsInFlight += 1
-                changes.append(
-                    BackgroundChange(instant: instant, kind: .uploads(inFlight: uploadsInFlight)))
-            } else if actor == app {
-                // A switch, not `guard case`: this nested match copies the payload alone.
-                switch deliveries[index].message {
-                case .deliver(.uploadCompleted, _, _, _): break
-                default: continue
-                }
-                uploadsInFlight = max(0, uploadsInFlight - 1)
-                changes.append(
-                    BackgroundChange(instant: instant, kind: .uploads(inFlight: uploadsInFlight)))
+                        instant: upload.instant, kind: .uploads(inFlight: uploadsInFlight)))
+                continue
             }
+            let index = daemonIndex
+            daemonIndex += 1
+            // The case alone first, in place: binding the record copied its message.
+            guard case .requests = daemon[index].message,
+                case .requests(let batch, let generation) = daemon[index].message
+            else { continue }
+            let instant = daemon[index].instant
+            if generation != heldGeneration {
+                held = HeldServices()
+                heldGeneration = generation
+            }
+            for request in batch { held.apply(request) }
+            changes.append(
+                BackgroundChange(
+                    instant: instant, kind: .services(generation: generation, held: held.held)))
         }
         return changes
     }

@@ -98,15 +98,13 @@ extension RunRecord {
             }
         }
         // The operating system tells the daemon: only its deliveries are matched.
-        let daemon = ActorID(index: WorldActors.daemonIndex)
-        let deliveries = trace.records
-        for index in deliveries.indices where deliveries[index].actor == daemon {
-            // Matched in place: binding each delivery copied its message. The case alone is
-            // tested first, which reads it in place; only a match is bound (copied).
-            guard case .processChanged = deliveries[index].message,
-                case .processChanged(let state, let generation, _) = deliveries[index].message
+        // Matched in place, the case alone first: binding each record copied its message.
+        let records = digest.daemonRecords
+        for index in records.indices {
+            guard case .processChanged = records[index].message,
+                case .processChanged(let state, let generation, _) = records[index].message
             else { continue }
-            let instant = deliveries[index].instant
+            let instant = records[index].instant
             update(&spans, generation) { $0.states.append((instant, state)) }
         }
         return spans
@@ -134,17 +132,16 @@ extension RunRecord {
 
     private func readLocationRequests() -> [LocationRequest] {
         var requests: [LocationRequest] = []
-        let daemon = ActorID(index: WorldActors.daemonIndex)
-        let deliveries = trace.records
-        for index in deliveries.indices where deliveries[index].actor == daemon {
+        let records = digest.daemonRecords
+        for index in records.indices {
             // The case alone first, in place, as in `readProcesses`.
-            guard case .requests = deliveries[index].message,
-                case .requests(let batch, let generation) = deliveries[index].message
+            guard case .requests = records[index].message,
+                case .requests(let batch, let generation) = records[index].message
             else { continue }
             for request in batch {
                 requests.append(
                     LocationRequest(
-                        instant: deliveries[index].instant, traceIndex: index,
+                        instant: records[index].instant, traceIndex: records[index].traceIndex,
                         generation: generation, request: request))
             }
         }

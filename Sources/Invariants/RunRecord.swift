@@ -42,8 +42,12 @@ public struct RunRecord {
     public let storedRows: [StoredRow]
     /// The upload server at the end (`World.server`).
     public let server: UploadServer
-    /// Every delivered message, in delivery order, with the running hash.
-    public let trace: MemoryTrace<WorldMessage>
+    /// Every delivered message, in delivery order, with the running hash: kept only when the
+    /// run was asked to (`run(keepsTrace:)`, for pictures, trace files and policy diffs), nil
+    /// otherwise, so that a long run's memory does not grow with every delivery.
+    public let trace: MemoryTrace<WorldMessage>?
+    /// What the invariants read of the trace, kept whether or not the trace is.
+    public let digest: TraceDigest
     /// The engine of every launch, in launch order: `engines[g - 1]` ran process `g`.
     public let engines: [any TrackingEngine]
     /// Every engine's events, each with the instant of the callback that told it, in the
@@ -72,7 +76,7 @@ public struct RunRecord {
         configuration: WorldConfiguration, actions: [ScheduledAction], horizon: Instant,
         launchRules: LaunchRules?, reader: FixReader = .fixRecorder,
         trackingStart: TrackingStart = .atFirstLaunch,
-        eventCountMax: Int = defaultEventCountMax,
+        eventCountMax: Int = defaultEventCountMax, keepsTrace: Bool = false,
         engine: @escaping () -> any TrackingEngine
     ) -> RunRecord {
         precondition(
@@ -80,7 +84,8 @@ public struct RunRecord {
             "actions in time order")
         precondition(actions.allSatisfy { $0.instant <= horizon }, "actions before the horizon")
         let ledger = EngineLedger()
-        let stamper = EngineEventStamper(ledger: ledger, capacity: RunCapacity.hint.next)
+        let stamper = EngineEventStamper(
+            ledger: ledger, capacity: RunCapacity.hint.next, keepsTrace: keepsTrace)
         var world = World(configuration, trace: stamper) {
             let made = engine()
             // Appended moved out and back, as `EngineEventStamper` does, which reads the
@@ -99,19 +104,36 @@ public struct RunRecord {
         return RunRecord(
             configuration: configuration, launchRules: launchRules, actions: actions,
             horizon: horizon, outcome: outcome, log: world.log, storedRows: world.storedRows,
-            server: world.server, trace: stamper.memory, engines: ledger.engines,
-            engineEvents: stamper.stamped, reader: reader, trackingStart: trackingStart)
+            server: world.server, trace: stamper.memory, digest: stamper.digest,
+            engines: ledger.engines, engineEvents: stamper.stamped, reader: reader,
+            trackingStart: trackingStart)
     }
 
     /// A record from parts gathered elsewhere (a replayed or edited run): `engines` in launch
-    /// order and `engineEvents` stamped as `StampedEngineEvent` says.
+    /// order and `engineEvents` stamped as `StampedEngineEvent` says; `digest` is read from
+    /// `trace` unless given (a record that did not keep its trace gives its digest).
     public init(
         configuration: WorldConfiguration, launchRules: LaunchRules?, actions: [ScheduledAction],
         horizon: Instant, outcome: RunOutcome, log: [AppLogEntry], storedRows: [StoredRow],
-        server: UploadServer, trace: MemoryTrace<WorldMessage>, engines: [any TrackingEngine],
-        engineEvents: [StampedEngineEvent], reader: FixReader = .fixRecorder,
-        trackingStart: TrackingStart = .atFirstLaunch
+        server: UploadServer, trace: MemoryTrace<WorldMessage>?, digest: TraceDigest? = nil,
+        engines: [any TrackingEngine], engineEvents: [StampedEngineEvent],
+        reader: FixReader = .fixRecorder, trackingStart: TrackingStart = .atFirstLaunch
     ) {
+        self.init(
+            configuration: configuration, launchRules: launchRules, actions: actions,
+            horizon: horizon, outcome: outcome, log: log, storedRows: storedRows, server: server,
+            trace: trace, digest: digest ?? TraceDigest(trace ?? MemoryTrace()), engines: engines,
+            engineEvents: engineEvents, reader: reader, trackingStart: trackingStart)
+    }
+
+    private init(
+        configuration: WorldConfiguration, launchRules: LaunchRules?, actions: [ScheduledAction],
+        horizon: Instant, outcome: RunOutcome, log: [AppLogEntry], storedRows: [StoredRow],
+        server: UploadServer, trace: MemoryTrace<WorldMessage>?, digest: TraceDigest,
+        engines: [any TrackingEngine], engineEvents: [StampedEngineEvent], reader: FixReader,
+        trackingStart: TrackingStart
+    ) {
+        self.digest = digest
         self.configuration = configuration
         self.launchRules = launchRules
         self.actions = actions

@@ -64,6 +64,9 @@ enum BenchCommand {
             name: "gpx", summary: "reading a long GPX track into a route: time and peak memory",
             usage: gpxUsage, run: { try gpx(&$0, output: $1) }),
         Subcommand(
+            name: "drive", summary: "one drive of H hours, run and judged: time and peak memory",
+            usage: DriveBenchCommand.usage, run: { try DriveBenchCommand.run(&$0, output: $1) }),
+        Subcommand(
             name: "fuzz", summary: "the fuzzer's scenarios per second on J workers",
             usage: FuzzBenchCommand.usage, run: { try FuzzBenchCommand.run(&$0, output: $1) }),
     ]

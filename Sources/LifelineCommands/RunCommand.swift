@@ -55,7 +55,7 @@ enum RunCommand {
         for file in [chrome, svg].compactMap({ $0 }) { try file.check(replacing: replace) }
 
         let scenario = try ScenarioFiles.scenario(atPath: path, engines: reader.engines)
-        let record = try ScenarioFiles.record(scenario, path: path)
+        let record = try ScenarioFiles.record(scenario, path: path, keepsTrace: !outputs.isEmpty)
         let report = RunReport(path: path, scenario: scenario, record: record)
         var trace: (path: String, hash: TraceHash)?
         if let tracePath {
@@ -92,11 +92,12 @@ enum RunCommand {
         } catch {
             throw InputError("\(error)")
         }
-        for delivery in record.trace.records {
+        let trace = record.trace ?? MemoryTrace()
+        for delivery in trace.records {
             sink.record(instant: delivery.instant, actor: delivery.actor, message: delivery.message)
         }
         sink.close()
-        assert(sink.hash.value == record.trace.hash.value, "the file holds the run's trace")
+        assert(sink.hash.value == trace.hash.value, "the file holds the run's trace")
         return sink.hash
     }
 }

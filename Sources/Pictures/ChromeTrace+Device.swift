@@ -44,12 +44,13 @@ extension ChromeTrace {
     }
 
     /// The operating system's wake requests, relaunches and refusals, the daemon's timers (its
-    /// fix epochs merged into `GNSS on` slices) and the uploads sent, from the trace.
+    /// fix epochs merged into `GNSS on` slices) and the uploads sent, from the trace (none
+    /// when the record did not keep it).
     private static func traceEvents(_ record: RunRecord) -> [ChromeTraceEvent] {
         var events: [ChromeTraceEvent] = []
         let epoch = record.policy.fixInterval
         var gnss: (start: Instant, end: Instant)?
-        for delivery in record.trace.records {
+        for delivery in record.trace?.records ?? [] {
             let instant = delivery.instant
             switch delivery.message {
             case .wake(let mechanism, _):

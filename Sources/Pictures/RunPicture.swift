@@ -88,6 +88,9 @@ public struct RunPicture {
     public let violations: [Violation]
 
     /// The picture of `record`, with `violations` (usually the built-in invariants' findings).
+    /// `record` should keep its trace (`RunRecord.run(keepsTrace: true)`,
+    /// `Scenario.record(keepsTrace: true)`): without it the relaunches' causes, which only the
+    /// trace holds, are left out.
     public init(_ record: RunRecord, violations: [Violation] = []) {
         self.record = record
         horizon = record.horizon
@@ -158,7 +161,7 @@ public struct RunPicture {
     static func markers(_ record: RunRecord) -> [Marker] {
         var mechanisms: [Int: String] = [:]  // read by key only, never iterated
         var pending: RelaunchMechanism?
-        for delivery in record.trace.records {
+        for delivery in record.trace?.records ?? [] {
             switch delivery.message {
             case .osTimer(.relaunch(let mechanism)): pending = mechanism
             case .launch(_, let generation):

@@ -123,8 +123,10 @@ struct RunCommandTests {
         let tracePath = folder.path("kill.jsonl")
         let result = runTool(["run", path, "--trace", tracePath])
         #expect(result.code == 0, "\(result.error)")
-        let record = try Scenario(contentsOfFile: path).record()
-        let deliveries = record.trace.records.count
+        let record = try Scenario(contentsOfFile: path).record(keepsTrace: true)
+        let trace = try #require(record.trace)
+        let deliveries = trace.records.count
+        #expect(record.digest.deliveryCount == deliveries)
         #expect(deliveries > 1000)
         let bytes = try #require(FileManager.default.contents(atPath: tracePath))
         let lines = String(decoding: bytes, as: UTF8.self).split(
@@ -140,8 +142,8 @@ struct RunCommandTests {
             #expect(object["ns"] is Int && object["actor"] is Int && object["message"] is String)
             hash.fold(line: String(line))
         }
-        #expect(hash.value == record.trace.hash.value, "the file is the run's trace")
-        let hashText = record.trace.hash.hexadecimal
+        #expect(hash.value == trace.hash.value, "the file is the run's trace")
+        let hashText = trace.hash.hexadecimal
         #expect(
             result.standard.contains(
                 "trace     \(tracePath) (\(deliveries) lines, hash \(hashText))"))

@@ -16,6 +16,7 @@ struct MoreInvariantTests {
             configuration: record.configuration, launchRules: record.launchRules,
             actions: record.actions, horizon: record.horizon, outcome: record.outcome, log: log,
             storedRows: record.storedRows, server: record.server, trace: record.trace,
+            digest: record.digest,
             engines: record.engines, engineEvents: record.engineEvents)
     }
 
@@ -109,7 +110,8 @@ struct FixReaderTests {
             configuration: plain.configuration, launchRules: plain.launchRules,
             actions: plain.actions, horizon: plain.horizon, outcome: plain.outcome,
             log: plain.log, storedRows: plain.storedRows, server: plain.server,
-            trace: plain.trace, engines: plain.engines, engineEvents: plain.engineEvents,
+            trace: plain.trace, digest: plain.digest, engines: plain.engines,
+            engineEvents: plain.engineEvents,
             reader: reader)
         #expect(record.storedFixes.isEmpty, "no row yields a fix")
         let expected = plain.storedRows.count + plain.server.acceptedRows.count

@@ -18,7 +18,7 @@ enum PictureRuns {
 
     /// `scenario` run and drawn with the built-in invariants' violations.
     static func picture(_ scenario: Scenario) throws -> RunPicture {
-        let record = try scenario.record()
+        let record = try scenario.record(keepsTrace: true)
         return RunPicture(record, violations: Invariant.builtIn.flatMap { $0.check(record) })
     }
 

@@ -142,11 +142,12 @@ struct TimelineSVGTests {
                 seed: matrix.seed),
             actions: plan.actions.map { ScheduledAction(.start + $0.0, $0.1) },
             horizon: .start + plan.fixesWantedFrom + matrix.observedFor,
-            launchRules: LaunchRules(startOnBoot: startOnBoot)
+            launchRules: LaunchRules(startOnBoot: startOnBoot), keepsTrace: true
         ) { BuiltInEngine.session.make(startOnBoot: startOnBoot) }
-        let record = try PictureRuns.scenario(PictureRuns.forceQuitPath).record()
-        #expect(record.trace.hash.value == expected.trace.hash.value)
-        #expect(record.trace.records.count == expected.trace.records.count)
+        let record = try PictureRuns.scenario(PictureRuns.forceQuitPath).record(keepsTrace: true)
+        let (trace, expectedTrace) = (try #require(record.trace), try #require(expected.trace))
+        #expect(trace.hash.value == expectedTrace.hash.value)
+        #expect(trace.records.count == expectedTrace.records.count)
         #expect(record.horizon == expected.horizon)
     }
 }

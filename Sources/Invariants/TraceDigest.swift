@@ -1,0 +1,101 @@
+// What the invariants read of the trace (layer 5), gathered as the run goes: the daemon's
+// process changes and location requests, the deliveries out of time order, the last upload
+// begun and two counts. A run keeps this instead of every delivery unless asked to keep the
+// trace, so its memory no longer grows with every fix delivered.
+import Simulation
+import World
+
+/// The part of a run's trace that the invariants and metrics read, folded delivery by delivery
+/// (`add`) while the run goes, so that a run need not keep its whole trace
+/// (`RunRecord.run(keepsTrace:)`).
+public struct TraceDigest: Sendable {
+    /// A delivery the daemon received that says what a process is or asks for: a
+    /// `processChanged` (the operating system telling the daemon) or a `requests` batch.
+    public struct DaemonRecord: Sendable {
+        /// The delivery's index in the trace.
+        public var traceIndex: Int
+        public var instant: Instant
+        public var message: WorldMessage
+    }
+
+    /// A delivery at an instant before the delivery that preceded it (the kernel rules it out;
+    /// `causality` reports one).
+    public struct OutOfOrder: Sendable {
+        public var traceIndex: Int
+        public var instant: Instant
+        public var previous: Instant
+        /// The message in words.
+        public var message: String
+    }
+
+    /// An upload reaching the network (`upload`) or its completion reaching the app's actor.
+    public struct UploadRecord: Sendable {
+        public var traceIndex: Int
+        public var instant: Instant
+        /// False for the request sent, true for its completion.
+        public var completed: Bool
+    }
+
+    /// Deliveries in the trace.
+    public private(set) var deliveryCount = 0
+    /// The daemon's `processChanged` and `requests` deliveries, in trace order.
+    public private(set) var daemonRecords: [DaemonRecord] = []
+    /// Uploads sent and completed, in trace order.
+    public private(set) var uploads: [UploadRecord] = []
+    /// Deliveries out of time order, in trace order.
+    public private(set) var outOfOrder: [OutOfOrder] = []
+    /// When the last upload request began (the network's `begin` timer), if any did.
+    public private(set) var lastUploadBegun: Instant?
+    /// Locations with a fix delivered to the app's actor (whether or not its code saw them).
+    public private(set) var fixesProduced = 0
+    /// Fix epochs of the daemon's GNSS (its `fix` timer).
+    public private(set) var gnssEpochs: Int64 = 0
+    private var latest = Instant.start
+
+    public init() {}
+
+    /// The digest of every delivery of `trace`, in order (a record made from parts).
+    public init(_ trace: MemoryTrace<WorldMessage>) {
+        for record in trace.records {
+            add(instant: record.instant, actor: record.actor, message: record.message)
+        }
+    }
+
+    /// Folds in the next delivery of the trace.
+    public mutating func add(instant: Instant, actor: ActorID, message: WorldMessage) {
+        let index = deliveryCount
+        deliveryCount += 1
+        if instant < latest {
+            outOfOrder.append(
+                OutOfOrder(
+                    traceIndex: index, instant: instant, previous: latest,
+                    message: message.description))
+        }
+        if instant > latest { latest = instant }
+        // The case alone first, which reads it in place; a payload is bound (copied) only for
+        // the deliveries counted by it.
+        switch message {
+        case .processChanged, .requests:
+            if actor.index == WorldActors.daemonIndex {
+                daemonRecords.append(
+                    DaemonRecord(traceIndex: index, instant: instant, message: message))
+            }
+        case .daemonTimer(.fix):
+            if actor.index == WorldActors.daemonIndex { gnssEpochs += 1 }
+        case .networkTimer(.begin):
+            lastUploadBegun = instant
+        case .deliver(.location(let update), _, _, _):
+            if actor.index == WorldActors.appIndex, update.fix != nil { fixesProduced += 1 }
+        case .deliver(.uploadCompleted, _, _, _):
+            if actor.index == WorldActors.appIndex {
+                uploads.append(UploadRecord(traceIndex: index, instant: instant, completed: true))
+            }
+        case .upload:
+            if actor.index == WorldActors.networkIndex {
+                uploads.append(UploadRecord(traceIndex: index, instant: instant, completed: false))
+            }
+        default:
+            break
+        }
+    }
+}
