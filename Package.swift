@@ -64,10 +64,10 @@ let package = Package(
         .target(
             name: "FuzzingTesting",
             dependencies: ["Engines", "Fuzzing", "Invariants"]),
-        // The shrinking challenges of ../shared/bench/shrinking, run by Properties/ and by
+        // The shrinking benchmark's challenges, run by Properties/ and by
         // `lifeline bench shrink`.
         .target(name: "ShrinkingChallenges", dependencies: ["Exploration"]),
-        // Peer benchmark models written in the kernel's idiom (../shared/bench/des), and the
+        // The DES peer benchmark's models written in the kernel's idiom, and the
         // commuter day, the world's workload for `lifeline bench day`.
         .target(name: "Benchmarks", dependencies: ["Simulation", "World"]),
         // The command-line tool's parsing and commands, as a library so tests can drive it.
