@@ -42,6 +42,10 @@ let package = Package(
         // Layer 4: the built-in app engines under test (LocationRuntime, the session engine, the
         // standard engine), written only against World's public API, and the lifecycle matrix.
         .target(name: "Engines", dependencies: ["Simulation", "World"]),
+        // Layer 4 (part): the test mutants, each a built-in engine with one real mistake,
+        // built from its reference engine through the seams it exposes to the package; and the
+        // list of every engine by name (`EngineChoice.all`).
+        .target(name: "EngineMutants", dependencies: ["Simulation", "World", "Engines"]),
         // Layer 5 (part): one finished run as a record, the invariants checked over it, its
         // metrics and its timeline. Knows engines only through `TrackingEngine`.
         .target(name: "Invariants", dependencies: ["Simulation", "World", "Engines"]),
@@ -51,7 +55,8 @@ let package = Package(
         // Layer 5: scenarios (one complete input to a run: a value, a builder, the `.scenario`
         // text format with its parser and printer, and running one on the world).
         .target(
-            name: "Scenarios", dependencies: ["Simulation", "Formats", "World", "Engines"]),
+            name: "Scenarios",
+            dependencies: ["Simulation", "Formats", "World", "Engines", "EngineMutants"]),
         // Layer 5: lifecycle fuzzing: scenario generators on the explorer, the fuzz loop with
         // shrinking and the corpus of failing scenarios.
         .target(
@@ -74,8 +79,8 @@ let package = Package(
         .target(
             name: "LifelineCommands",
             dependencies: [
-                "Simulation", "Exploration", "World", "Engines", "Scenarios", "Invariants",
-                "Pictures", "Fuzzing", "Benchmarks", "ShrinkingChallenges",
+                "Simulation", "Exploration", "World", "Engines", "EngineMutants", "Scenarios",
+                "Invariants", "Pictures", "Fuzzing", "Benchmarks", "ShrinkingChallenges",
             ]),
         // `LifelineCLI.main(engines:)`: the tool's entry point, for `lifeline` and for a team's
         // own executable.
@@ -89,7 +94,8 @@ let package = Package(
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
         .testTarget(name: "FormatsTests", dependencies: ["Formats"]),
         .testTarget(name: "WorldTests", dependencies: ["World", "Formats", "Simulation"]),
-        .testTarget(name: "EnginesTests", dependencies: ["Engines", "World", "Simulation"]),
+        .testTarget(
+            name: "EnginesTests", dependencies: ["Engines", "EngineMutants", "World", "Simulation"]),
         .testTarget(
             name: "ScenariosTests",
             dependencies: ["Scenarios", "Engines", "World", "Simulation"]),
@@ -103,7 +109,10 @@ let package = Package(
         .testTarget(name: "ExplorationTests", dependencies: ["Exploration", "ExplorationTesting"]),
         .testTarget(
             name: "FuzzingTests",
-            dependencies: ["Fuzzing", "Scenarios", "Invariants", "Engines", "World", "Simulation"]),
+            dependencies: [
+                "Fuzzing", "Scenarios", "Invariants", "Engines", "EngineMutants", "World",
+                "Simulation",
+            ]),
         .testTarget(
             name: "CommandTests",
             dependencies: [
@@ -115,7 +124,7 @@ let package = Package(
             name: "Properties",
             dependencies: [
                 "Simulation", "Exploration", "ExplorationTesting", "ShrinkingChallenges", "World",
-                "Scenarios", "Engines", "Invariants", "Fuzzing", "FuzzingTesting",
+                "Scenarios", "Engines", "EngineMutants", "Invariants", "Fuzzing", "FuzzingTesting",
             ],
             path: "Properties"
         ),
