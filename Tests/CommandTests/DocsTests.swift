@@ -104,4 +104,29 @@ struct DocsTests {
             Issue.record("\(file.path) refers to \(Self.outsidePath); point to docs/ instead")
         }
     }
+
+    /// The fenced `yaml` blocks of a Markdown text.
+    static func yamlBlocks(_ text: String) -> [String] {
+        text.components(separatedBy: "```yaml\n").dropFirst().compactMap {
+            $0.components(separatedBy: "```").first
+        }
+    }
+
+    @Test("the sharded-fuzzing YAML the README or docs/ show is .github/workflows/fuzz.yml's")
+    func shardedFuzzingWorkflowIsQuoted() throws {
+        let workflow = try String(
+            contentsOf: Self.root.appendingPathComponent(".github/workflows/fuzz.yml"),
+            encoding: .utf8)
+        let docs = try Self.files(in: ["README.md", "docs"]).filter { $0.path.hasSuffix(".md") }
+        // The GitHub Actions jobs (the Kubernetes Job is YAML with `--shard` too).
+        let quoted = docs.flatMap { file in
+            Self.yamlBlocks(file.text)
+                .filter { $0.contains("--shard") && $0.contains("runs-on:") }
+                .map { (file.path, $0) }
+        }
+        #expect(!quoted.isEmpty, "the README or docs/ show the sharded-fuzzing workflow")
+        for (path, block) in quoted {
+            #expect(workflow.contains(block), "\(path)'s sharded-fuzzing YAML is not fuzz.yml's")
+        }
+    }
 }
