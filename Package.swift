@@ -64,6 +64,15 @@ let package = Package(
             dependencies: [
                 "Simulation", "Exploration", "World", "Engines", "Scenarios", "Invariants",
             ]),
+        // Layer 5: policy research: a policy sweep over a grid of parameter values and a
+        // differential run under two policies, on the fuzzer's workers (`lifeline sweep`,
+        // `lifeline diff`).
+        .target(
+            name: "Research",
+            dependencies: [
+                "Simulation", "Exploration", "World", "Engines", "Scenarios", "Invariants",
+                "Fuzzing",
+            ]),
         // The Swift Testing entry point of the fuzzer (`fuzzLifecycle` inside `@Test`), for a
         // team's own engine; in its own target so the tool never links Testing.
         .target(
@@ -80,7 +89,8 @@ let package = Package(
             name: "LifelineCommands",
             dependencies: [
                 "Simulation", "Exploration", "World", "Engines", "EngineMutants", "Scenarios",
-                "Invariants", "Pictures", "Fuzzing", "Benchmarks", "ShrinkingChallenges",
+                "Invariants", "Pictures", "Fuzzing", "Research", "Benchmarks",
+                "ShrinkingChallenges",
             ]),
         // `LifelineCLI.main(engines:)`: the tool's entry point, for `lifeline` and for a team's
         // own executable.
@@ -95,7 +105,8 @@ let package = Package(
         .testTarget(name: "FormatsTests", dependencies: ["Formats"]),
         .testTarget(name: "WorldTests", dependencies: ["World", "Formats", "Simulation"]),
         .testTarget(
-            name: "EnginesTests", dependencies: ["Engines", "EngineMutants", "World", "Simulation"]),
+            name: "EnginesTests",
+            dependencies: ["Engines", "EngineMutants", "World", "Simulation"]),
         .testTarget(
             name: "ScenariosTests",
             dependencies: ["Scenarios", "Engines", "World", "Simulation"]),
@@ -117,7 +128,7 @@ let package = Package(
             name: "CommandTests",
             dependencies: [
                 "LifelineCommands", "Benchmarks", "World", "Simulation", "Scenarios", "Fuzzing",
-                "Engines",
+                "Research", "Engines",
             ]),
         // Property-based suites live in Properties/ as their own test target.
         .testTarget(

@@ -90,7 +90,8 @@ struct DocsTests {
         }
         #expect(Set(headings).count == headings.count, "a rule id is defined twice")
         let others = try Self.files(in: Self.citingPlaces).filter { $0.path != "docs/rules.md" }
-        let cited = Set(others.flatMap { $0.text.matches(of: Self.ruleID).map { String($0.output) } })
+        let cited = Set(
+            others.flatMap { $0.text.matches(of: Self.ruleID).map { String($0.output) } })
         for id in headings where !cited.contains(id) {
             Issue.record("docs/rules.md defines \(id), which nothing cites")
         }
