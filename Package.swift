@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "Formats", targets: ["Formats"]),
         .library(name: "World", targets: ["World"]),
         .library(name: "Engines", targets: ["Engines"]),
+        // The test mutants (a built-in engine with one real mistake), for a team's own tests.
+        .library(name: "EngineMutants", targets: ["EngineMutants"]),
         .library(name: "Scenarios", targets: ["Scenarios"]),
         .library(name: "Fuzzing", targets: ["Fuzzing"]),
         .library(name: "Invariants", targets: ["Invariants"]),
