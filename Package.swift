@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "Formats", targets: ["Formats"]),
         .library(name: "World", targets: ["World"]),
         .library(name: "Engines", targets: ["Engines"]),
+        // The test mutants (a built-in engine with one real mistake), for a team's own tests.
+        .library(name: "EngineMutants", targets: ["EngineMutants"]),
         .library(name: "Scenarios", targets: ["Scenarios"]),
         .library(name: "Fuzzing", targets: ["Fuzzing"]),
         .library(name: "Invariants", targets: ["Invariants"]),
@@ -42,6 +44,10 @@ let package = Package(
         // Layer 4: the built-in app engines under test (LocationRuntime, the session engine, the
         // standard engine), written only against World's public API, and the lifecycle matrix.
         .target(name: "Engines", dependencies: ["Simulation", "Formats", "World"]),
+        // Layer 4 (part): the test mutants, each a built-in engine with one real mistake,
+        // built from its reference engine through the seams it exposes to the package; and the
+        // list of every engine by name (`EngineChoice.all`).
+        .target(name: "EngineMutants", dependencies: ["Simulation", "World", "Engines"]),
         // Layer 5 (part): one finished run as a record, the invariants checked over it, its
         // metrics and its timeline. Knows engines only through `TrackingEngine`.
         .target(name: "Invariants", dependencies: ["Simulation", "World", "Engines"]),
@@ -51,7 +57,8 @@ let package = Package(
         // Layer 5: scenarios (one complete input to a run: a value, a builder, the `.scenario`
         // text format with its parser and printer, and running one on the world).
         .target(
-            name: "Scenarios", dependencies: ["Simulation", "Formats", "World", "Engines"]),
+            name: "Scenarios",
+            dependencies: ["Simulation", "Formats", "World", "Engines", "EngineMutants"]),
         // Layer 5: lifecycle fuzzing: scenario generators on the explorer, the fuzz loop with
         // shrinking and the corpus of failing scenarios.
         .target(
@@ -59,23 +66,33 @@ let package = Package(
             dependencies: [
                 "Simulation", "Exploration", "World", "Engines", "Scenarios", "Invariants",
             ]),
+        // Layer 5: policy research: a policy sweep over a grid of parameter values and a
+        // differential run under two policies, on the fuzzer's workers (`lifeline sweep`,
+        // `lifeline diff`).
+        .target(
+            name: "Research",
+            dependencies: [
+                "Simulation", "Exploration", "World", "Engines", "Scenarios", "Invariants",
+                "Fuzzing",
+            ]),
         // The Swift Testing entry point of the fuzzer (`fuzzLifecycle` inside `@Test`), for a
         // team's own engine; in its own target so the tool never links Testing.
         .target(
             name: "FuzzingTesting",
             dependencies: ["Engines", "Fuzzing", "Invariants"]),
-        // The shrinking challenges of ../shared/bench/shrinking, run by Properties/ and by
+        // The shrinking benchmark's challenges, run by Properties/ and by
         // `lifeline bench shrink`.
         .target(name: "ShrinkingChallenges", dependencies: ["Exploration"]),
-        // Peer benchmark models written in the kernel's idiom (../shared/bench/des), and the
+        // The DES peer benchmark's models written in the kernel's idiom, and the
         // commuter day, the world's workload for `lifeline bench day`.
         .target(name: "Benchmarks", dependencies: ["Simulation", "World"]),
         // The command-line tool's parsing and commands, as a library so tests can drive it.
         .target(
             name: "LifelineCommands",
             dependencies: [
-                "Simulation", "Exploration", "World", "Engines", "Scenarios", "Invariants",
-                "Pictures", "Fuzzing", "Benchmarks", "ShrinkingChallenges",
+                "Simulation", "Exploration", "World", "Engines", "EngineMutants", "Scenarios",
+                "Invariants", "Pictures", "Fuzzing", "Research", "Benchmarks",
+                "ShrinkingChallenges",
             ]),
         // `LifelineCLI.main(engines:)`: the tool's entry point, for `lifeline` and for a team's
         // own executable.
@@ -89,7 +106,9 @@ let package = Package(
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
         .testTarget(name: "FormatsTests", dependencies: ["Formats"]),
         .testTarget(name: "WorldTests", dependencies: ["World", "Formats", "Simulation"]),
-        .testTarget(name: "EnginesTests", dependencies: ["Engines", "World", "Simulation"]),
+        .testTarget(
+            name: "EnginesTests",
+            dependencies: ["Engines", "EngineMutants", "World", "Simulation"]),
         .testTarget(
             name: "ScenariosTests",
             dependencies: ["Scenarios", "Engines", "World", "Simulation"]),
@@ -103,19 +122,22 @@ let package = Package(
         .testTarget(name: "ExplorationTests", dependencies: ["Exploration", "ExplorationTesting"]),
         .testTarget(
             name: "FuzzingTests",
-            dependencies: ["Fuzzing", "Scenarios", "Invariants", "Engines", "World", "Simulation"]),
+            dependencies: [
+                "Fuzzing", "Scenarios", "Invariants", "Engines", "EngineMutants", "World",
+                "Simulation",
+            ]),
         .testTarget(
             name: "CommandTests",
             dependencies: [
                 "LifelineCommands", "Benchmarks", "World", "Simulation", "Scenarios", "Fuzzing",
-                "Engines",
+                "Research", "Engines",
             ]),
         // Property-based suites live in Properties/ as their own test target.
         .testTarget(
             name: "Properties",
             dependencies: [
                 "Simulation", "Exploration", "ExplorationTesting", "ShrinkingChallenges", "World",
-                "Scenarios", "Engines", "Invariants", "Fuzzing", "FuzzingTesting",
+                "Scenarios", "Engines", "EngineMutants", "Invariants", "Fuzzing", "FuzzingTesting",
             ],
             path: "Properties"
         ),

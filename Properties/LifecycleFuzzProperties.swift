@@ -2,6 +2,7 @@
 // built-in invariant (a bounded number of cases, which `LIFELINE_CASES` raises), and every
 // mutant's shrunk story in Corpus/ replayed: it still fails as recorded, and the correct
 // engine it was planted in passes the same story.
+import EngineMutants
 import Engines
 import Foundation
 import Fuzzing

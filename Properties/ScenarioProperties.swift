@@ -2,6 +2,7 @@
 // back gives the same scenario, and a damaged text is an error, never a trap. Every part of a
 // scenario is drawn (policy overrides, engine settings, routes of segments or GPX, every kind
 // of event at nanosecond times, orderings, seeds, horizons), numbers over their whole ranges.
+import EngineMutants
 import Engines
 import Exploration
 import ExplorationTesting

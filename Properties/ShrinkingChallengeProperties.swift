@@ -1,4 +1,4 @@
-// The shrinking challenges of ../shared/bench/shrinking/CHALLENGES.md on Lifeline's engine:
+// The shrinking benchmark's challenges (`ShrinkingChallenge`) on Lifeline's engine:
 // over the committed seeds, each of the published seven must reach tier A in every run, and
 // each of our own (issue 12) in at least 95 % of them.
 // `lifeline bench shrink` prints the full table in a release build.

@@ -32,6 +32,7 @@ let package = Package(
             dependencies: [
                 .product(name: "World", package: "Lifeline"),
                 .product(name: "Engines", package: "Lifeline"),
+                .product(name: "EngineMutants", package: "Lifeline"),
                 .product(name: "Invariants", package: "Lifeline"),
                 .product(name: "Scenarios", package: "Lifeline"),
                 .product(name: "Fuzzing", package: "Lifeline"),

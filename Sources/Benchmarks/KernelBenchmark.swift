@@ -1,5 +1,5 @@
-// The kernel benchmark: the two peer models of ../shared/bench/des/README.md (integer-time
-// variant), written in the kernel's idiom: one actor per process, timers as messages an actor
+// The kernel benchmark: the two models of the DES peer benchmark (integer-time variant; the
+// same models run on SimPy and on a bare binary-heap loop, `.ci/bench-kernel`), written in the kernel's idiom: one actor per process, timers as messages an actor
 // sends itself, cancellation through handles.
 import Simulation
 
@@ -104,7 +104,8 @@ public struct KernelBenchmark {
     }
 
     /// The fingerprints `simpy_bench.py --time ns --trace-hash` prints (P = 1000, seed 42),
-    /// from ../shared/bench/des/README.md: (model, N) → (sim_time ns, fired, cancelled, hash).
+    /// as the DES peer benchmark publishes them: (model, N) → (sim_time ns, fired, cancelled,
+    /// hash).
     public static let expectedFingerprints:
         [(
             model: Model, events: Int, simulatedNanoseconds: Int64,

@@ -28,7 +28,7 @@ public enum BuiltInEngine: String, Sendable, CaseIterable, CustomStringConvertib
     /// (`stopOnTerminate`, R-B11, and `startOnBoot`, R-B12), which the session and standard
     /// engines have (`LocationRuntime` restores whatever its record says).
     public func make(launchRules: LaunchRules) -> any TrackingEngine {
-        make(launchRules: launchRules, flaws: [])
+        make(launchRules: launchRules, trackingStart: .atFirstLaunch)
     }
 
     /// A new engine of this kind whose host app starts tracking as `trackingStart` says: at
@@ -36,33 +36,47 @@ public enum BuiltInEngine: String, Sendable, CaseIterable, CustomStringConvertib
     /// host app then starts no workout at its first open; its other features still start).
     public func make(launchRules: LaunchRules, trackingStart: TrackingStart) -> any TrackingEngine
     {
-        make(launchRules: launchRules, flaws: [], trackingStart: trackingStart)
-    }
-
-    /// The same, with `flaws` planted (`Mutant`).
-    func make(
-        launchRules: LaunchRules, flaws: Flaws, trackingStart: TrackingStart = .atFirstLaunch
-    ) -> any TrackingEngine {
         switch self {
         case .locationRuntime:
-            var features = Self.hostFeatures
-            features.recordingWorkout = trackingStart == .atFirstLaunch
-            return LocationRuntime(
-                settings: LocationRuntimeSettings(initialFeatures: features), flaws: flaws)
+            LocationRuntime(settings: Self.locationRuntimeSettings(trackingStart: trackingStart))
         case .session:
-            var settings = SessionEngine.Settings()
-            settings.launchRules = launchRules
-            settings.trackingStart = trackingStart
-            if flaws.contains(.retryWithoutIdempotency) {
-                settings.uploader.keysRequestsByBatch = false
-            }
-            return SessionEngine(settings, flaws: flaws)
+            SessionEngine(
+                Self.sessionSettings(launchRules: launchRules, trackingStart: trackingStart))
         case .standard:
-            var settings = StandardEngine.Settings()
-            settings.launchRules = launchRules
-            settings.trackingStart = trackingStart
-            return StandardEngine(settings: settings, flaws: flaws)
+            StandardEngine(
+                settings: Self.standardSettings(
+                    launchRules: launchRules, trackingStart: trackingStart))
         }
+    }
+
+    /// The settings `make` gives `LocationRuntime`: the host app's features
+    /// (`hostFeatures`), the workout only if tracking starts at the first launch.
+    package static func locationRuntimeSettings(trackingStart: TrackingStart)
+        -> LocationRuntimeSettings
+    {
+        var features = hostFeatures
+        features.recordingWorkout = trackingStart == .atFirstLaunch
+        return LocationRuntimeSettings(initialFeatures: features)
+    }
+
+    /// The settings `make` gives the session engine: its defaults with these launch rules.
+    package static func sessionSettings(launchRules: LaunchRules, trackingStart: TrackingStart)
+        -> SessionEngine.Settings
+    {
+        var settings = SessionEngine.Settings()
+        settings.launchRules = launchRules
+        settings.trackingStart = trackingStart
+        return settings
+    }
+
+    /// The settings `make` gives the standard engine: its defaults with these launch rules.
+    package static func standardSettings(launchRules: LaunchRules, trackingStart: TrackingStart)
+        -> StandardEngine.Settings
+    {
+        var settings = StandardEngine.Settings()
+        settings.launchRules = launchRules
+        settings.trackingStart = trackingStart
+        return settings
     }
 
     /// Its host app as the sources describe it (`AppProfile`): the location background mode

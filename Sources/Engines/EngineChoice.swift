@@ -1,4 +1,5 @@
-// Every engine Lifeline can run by name (layer 4): the built-in engines and their mutants.
+// Every engine Lifeline can run by name (layer 4): the built-in engines, their mutants (built
+// in the EngineMutants target, which also lists them: `EngineChoice.all`) and a team's own.
 import Simulation
 import World
 
@@ -7,32 +8,14 @@ import World
 /// own engine.
 public enum EngineChoice: Hashable, Sendable, CustomStringConvertible {
     case builtIn(BuiltInEngine)
-    case mutant(Mutant)
+    case mutant(MutantEngine)
     case custom(CustomEngine)
-
-    /// Every engine, the correct ones first, each group in its declared order.
-    public static var all: [EngineChoice] {
-        BuiltInEngine.allCases.map(EngineChoice.builtIn) + Mutant.allCases.map(EngineChoice.mutant)
-    }
-
-    /// The engine called `name`, if any: a built-in engine, a mutant, or one of `custom`.
-    public init?(name: String, custom: [CustomEngine] = []) {
-        if let engine = BuiltInEngine(rawValue: name) {
-            self = .builtIn(engine)
-        } else if let mutant = Mutant(rawValue: name) {
-            self = .mutant(mutant)
-        } else if let engine = custom.first(where: { $0.name == name }) {
-            self = .custom(engine)
-        } else {
-            return nil
-        }
-    }
 
     /// Its name.
     public var name: String {
         switch self {
         case .builtIn(let engine): engine.rawValue
-        case .mutant(let mutant): mutant.rawValue
+        case .mutant(let mutant): mutant.name
         case .custom(let engine): engine.name
         }
     }
@@ -101,42 +84,8 @@ public enum EngineChoice: Hashable, Sendable, CustomStringConvertible {
     public func make(launchRules: LaunchRules = LaunchRules()) -> any TrackingEngine {
         switch self {
         case .builtIn(let engine): engine.make(launchRules: launchRules)
-        case .mutant(let mutant): mutant.make(launchRules: launchRules)
+        case .mutant(let mutant): mutant.make(launchRules)
         case .custom(let engine): engine.make(launchRules)
-        }
-    }
-}
-
-extension Mutant {
-    /// The mistake in one line, for `lifeline engines`.
-    public var summary: String {
-        switch self {
-        case .sessionFromBackground:
-            "session: begins its background activity session in the background (R-C5)"
-        case .restoreAfterSlowWork:
-            "session: recreates its sessions after slow launch work, not at once (R-B10)"
-        case .noRegionOnTerminate:
-            "standard: sets no region and no significant change at termination (R-D7)"
-        case .fixAcknowledgedBeforeCommit:
-            "session: acknowledges fixes before their commit, committing every few"
-        case .retryWithoutIdempotency:
-            "session: retries an upload under a fresh key (R-D13)"
-        case .backgroundWithoutCapability:
-            "standard: enables background updates without the Info.plist mode (R-A9)"
-        case .rebootByUptime:
-            "session: detects a reboot from the uptime, which pauses in sleep (R-B12)"
-        case .startsUndetermined:
-            "location-runtime: starts services with undetermined authorization (R-A13)"
-        case .stopOnTerminateAfterResume:
-            "session: clears the stopOnTerminate flag after resuming (R-B11)"
-        case .monitorRenamed:
-            "location-runtime: reopens its monitor under another name at a relaunch (R-A12)"
-        case .nilLocationEndsStream:
-            "session: stops reading live updates at an update without a location (R-C1)"
-        case .storesNothing:
-            "session: says every fix is accepted and writes none to the store"
-        case .forgetsEnabledFlag:
-            "session: keeps its enabled flag in memory only, so a relaunch resumes nothing"
         }
     }
 }

@@ -44,9 +44,9 @@ public final class FixRecorder {
         if store.uncommittedRows.count >= fixesPerCommit { store.commit() }
     }
 
-    /// Fixes per commit: 1, so that a kill loses at most the fix in flight. More is
-    /// `Mutant.fixAcknowledgedBeforeCommit`'s mistake (rows acknowledged, not yet durable).
-    var fixesPerCommit = 1
+    /// Fixes per commit: 1, so that a kill loses at most the fix in flight. More is a mistake
+    /// (rows acknowledged, not yet durable), which only a package-internal builder may make.
+    package var fixesPerCommit = 1
 
     private func flushPending(_ store: Store) {
         guard !pending.isEmpty else { return }

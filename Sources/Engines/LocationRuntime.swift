@@ -62,15 +62,16 @@ public final class LocationRuntime: RecordingEngine {
     public let recorder: FixRecorder
 
     public convenience init(settings: LocationRuntimeSettings = LocationRuntimeSettings()) {
-        self.init(settings: settings, flaws: [])
+        self.init(settings: settings, seams: Seams())
     }
 
-    /// The mistakes planted in this runtime (`Mutant`); none in the built-in one.
-    let flaws: Flaws
+    /// Its decisions (`Seams`): the defaults, unless another target of the package built it.
+    let seams: Seams
 
-    init(settings: LocationRuntimeSettings, flaws: Flaws) {
+    /// A runtime with some of its decisions replaced (`Seams`).
+    package init(settings: LocationRuntimeSettings, seams: Seams) {
         self.settings = settings
-        self.flaws = flaws
+        self.seams = seams
         recorder = FixRecorder(uploader: settings.uploader)
     }
 
@@ -298,7 +299,7 @@ public final class LocationRuntime: RecordingEngine {
     /// process lacks, in R-A14's order. Nothing while the authorization is undetermined.
     private func reconcile(_ services: LocationServices) {
         guard featuresLoaded else { return }
-        guard authorization != .notDetermined || flaws.contains(.startsUndetermined) else {
+        guard authorization != .notDetermined || !seams.waitsForAuthorization else {
             if !features.isEmpty && !permissionMissingTold {
                 permissionMissingTold = true
                 tell(.permissionMissing(.notDetermined))
@@ -369,9 +370,8 @@ public final class LocationRuntime: RecordingEngine {
             liveUpdates = services.startLiveUpdates(settings.workoutConfiguration)
         case .monitor(let name):
             guard placesMonitor == nil else { return false }
-            let renamed = flaws.contains(.monitorRenamed) && featuresFromRecord
             let monitor = services.monitor(
-                named: renamed ? name + Flaws.renamedMonitorSuffix : name)
+                named: featuresFromRecord ? seams.restoredMonitorName(name) : name)
             monitor.delegate = self
             placesMonitor = monitor
         case .significantChanges:

@@ -84,9 +84,9 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     private var launchState = ProcessState.foreground
     /// Foreground or background, as UIKit last told this process.
     private var appState = ProcessState.foreground
-    /// The mistakes planted in this engine (`Mutant`); none in the built-in one.
-    let flaws: Flaws
-    /// The timer of the slow launch work (`Flaws.restoreAfterSlowWork`).
+    /// Its decisions (`Seams`): the defaults, unless another target of the package built it.
+    let seams: Seams
+    /// The timer of the launch work before resuming (`Seams.slowWorkBeforeResuming`).
     private var slowWork: ObjectID?
     /// True while a background launch restores (its launch or unlock callback): the one time
     /// the background activity session may be begun in the background, as a rejoin (R-C5,
@@ -94,16 +94,14 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     private var restoring = false
 
     public convenience init(_ settings: Settings = Settings()) {
-        self.init(settings, flaws: [])
+        self.init(settings, seams: Seams())
     }
 
-    init(_ settings: Settings, flaws: Flaws) {
+    /// An engine with some of its decisions replaced (`Seams`).
+    package init(_ settings: Settings, seams: Seams) {
         self.settings = settings
-        self.flaws = flaws
+        self.seams = seams
         recorder = FixRecorder(uploader: settings.uploader)
-        if flaws.contains(.fixAcknowledgedBeforeCommit) {
-            recorder.fixesPerCommit = Flaws.fixesPerCommit
-        }
     }
 
     // MARK: The host app's calls
@@ -112,7 +110,7 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     /// activity session begun in the background is deferred by iOS to the next foreground
     /// (R-C5): the host app calls this in the foreground.
     public func start(services: LocationServices) {
-        if !flaws.contains(.forgetsEnabledFlag) { TrackingRecord(services).isEnabled = true }
+        if seams.startPersistsEnabledFlag { TrackingRecord(services).isEnabled = true }
         isEnabled = true
         tell(.started)
         startMachinery(services: services)
@@ -192,18 +190,18 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     /// Clears the flag as the launch rules say (R-B11, R-B12), then resumes before anything
     /// slow (R-B10), or starts if the user opened the app.
     private func resumeAtLaunch(services: LocationServices) {
-        if flaws.contains(.stopOnTerminateAfterResume), TrackingRecord(services).isEnabled {
-            startMachinery(services: services)  // the flaw: resumes before the launch rules
+        if seams.resumesBeforeLaunchRules, TrackingRecord(services).isEnabled {
+            startMachinery(services: services)
         }
         let (enabled, launchEvents) = TrackingRecord(services).applyAtLaunch(
             settings.launchRules, services: services,
-            bootFromUptime: flaws.contains(.rebootByUptime))
+            bootFromUptime: seams.bootTimeFromUptime)
         isEnabled = enabled
         tell(contentsOf: launchEvents)
         if enabled {
             tell(.resumed(launchedIn: launchState))
-            if flaws.contains(.restoreAfterSlowWork) {
-                slowWork = services.scheduledTimer(after: Flaws.slowLaunchWork)
+            if let launchWork = seams.slowWorkBeforeResuming {
+                slowWork = services.scheduledTimer(after: launchWork)
             } else {
                 startMachinery(services: services)
             }
@@ -220,7 +218,7 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     public func lifecycleChanged(to state: ProcessState, services: LocationServices) {
         appState = state
         // A session deferred to the foreground begins now (R-C5).
-        if isEnabled == true, liveStream != nil || flaws.contains(.sessionFromBackground) {
+        if isEnabled == true, liveStream != nil || seams.lifecycleChecksSessionWithoutStream {
             beginActivitySessionIfDue(services: services)
         }
         guard state == .foreground, isEnabled == false, settings.startsWhenOpened,
@@ -263,13 +261,11 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     }
 
     /// Begins the background activity session if this process lacks one and may begin it now:
-    /// in the foreground, or while a background launch restores (R-C5, R-B10). The flaw
-    /// `sessionFromBackground` has it the wrong way round.
+    /// in the foreground, or while a background launch restores (R-C5, R-B10;
+    /// `Seams.activitySessionDue`).
     private func beginActivitySessionIfDue(services: LocationServices) {
-        let due =
-            flaws.contains(.sessionFromBackground)
-            ? appState != .foreground : appState == .foreground || restoring
-        guard backgroundActivitySession == nil, due else { return }
+        guard backgroundActivitySession == nil, seams.activitySessionDue(appState, restoring)
+        else { return }
         backgroundActivitySession = BackgroundActivitySession(services: services)
     }
 
@@ -284,8 +280,8 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     public func didReceive(_ update: LocationUpdate, services: LocationServices) {
         guard case .liveUpdates(let stream) = update.channel, stream == liveStream else { return }
         guard let fix = update.fix else {
-            if flaws.contains(.nilLocationEndsStream) {
-                // The flaw: the loop ended, and the engine still thinks it runs.
+            if seams.updateWithoutLocationEndsStream {
+                // The reading loop ended, and the engine still thinks it runs.
                 services.stopLiveUpdates(stream)
             }
             return
@@ -298,7 +294,7 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
             tell(.fixRejected(fix, reason: "accuracy over the minimum"))
             return
         }
-        if !flaws.contains(.storesNothing) { recorder.accept(fix, services: services) }
+        if seams.storesAcceptedFixes { recorder.accept(fix, services: services) }
         tell(.fixAccepted(fix))
         if let center = wakeCenter,
             center.distance(to: fix.coordinate) < settings.wakeRegionRollDistanceMeters

@@ -44,7 +44,7 @@ extension StandardEngine {
         guard !updating else { return }
         // Only with the mode in the Info.plist: without it the setter aborts (R-A9, R-D1).
         if services?.backgroundModes.contains("location") == true
-            || flaws.contains(.backgroundWithoutCapability)
+            || !seams.checksBackgroundModeBeforeAllowing
         {
             manager.allowsBackgroundLocationUpdates = true
         }

@@ -41,15 +41,16 @@ public final class StandardEngine: RecordingEngine {
     var motion = MotionState()
 
     public convenience init(settings: Settings = Settings()) {
-        self.init(settings: settings, flaws: [])
+        self.init(settings: settings, seams: Seams())
     }
 
-    /// The mistakes planted in this engine (`Mutant`); none in the built-in one.
-    let flaws: Flaws
+    /// Its decisions (`Seams`): the defaults, unless another target of the package built it.
+    let seams: Seams
 
-    init(settings: Settings, flaws: Flaws) {
+    /// An engine with some of its decisions replaced (`Seams`).
+    package init(settings: Settings, seams: Seams) {
         self.settings = settings
-        self.flaws = flaws
+        self.seams = seams
         recorder = FixRecorder(uploader: settings.uploader)
     }
 
@@ -141,7 +142,7 @@ public final class StandardEngine: RecordingEngine {
     /// tracking switched on while the authorization is undetermined waits for the answer and
     /// starts nothing, not even at termination (R-A13, R-D10).
     public func applicationWillTerminate(services: LocationServices) {
-        guard enabled, !flaws.contains(.noRegionOnTerminate) else { return }
+        guard enabled, seams.handlesWillTerminate else { return }
         if settings.launchRules.stopOnTerminate {
             removeRegistrations()
         } else if Self.permits(services.authorizationStatus) {

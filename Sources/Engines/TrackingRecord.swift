@@ -81,8 +81,8 @@ public struct TrackingRecord {
         applyAtLaunch(rules, services: services, bootFromUptime: false)
     }
 
-    /// The same; `bootFromUptime` is `Mutant.rebootByUptime`'s mistake: the boot taken as
-    /// `now - uptime`, which moves whenever the device sleeps.
+    /// The same; `bootFromUptime` takes the boot as `now - uptime`, which moves whenever the
+    /// device sleeps: wrong (R-B12), and only `SessionEngine.Seams.bootTimeFromUptime` asks.
     func applyAtLaunch(_ rules: LaunchRules, services: LocationServices, bootFromUptime: Bool)
         -> (enabled: Bool, events: [TrackingEvent])
     {

@@ -19,7 +19,7 @@ import Foundation
 ///
 /// Done results wait in a window of `windowSize` positions past the last committed one: a
 /// worker that runs too far ahead of a slow position waits, so memory stays bounded.
-struct CaseWorkers<Result: Sendable> {
+package struct CaseWorkers<Result: Sendable> {
     /// Positions `0..<positionCount` at most (`Int.max` for a search bounded only by time).
     var positionCount: Int
     /// Worker threads, at least 1.
@@ -27,7 +27,7 @@ struct CaseWorkers<Result: Sendable> {
     /// Positions a worker may run ahead of the first uncommitted one.
     var windowSize: Int
 
-    init(positionCount: Int, jobCount: Int) {
+    package init(positionCount: Int, jobCount: Int) {
         precondition(positionCount >= 0, "a position count is not negative")
         precondition(jobCount >= 1, "at least one worker")
         self.positionCount = positionCount
@@ -36,7 +36,7 @@ struct CaseWorkers<Result: Sendable> {
     }
 
     /// What one position gave: its result, and whether it stops the search after it.
-    typealias Outcome = (result: Result, stops: Bool)
+    package typealias Outcome = (result: Result, stops: Bool)
 
     /// Runs the search; returns the number of positions committed.
     /// - Parameters:
@@ -47,7 +47,7 @@ struct CaseWorkers<Result: Sendable> {
     ///     outcome stopped the search. What it throws is rethrown once the workers have
     ///     stopped.
     @discardableResult
-    func run(
+    package func run(
         shouldStop: @escaping @Sendable () -> Bool,
         makeWork: @escaping @Sendable () -> (Int) -> Outcome,
         commit: (Int, Result) throws -> Bool

@@ -381,7 +381,7 @@ public enum Fuzzer {
     }
 
     /// Choices one case may draw.
-    static let choiceCountMax = 2_000
+    package static let choiceCountMax = 2_000
 
     /// Shrinks the failing case to the simplest scenario that still breaks `invariant` (only
     /// that one, so that shrinking does not slip to another failure).

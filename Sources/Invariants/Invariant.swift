@@ -5,7 +5,7 @@ import Simulation
 /// A property every run of a correct engine must have, checked over a finished run
 /// (`RunRecord`): the trace, the app's log and the final state of the disk and the server.
 ///
-/// The built-in ones (`builtIn`) follow `../shared/DESIGN.md`'s list. Each blames the engine
+/// The built-in ones (`builtIn`) follow the project's design list. Each blames the engine
 /// only for losses iOS would not cause: whatever the world loses under an iOS rule carries a
 /// `DropReason` naming that rule (a `dropped`, `commitLost` or `savedRecordChangeLost` entry)
 /// and is never a violation. A team's own invariant plugs in the same way:

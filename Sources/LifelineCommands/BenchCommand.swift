@@ -9,7 +9,7 @@ enum BenchCommand {
                                      [--trace-hash] [--kernel-trace-hash] [--ordering O]
                                      [--resolution DURATION]
 
-        Runs the peer models of ../shared/bench/des/README.md (integer-time variant) on the kernel
+        Runs the models of the DES peer benchmark (integer-time variant) on the kernel
         and prints the same information line as 'simpy_bench.py --time ns', then
         'events=N wall_s=S events_per_s=R'. Defaults: model 1, N = 1000000, P = 1000, seed 42.
           --trace-hash         the peers' trace hash (trace_hash=...)
@@ -48,14 +48,14 @@ enum BenchCommand {
     /// The benchmarks, as `lifeline help` lists them and the dispatcher runs them.
     static let subcommands = [
         Subcommand(
-            name: "kernel", summary: "the DES peer benchmark on the kernel (../shared/bench/des)",
+            name: "kernel", summary: "the DES peer benchmark on the kernel",
             usage: kernelUsage, run: { try kernel(&$0, output: $1) }),
         Subcommand(
             name: "memory", summary: "peak resident memory with many pending timers",
             usage: memoryUsage, run: { try memory(&$0, output: $1) }),
         Subcommand(
             name: "shrink",
-            summary: "the shrinking challenges (../shared/bench/shrinking) on the explorer",
+            summary: "the shrinking benchmark's challenges on the explorer",
             usage: ShrinkBenchCommand.usage, run: { try ShrinkBenchCommand.run(&$0, output: $1) }),
         Subcommand(
             name: "day", summary: "simulated commuter days per second on the world model",

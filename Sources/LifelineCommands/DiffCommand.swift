@@ -4,6 +4,7 @@ import Engines
 import Foundation
 import Fuzzing
 import Invariants
+import Research
 import Simulation
 import World
 

@@ -1,4 +1,5 @@
 // `lifeline engines`: every engine the tool can run, correct or mutant, with what it is.
+import EngineMutants
 import Engines
 import Simulation
 

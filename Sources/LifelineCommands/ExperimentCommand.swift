@@ -12,7 +12,7 @@ enum ExperimentCommand {
                lifeline experiment info-plist [--policy FILE] [--json]
                lifeline experiment matrix [--engine NAME|all] [--policy FILE|PRESET] [--json]
 
-        Runs the experiments of ../shared/domain/000_… on the world model and prints their tables.
+        Runs source A's experiments (docs/sources.md) on the world model and prints their tables.
           background  When In Use, a drive with a fix each second, the app sent to the background:
                       fixes counted for --window seconds (default 20) at --speed m/s (default 20),
                       for a plain manager, a manager allowed in the background, live updates, and
@@ -20,7 +20,7 @@ enum ExperimentCommand {
           relaunch    Always, monitoring started, the app exits, a drive at --speed m/s (default 50)
                       for --duration seconds (default 150): the launches of the app.
           info-plist  allowsBackgroundLocationUpdates set without the location background mode.
-          matrix      source B's lifecycle matrix (../shared/domain/001_…) for the built-in
+          matrix      source B's lifecycle matrix (docs/sources.md) for the built-in
                       engines (--engine location-runtime, session or standard; default all):
                       backgrounded, suspended-parked, memory-kill, force-quit, reboot-parked,
                       each with its gap, fixes lost and relaunch time.

@@ -1,5 +1,6 @@
 // `lifeline fuzz`: the main job. Replays the corpus, explores generated scenarios, and on a
 // failure shrinks it, saves it, prints its story and how to replay it.
+import EngineMutants
 import Engines
 import Foundation
 import Fuzzing

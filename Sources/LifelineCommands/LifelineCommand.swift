@@ -1,4 +1,5 @@
 // The `lifeline` command-line tool (layer 6): subcommands, help, and exit codes.
+import EngineMutants
 import Engines
 import Foundation
 import Fuzzing

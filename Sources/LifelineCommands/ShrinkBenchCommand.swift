@@ -13,7 +13,7 @@ enum ShrinkBenchCommand {
                                      [--json] [--min-tier-a PERCENT]
                                      [--max-over-median RATIO] [--corpus DIR] [--passes] [--runs]
 
-        Runs each shrinking challenge of ../shared/bench/shrinking/CHALLENGES.md over its committed
+        Runs each shrinking challenge of the shrinking benchmark over its committed
         seeds (1337 onward; --seeds N takes the first N, default 100) and prints the table of §5:
         find rate, tier A and A+B shares, distinct results, evaluations while shrinking, time.
         --set published runs the seven challenges of CHALLENGES.md only, --set structural our

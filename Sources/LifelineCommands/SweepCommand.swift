@@ -3,6 +3,7 @@
 import Engines
 import Foundation
 import Fuzzing
+import Research
 import Scenarios
 import Simulation
 import World

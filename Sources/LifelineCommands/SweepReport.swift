@@ -1,6 +1,7 @@
 // A sweep's rows as text (the CLI layer): the terminal table and the CSV, one row per point
 // of the parameters and subject, every number with fixed decimals.
 import Fuzzing
+import Research
 import Simulation
 
 /// The rows of a finished `PolicySweep`, printed.

@@ -1,5 +1,6 @@
 // Reading the directives of a scenario file that take more than one word (layer 5): the
 // engine and its settings, the policy and its overrides, capabilities, answers and the route.
+import EngineMutants
 import Engines
 import Formats
 import Simulation

@@ -1,4 +1,4 @@
-// The shrinking benchmark's challenges (../shared/bench/shrinking/CHALLENGES.md) as runnable
+// The shrinking benchmark's challenges (a peer benchmark's seven, and our own) as runnable
 // properties on Lifeline's engine: each knows its generator, property, rendering and tiers.
 import Exploration
 

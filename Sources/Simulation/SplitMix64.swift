@@ -5,7 +5,7 @@
 ///
 /// Lifeline uses it to expand one seed into a xoshiro256** state and to derive independent
 /// sub-seeds, and the kernel benchmark uses it as the one stream the peer models specify
-/// (`../shared/bench/des/README.md`). Seeded with 1234567, its first output is
+/// (the DES peer benchmark, `KernelBenchmark`). Seeded with 1234567, its first output is
 /// 6457827717110365317 (the published reference sequence; `RandomnessTests` pins five).
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     /// The generator's whole state; advances by the golden-ratio increment on every draw.

@@ -80,7 +80,7 @@ public enum AppItem: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Why something meant for the app never reached its code, naming the rule of
-/// `../shared/domain/RULES.md` that loses it. Every drop is recorded in the trace and the app's
+/// `docs/rules.md` that loses it. Every drop is recorded in the trace and the app's
 /// log, so an invariant can tell a loss that iOS causes from one that the engine causes.
 public enum DropReason: Sendable, Equatable, CustomStringConvertible {
     /// No location authorization (R-A3).

@@ -1,5 +1,5 @@
 // The operating system's rules and numbers (layer 3): every value the world model uses, named,
-// documented with the rule of ../shared/domain/RULES.md it implements and its source.
+// documented with the rule of docs/rules.md it implements and its source (docs/sources.md).
 import Simulation
 
 /// How iOS treats a location-tracking app: every number and switch of the world model.
@@ -8,11 +8,10 @@ import Simulation
 /// (source A) and the SDK that measured relaunches on a device (source B), with documented
 /// values (source F) where nothing was measured.
 ///
-/// Each property's comment names the rule of `../shared/domain/RULES.md` it implements and its
-/// source file by letter: A = `000_501a4f8668fe8f5d.txt` (boundaries measured on iOS 27),
-/// B = `001_1ef5c6ec8339fe0e.txt` (a session-engine SDK, measured on a device),
-/// C = `002_f9e3a17f14472f5d.txt` (Apple's live-updates talk), D = `003_cfa36ecb85c68369.txt`
-/// (a standard-updates SDK), F = `ios-facts.md` (documented numbers). Presets per iOS
+/// Each property's comment names the rule of `docs/rules.md` it implements and its source by
+/// letter (`docs/sources.md`): A = an article measuring each boundary on iOS 27, B = a
+/// session-engine SDK, measured on a device, C = Apple's live-updates talk, D = a
+/// standard-updates SDK, F = a sheet of documented numbers. Presets per iOS
 /// generation change what exists and which mechanism relaunches after a force-quit. A policy
 /// file overrides any property by name (`IOSPolicy.load(path:)`).
 public struct IOSPolicy: Sendable, Equatable {

@@ -3,6 +3,7 @@
 // entries that cannot be replayed reported as warnings (errors with --strict), and scenario
 // files with a byte-order mark and CRLF or CR line endings run as meant.
 import Foundation
+import Research
 import Testing
 @testable import Fuzzing
 @testable import LifelineCommands

@@ -1,6 +1,7 @@
 // The host app's switch on the built-in engines, and their profiles: `tracking on` and
 // `tracking off` reach `start()` and `stop()`, the switch is remembered so that opening the app
 // does not undo it, and `TrackingStart.onUserToggle` waits for the switch.
+import EngineMutants
 import Engines
 import Simulation
 import Testing

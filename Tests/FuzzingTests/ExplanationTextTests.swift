@@ -1,5 +1,6 @@
 // How an explanation reads: its heading, one line per event window in each of its forms, the
 // free settings wrapped under 100 columns; and the fuzzer attaching one to its failure.
+import EngineMutants
 import Engines
 @testable import Fuzzing
 import Scenarios

@@ -1,5 +1,6 @@
 // Shrunk failures of four mutants, as `lifeline fuzz` found them (seed 1), for the explain
 // phase's tests, with each one's explanation computed once.
+import EngineMutants
 import Engines
 @testable import Fuzzing
 import Invariants

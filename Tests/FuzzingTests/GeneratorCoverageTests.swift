@@ -1,5 +1,6 @@
 // What the generator draws (issue 21): every action the world accepts and every preset, and
 // the app's facts from its profile kept fixed unless the profile is fuzzed too.
+import EngineMutants
 import Engines
 import Exploration
 import Scenarios

@@ -1,6 +1,7 @@
 // The guided search: its report is the same for any worker count, its mutations replay to
 // valid scenarios that differ from their parents, and the abstract lifecycle states and
 // transitions it counts are deterministic and bounded.
+import EngineMutants
 import Engines
 import Exploration
 import Scenarios

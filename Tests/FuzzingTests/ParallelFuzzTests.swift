@@ -2,6 +2,7 @@
 // corpus entry) is the same for any worker count, results are committed in case order up to
 // the lowest stopping one, shards run their own slice, and a stop request ends a run with the
 // cases run so far.
+import EngineMutants
 import Engines
 import Foundation
 import Testing

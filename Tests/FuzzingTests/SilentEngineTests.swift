@@ -2,6 +2,7 @@
 // scenarios run with an engine and with the same engine silenced (`SilentEngine`, which tells no
 // `TrackingEvent`) meet exactly the same violations, and the planted bugs are caught at the same
 // case by both.
+import EngineMutants
 import Engines
 @testable import Fuzzing
 import Invariants

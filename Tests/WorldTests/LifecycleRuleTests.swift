@@ -1,5 +1,5 @@
 // The operating system's rules, one behaviour each, named by their ids in
-// ../shared/domain/RULES.md: process states, suspension, terminations, background tasks.
+// docs/rules.md: process states, suspension, terminations, background tasks.
 import Simulation
 import Testing
 @testable import World

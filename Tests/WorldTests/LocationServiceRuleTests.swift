@@ -1,4 +1,4 @@
-// The location daemon's rules, one behaviour each (../shared/domain/RULES.md): significant
+// The location daemon's rules, one behaviour each (docs/rules.md): significant
 // change, conditions, visits, fixes and their accuracy, automatic pause, live updates.
 import Simulation
 import Testing

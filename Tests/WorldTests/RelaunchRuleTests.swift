@@ -1,4 +1,4 @@
-// Relaunch rules, one behaviour each (../shared/domain/RULES.md): what relaunches an ended app,
+// Relaunch rules, one behaviour each (docs/rules.md): what relaunches an ended app,
 // after what kind of ending, with which authorization, and what the new process must do.
 import Simulation
 import Testing

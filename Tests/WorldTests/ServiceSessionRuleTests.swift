@@ -1,4 +1,4 @@
-// R-B9, one behaviour each (../shared/domain/RULES.md): a service session (`CLServiceSession`,
+// R-B9, one behaviour each (docs/rules.md): a service session (`CLServiceSession`,
 // iOS 18+) declares a standing authorization need and keeps the grant across suspension and
 // termination. What the model does with it: with live updates it arms the relaunch of an app
 // that ended, a force-quit one included (R-B4), and a memory-killed one (R-B3); it does not

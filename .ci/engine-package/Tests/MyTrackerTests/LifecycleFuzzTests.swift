@@ -1,5 +1,6 @@
 // A team's own engine fuzzed from its own package with `fuzzLifecycle`, against the built-in
 // invariants plus one of the team's own, through Lifeline's public API only.
+import EngineMutants
 import Engines
 import Foundation
 import Fuzzing

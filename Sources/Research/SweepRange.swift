@@ -1,5 +1,6 @@
 // One swept policy parameter (layer 5): `NAME=FROM...TO[:STEP]` read and checked against the
 // parameter's kind and domain before anything runs.
+import Fuzzing
 import Simulation
 import World
 

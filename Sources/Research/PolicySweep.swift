@@ -1,5 +1,6 @@
 // A policy sweep (layer 5): every value of one or more policy parameters, each run on the same
 // runs of every subject, side by side on worker threads, summed per value and subject.
+import Fuzzing
 import Invariants
 import Simulation
 import World

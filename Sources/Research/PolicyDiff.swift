@@ -1,5 +1,6 @@
 // A differential run (layer 5): the same runs under two policies, and for each run whose
 // outcome changes, where the two traces part and the figures on both sides.
+import Fuzzing
 import Invariants
 import Simulation
 import World

@@ -2,6 +2,7 @@
 // engine or one of source A's probes on source A's background experiment, under a policy.
 import Engines
 import Exploration
+import Fuzzing
 import Invariants
 import Scenarios
 import Simulation

@@ -1,11 +1,15 @@
-// Deliberately broken variants of the built-in engines (layer 4): each one real mistake that a
-// source describes, planted in an otherwise correct engine, for the fuzzer to find.
+// Deliberately broken variants of the built-in engines (test mutants): each one real mistake
+// that a source describes, built from a correct reference engine, for the fuzzer to find.
+import Engines
 import Simulation
 import World
 
-/// A built-in engine with one real mistake in it, named after the mistake. The fuzzer must
-/// catch every one (`lifeline fuzz --engine NAME`), and `lifeline engines` lists them as
-/// `mutant`. Each is the correct engine of `base` with one `Flaw`; nothing else differs.
+/// A built-in engine with one real mistake in it, named after the mistake: the one place a
+/// mutant's name is declared. The fuzzer must catch every one (`lifeline fuzz --engine NAME`),
+/// and `lifeline engines` lists them as `mutant`. Each is its `base` engine, built by
+/// `make(launchRules:)` through the seams the reference engine exposes to the package
+/// (`SessionEngine.Seams`, `StandardEngine.Seams`, `LocationRuntime.Seams`) or by changing its
+/// settings; nothing else differs.
 public enum Mutant: String, Sendable, CaseIterable, CustomStringConvertible {
     /// The session engine begins its background activity session when the app goes to the
     /// background, not at `start()` in the foreground: iOS ignores a session begun there
@@ -62,25 +66,6 @@ public enum Mutant: String, Sendable, CaseIterable, CustomStringConvertible {
         }
     }
 
-    /// The flaw planted in `base`.
-    var flaw: Flaws {
-        switch self {
-        case .sessionFromBackground: .sessionFromBackground
-        case .restoreAfterSlowWork: .restoreAfterSlowWork
-        case .noRegionOnTerminate: .noRegionOnTerminate
-        case .fixAcknowledgedBeforeCommit: .fixAcknowledgedBeforeCommit
-        case .retryWithoutIdempotency: .retryWithoutIdempotency
-        case .backgroundWithoutCapability: .backgroundWithoutCapability
-        case .rebootByUptime: .rebootByUptime
-        case .startsUndetermined: .startsUndetermined
-        case .stopOnTerminateAfterResume: .stopOnTerminateAfterResume
-        case .monitorRenamed: .monitorRenamed
-        case .nilLocationEndsStream: .nilLocationEndsStream
-        case .storesNothing: .storesNothing
-        case .forgetsEnabledFlag: .forgetsEnabledFlag
-        }
-    }
-
     /// Its host app: `base`'s profile, except that the app of
     /// `background-without-capability` declares no location background mode (its mistake is
     /// one only in such an app: with the mode declared the call is right).
@@ -94,33 +79,17 @@ public enum Mutant: String, Sendable, CaseIterable, CustomStringConvertible {
 
     /// A new engine: `base` with its launch rules and this mistake.
     public func make(launchRules: LaunchRules = LaunchRules()) -> any TrackingEngine {
-        base.make(launchRules: launchRules, flaws: flaw)
+        switch base {
+        case .session: makeSessionEngine(launchRules: launchRules)
+        case .standard: makeStandardEngine(launchRules: launchRules)
+        case .locationRuntime: makeLocationRuntime()
+        }
     }
-}
 
-/// The mistakes an engine can be built with (only `Mutant` plants them).
-struct Flaws: OptionSet, Sendable {
-    let rawValue: Int
-
-    static let sessionFromBackground = Flaws(rawValue: 1 << 0)
-    static let restoreAfterSlowWork = Flaws(rawValue: 1 << 1)
-    static let noRegionOnTerminate = Flaws(rawValue: 1 << 2)
-    static let fixAcknowledgedBeforeCommit = Flaws(rawValue: 1 << 3)
-    static let retryWithoutIdempotency = Flaws(rawValue: 1 << 4)
-    static let backgroundWithoutCapability = Flaws(rawValue: 1 << 5)
-    static let rebootByUptime = Flaws(rawValue: 1 << 6)
-    static let startsUndetermined = Flaws(rawValue: 1 << 7)
-    static let stopOnTerminateAfterResume = Flaws(rawValue: 1 << 8)
-    static let monitorRenamed = Flaws(rawValue: 1 << 9)
-    static let nilLocationEndsStream = Flaws(rawValue: 1 << 10)
-    static let storesNothing = Flaws(rawValue: 1 << 11)
-    static let forgetsEnabledFlag = Flaws(rawValue: 1 << 12)
-
-    /// How long the slow launch work of `restoreAfterSlowWork` takes (opening a database,
-    /// say): longer than iOS's few seconds to recreate sessions (R-B10).
-    static let slowLaunchWork = VirtualDuration.seconds(5)
-    /// How many fixes `fixAcknowledgedBeforeCommit` inserts before it commits them.
-    static let fixesPerCommit = 10
-    /// The suffix `monitorRenamed` adds to the monitor's name at a relaunch.
-    static let renamedMonitorSuffix = " (restored)"
+    /// The mutant as an engine the tool runs by name (`EngineChoice.mutant`).
+    public var engine: MutantEngine {
+        MutantEngine(
+            name: rawValue, base: base, summary: summary, profile: profile,
+            make: { [self] in make(launchRules: $0) })
+    }
 }
