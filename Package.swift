@@ -24,6 +24,9 @@ let package = Package(
         .library(name: "Invariants", targets: ["Invariants"]),
         .library(name: "Pictures", targets: ["Pictures"]),
         .library(name: "FuzzingTesting", targets: ["FuzzingTesting"]),
+        // Core Location-, UIKit- and BackgroundTasks-shaped types with Apple's names, over the
+        // world's engine API: a team's tracker compiles with only its imports changed.
+        .library(name: "LifelineKit", targets: ["LifelineKit"]),
     ],
     targets: [
         // Layer 1: the discrete-event kernel (virtual time, scheduler, actors, ordering, trace,
@@ -42,6 +45,9 @@ let package = Package(
         // Layer 4: the built-in app engines under test (LocationRuntime, the session engine, the
         // standard engine), written only against World's public API, and the lifecycle matrix.
         .target(name: "Engines", dependencies: ["Simulation", "World"]),
+        // Layer 4: Apple's shapes (CLLocationManager, UIApplication and their delegates) over
+        // the world's engine API, and `ApplicationEngine`, which runs such an app as an engine.
+        .target(name: "LifelineKit", dependencies: ["Simulation", "World", "Engines"]),
         // Layer 5 (part): one finished run as a record, the invariants checked over it, its
         // metrics and its timeline. Knows engines only through `TrackingEngine`.
         .target(name: "Invariants", dependencies: ["Simulation", "World", "Engines"]),

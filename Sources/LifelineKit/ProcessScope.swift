@@ -1,0 +1,95 @@
+// LifelineKit's link to the simulated process (layer 4): which process's services the Apple-
+// shaped calls reach, the virtual clock as `Date`, and how UIKit's main-actor code is entered.
+import Foundation
+import Simulation
+import World
+
+/// The simulated process an Apple-shaped call belongs to: its `LocationServices`, its
+/// `UIApplication`, the regions its managers registered and its background tasks' expiration
+/// handlers. One per process launch, made by `ApplicationEngine` and dropped with it, so
+/// nothing here outlives a process (as a real process's memory does not).
+///
+/// Code reaches it through `ProcessScope.current`, a task-local value that the engine binds
+/// around every call it makes into the app (`run(_:)`): the app delegate's callbacks, the
+/// location managers' delegate callbacks, the expiration handlers. Each fuzz case runs on its
+/// own thread, so parallel cases never see each other's process. Issue 24 (Swift concurrency
+/// in virtual time) can swap this lookup for its process-scoped storage in this one place.
+final class ProcessScope: @unchecked Sendable {
+    /// The process the calling code runs in, nil outside a simulated process.
+    @TaskLocal static var current: ProcessScope?
+
+    /// The process's services (kept by the app process for the life of the process).
+    weak var services: LocationServices?
+    /// `UIApplication.shared` for this process (set as the launch begins).
+    var application: UIApplication?
+    /// The legacy regions this process's managers registered, by identifier, in the order
+    /// registered (an array, so no hash order reaches the app).
+    var regions: [CLRegion] = []
+    /// The expiration handlers of this process's background tasks, by task handle.
+    var expirationHandlers: [Int: @MainActor @Sendable () -> Void] = [:]
+
+    init(services: LocationServices) { self.services = services }
+
+    /// Runs `body` with this process as `ProcessScope.current`.
+    func run<Result>(_ body: () throws -> Result) rethrows -> Result {
+        try ProcessScope.$current.withValue(self, operation: body)
+    }
+
+    /// The registered region with `identifier`, if this process registered one.
+    func region(_ identifier: String) -> CLRegion? {
+        regions.first { $0.identifier == identifier }
+    }
+
+    /// Records `region` as registered (replacing one with the same identifier, as Core
+    /// Location does).
+    func register(_ region: CLRegion) {
+        regions.removeAll { $0.identifier == region.identifier }
+        regions.append(region)
+    }
+
+    func unregister(_ identifier: String) {
+        regions.removeAll { $0.identifier == identifier }
+    }
+}
+
+/// A value handed into a main-actor closure from the simulation's thread.
+struct Unchecked<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// Runs main-actor code synchronously on the simulation's thread, which stands for the app's
+/// main thread: a simulated process runs one callback at a time, as UIKit's main thread does.
+///
+/// A synchronous `@MainActor` closure has the same calling convention as a nonisolated one, so
+/// it is called directly; no executor check runs (none is emitted for such a closure). Code
+/// that checks the executor itself (`MainActor.assumeIsolated`, `dispatchPrecondition`) or
+/// hops to it (`Task { @MainActor in … }`, `await`) is not supported until issue 24 gives the
+/// main actor a virtual executor.
+func onMainThread(_ body: @escaping @MainActor () -> Void) {
+    unsafeBitCast(body, to: (() -> Void).self)()
+}
+
+/// The virtual clock as `Date`: Lifeline's `Instant.start` is `VirtualClock.startDate`.
+///
+/// Every `Date` LifelineKit hands the app (`CLLocation.timestamp`, `CLVisit`'s dates) is
+/// computed from the simulation's instants, never read from the wall clock, so a run's dates
+/// are the same in every process and on every machine.
+public enum VirtualClock {
+    /// The date of `Instant.start`: 2026-01-01 00:00:00 UTC. A fixed choice (no source gives
+    /// the date of a scenario); only differences between dates carry meaning.
+    public static let startDate = Date(timeIntervalSince1970: 1_767_225_600)
+
+    /// The date of `instant`.
+    public static func date(_ instant: Instant) -> Date {
+        Date(
+            timeIntervalSince1970: 1_767_225_600
+                + Double(instant.nanosecondsSinceStart) / 1_000_000_000)
+    }
+
+    /// The instant of `date` (to the nanosecond).
+    public static func instant(_ date: Date) -> Instant {
+        let seconds = date.timeIntervalSince1970 - 1_767_225_600
+        return Instant(nanosecondsSinceStart: Int64((seconds * 1_000_000_000).rounded()))
+    }
+}
