@@ -92,6 +92,12 @@ let package = Package(
             name: "lifeline-fixtures",
             dependencies: ["LifelineCLI", "Engines", "World", "Simulation"]),
 
+        // The delegate-style tracker of Examples/, as a team writes it for iOS: it imports
+        // LifelineKit only where CoreLocation and UIKit are missing.
+        .target(
+            name: "DelegateTrackerExample", dependencies: ["LifelineKit"],
+            path: "Examples/DelegateTracker"),
+
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
         .testTarget(name: "FormatsTests", dependencies: ["Formats"]),
         .testTarget(name: "WorldTests", dependencies: ["World", "Formats", "Simulation"]),
@@ -115,6 +121,12 @@ let package = Package(
             dependencies: [
                 "LifelineCommands", "Benchmarks", "World", "Simulation", "Scenarios", "Fuzzing",
                 "Engines",
+            ]),
+        .testTarget(
+            name: "LifelineKitTests",
+            dependencies: [
+                "LifelineKit", "DelegateTrackerExample", "FuzzingTesting", "Fuzzing",
+                "Invariants", "Engines", "World", "Simulation",
             ]),
         // Property-based suites live in Properties/ as their own test target.
         .testTarget(

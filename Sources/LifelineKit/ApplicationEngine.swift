@@ -21,13 +21,14 @@ import World
 public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingEngine {
     /// Makes the app delegate, inside the process scope, with the process's services (for
     /// the app's storage seam: the store and the saved record are the world's).
-    public typealias MakeDelegate = @MainActor (LocationServices) -> Delegate
+    public typealias MakeDelegate = (LocationServices) -> Delegate
     /// The app's own tracking switch.
-    public typealias SetTracking = @MainActor (Delegate, Bool) -> Void
+    public typealias SetTracking = (Delegate, Bool) -> Void
 
     private let makeDelegate: MakeDelegate
     private let setTracking: SetTracking
     private var scope: ProcessScope?
+    private var application: UIApplication?
     private var appDelegate: Delegate?
     private var trackingOn = false
 
@@ -45,10 +46,10 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
 
     // MARK: - TrackingEngine
 
-    public func start(services: LocationServices) { switchTracking(true, services: services) }
-    public func stop(services: LocationServices) { switchTracking(false, services: services) }
+    public func start(services: LocationServices) { switchTracking(true) }
+    public func stop(services: LocationServices) { switchTracking(false) }
     public func userDidSetTracking(_ on: Bool, services: LocationServices) {
-        switchTracking(on, services: services)
+        switchTracking(on)
     }
 
     /// `enabled` is the switch as this process last set it; the rest is the app's own and not
@@ -57,43 +58,36 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
         EngineState(enabled: trackingOn, lastAcceptedFixAge: nil, sessionEngineActive: false)
     }
 
-    private func switchTracking(_ on: Bool, services: LocationServices) {
+    private func switchTracking(_ on: Bool) {
         trackingOn = on
         guard let appDelegate else { return }
-        let call = Unchecked((appDelegate, setTracking))
-        enter { onMainThread { call.value.1(call.value.0, on) } }
+        enter { setTracking(appDelegate, on) }
     }
 
     // MARK: - UIKit's calls
 
     public func didLaunch(_ launch: LaunchContext, services: LocationServices) {
         let scope = ProcessScope(services: services)
+        let application = UIApplication(
+            services: services, state: launch.state == .foreground ? .inactive : .background,
+            protectedDataAvailable: launch.protectedDataAvailable)
+        application.scope = scope
+        scope.application = application
         self.scope = scope
+        self.application = application
         let options: [UIApplication.LaunchOptionsKey: Any]? =
             launch.launchOptions.contains("location") ? [.location: true] : nil
-        let make = Unchecked((makeDelegate, services, scope, launch, options))
-        let made = Unchecked(Box<Delegate>())
         enter {
-            onMainThread {
-                let (makeDelegate, services, scope, launch, options) = make.value
-                let application = UIApplication(
-                    services: services,
-                    state: launch.state == .foreground ? .inactive : .background,
-                    protectedDataAvailable: launch.protectedDataAvailable)
-                application.scope = scope
-                scope.application = application
-                let delegate = makeDelegate(services)
-                made.value.value = delegate
-                application.delegate = delegate
-                _ = delegate.application(application, willFinishLaunchingWithOptions: options)
-                _ = delegate.application(application, didFinishLaunchingWithOptions: options)
-                if launch.state == .foreground {
-                    application.applicationState = .active
-                    delegate.applicationDidBecomeActive(application)
-                }
+            let delegate = makeDelegate(services)
+            appDelegate = delegate
+            application.delegate = delegate
+            _ = delegate.application(application, willFinishLaunchingWithOptions: options)
+            _ = delegate.application(application, didFinishLaunchingWithOptions: options)
+            if launch.state == .foreground {
+                application.applicationState = .active
+                delegate.applicationDidBecomeActive(application)
             }
         }
-        appDelegate = made.value.value
     }
 
     public func lifecycleChanged(to state: ProcessState, services: LocationServices) {
@@ -126,8 +120,8 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
     /// The expiration handler the app gave the task, if any. Without one the task is left
     /// running, as UIKit leaves it: the watchdog then ends the process (R-F1).
     public func backgroundTaskWillExpire(_ task: ObjectID, services: LocationServices) {
-        guard let scope, let handler = scope.expirationHandlers[task.value] else { return }
-        enter { onMainThread(handler) }
+        guard let handler = scope?.expirationHandlers[task.value] else { return }
+        enter(handler)
     }
 
     // MARK: - Entering the app
@@ -137,19 +131,11 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
         if let scope { scope.run(body) } else { body() }
     }
 
-    /// Calls the app delegate on the main actor, with the process's application.
-    private func withApp(
-        _ body: @escaping @MainActor (UIApplication, Delegate) -> Void
-    ) {
-        guard let scope, let application = scope.application, let appDelegate else { return }
-        let call = Unchecked((application, appDelegate, body))
-        enter { onMainThread { call.value.2(call.value.0, call.value.1) } }
+    /// Calls the app delegate with the process's application, inside the process scope.
+    private func withApp(_ body: (UIApplication, Delegate) -> Void) {
+        guard let application, let appDelegate else { return }
+        enter { body(application, appDelegate) }
     }
-}
-
-/// A mutable slot handed out of a main-actor closure.
-final class Box<Value> {
-    var value: Value?
 }
 
 extension CustomEngine {
@@ -167,8 +153,8 @@ extension CustomEngine {
         profile: AppProfile = AppProfile(
             capabilities: AppCapabilities(locationBackgroundMode: true, sceneBased: false)),
         honoursLaunchRules: Bool = false,
-        delegate: @escaping @MainActor @Sendable (LocationServices) -> Delegate,
-        setTracking: @escaping @MainActor @Sendable (Delegate, Bool) -> Void
+        delegate: @escaping @Sendable (LocationServices) -> Delegate,
+        setTracking: @escaping @Sendable (Delegate, Bool) -> Void
     ) -> CustomEngine {
         var engine = CustomEngine(
             name: name, summary: summary, honoursLaunchRules: honoursLaunchRules
@@ -179,3 +165,4 @@ extension CustomEngine {
         return engine
     }
 }
+

@@ -7,7 +7,7 @@ import World
 /// `CLLocationManagerDelegate`: every method optional, as Apple's are (defaults in an
 /// extension). Methods are nonisolated, as Apple's: a `@MainActor` class implements them as
 /// `nonisolated`. Lifeline calls them on the simulation's thread, which stands for the main
-/// thread the manager was made on (see `onMainThread` for what that does not yet cover).
+/// thread the manager was made on (see `UIApplication` for what that does not yet cover).
 ///
 /// What reaches whom follows the world's `LocationManagerDelegate`: a manager's locations,
 /// failures, pause and resume go to that manager; significant change to the managers that

@@ -26,7 +26,7 @@ final class ProcessScope: @unchecked Sendable {
     /// registered (an array, so no hash order reaches the app).
     var regions: [CLRegion] = []
     /// The expiration handlers of this process's background tasks, by task handle.
-    var expirationHandlers: [Int: @MainActor @Sendable () -> Void] = [:]
+    var expirationHandlers: [Int: () -> Void] = [:]
 
     init(services: LocationServices) { self.services = services }
 
@@ -50,24 +50,6 @@ final class ProcessScope: @unchecked Sendable {
     func unregister(_ identifier: String) {
         regions.removeAll { $0.identifier == identifier }
     }
-}
-
-/// A value handed into a main-actor closure from the simulation's thread.
-struct Unchecked<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}
-
-/// Runs main-actor code synchronously on the simulation's thread, which stands for the app's
-/// main thread: a simulated process runs one callback at a time, as UIKit's main thread does.
-///
-/// A synchronous `@MainActor` closure has the same calling convention as a nonisolated one, so
-/// it is called directly; no executor check runs (none is emitted for such a closure). Code
-/// that checks the executor itself (`MainActor.assumeIsolated`, `dispatchPrecondition`) or
-/// hops to it (`Task { @MainActor in … }`, `await`) is not supported until issue 24 gives the
-/// main actor a virtual executor.
-func onMainThread(_ body: @escaping @MainActor () -> Void) {
-    unsafeBitCast(body, to: (() -> Void).self)()
 }
 
 /// The virtual clock as `Date`: Lifeline's `Instant.start` is `VirtualClock.startDate`.

@@ -6,7 +6,7 @@ import World
 
 /// `UIResponder`: the base class of `UIApplication` and of a team's `AppDelegate`
 /// (`class AppDelegate: UIResponder, UIApplicationDelegate`). No responder chain is modelled.
-@MainActor
+/// Not main-actor isolated, unlike Apple's (see `UIApplication`).
 open class UIResponder: NSObject {
     public override init() { super.init() }
 }
@@ -19,8 +19,14 @@ public struct UIBackgroundTaskIdentifier: RawRepresentable, Hashable, Sendable {
     public static let invalid = UIBackgroundTaskIdentifier(rawValue: 0)
 }
 
-/// `UIApplication`: one per simulated process, `UIApplication.shared` inside it. Main-actor
-/// isolated, as Apple's is.
+/// `UIApplication`: one per simulated process, `UIApplication.shared` inside it.
+///
+/// Not main-actor isolated, unlike Apple's: a simulated process runs one callback at a time on
+/// the simulation's thread, which stands for the main thread, but that thread is not the main
+/// actor's executor, so Swift could not call main-actor code there synchronously. Code written
+/// for Apple's stricter types compiles against these looser ones; code that checks or hops to
+/// the main actor (`MainActor.assumeIsolated`, `Task { @MainActor in … }`) waits for issue 24,
+/// which gives the main actor a virtual executor.
 ///
 /// - `applicationState`: `.inactive` while a foreground launch finishes and while the app
 ///   resigns or regains activity, `.active` in the foreground, `.background` in the background
@@ -34,7 +40,6 @@ public struct UIBackgroundTaskIdentifier: RawRepresentable, Hashable, Sendable {
 /// remaining background time), `backgroundRefreshStatus`, remote notifications, and the
 /// `UIApplication` notifications through `NotificationCenter` (a process-wide center would be
 /// shared by parallel fuzz cases).
-@MainActor
 open class UIApplication: UIResponder {
     /// `UIApplication.State`.
     public enum State: Int, Sendable {
@@ -78,8 +83,8 @@ open class UIApplication: UIResponder {
     /// `isProtectedDataAvailable`: false from a boot to the first unlock (R-D9).
     public internal(set) var isProtectedDataAvailable: Bool
 
-    /// The process's services, for background tasks.
-    private weak var services: LocationServices?
+    /// The process's services, for background tasks (the process keeps them; so may this).
+    private var services: LocationServices?
     /// The process scope, for the expiration handlers.
     weak var scope: ProcessScope?
 
@@ -91,9 +96,10 @@ open class UIApplication: UIResponder {
     }
 
     /// `beginBackgroundTask(withName:expirationHandler:)`: a background task (R-F1). The
-    /// handler runs when the app's background time is up; end the task in it.
+    /// handler runs when the app's background time is up; end the task in it. Apple types the
+    /// handler `@MainActor @Sendable`; any closure that is one is accepted here.
     public func beginBackgroundTask(
-        withName taskName: String?, expirationHandler handler: (@MainActor @Sendable () -> Void)? = nil
+        withName taskName: String?, expirationHandler handler: (() -> Void)? = nil
     ) -> UIBackgroundTaskIdentifier {
         guard let services else { return .invalid }
         let task = services.beginBackgroundTask()
@@ -103,7 +109,7 @@ open class UIApplication: UIResponder {
 
     /// `beginBackgroundTask(expirationHandler:)`.
     public func beginBackgroundTask(
-        expirationHandler handler: (@MainActor @Sendable () -> Void)? = nil
+        expirationHandler handler: (() -> Void)? = nil
     ) -> UIBackgroundTaskIdentifier {
         beginBackgroundTask(withName: nil, expirationHandler: handler)
     }
@@ -117,8 +123,8 @@ open class UIApplication: UIResponder {
 }
 
 /// `UIApplicationDelegate`: the app delegate's lifecycle calls, every one optional (defaults in
-/// an extension). Main-actor isolated, as Apple's is. `ApplicationEngine` calls them as UIKit
-/// does, from the world's process events:
+/// an extension). Not main-actor isolated, unlike Apple's (see `UIApplication`).
+/// `ApplicationEngine` calls them as UIKit does, from the world's process events:
 ///
 /// - launch: `application(_:willFinishLaunchingWithOptions:)` then
 ///   `application(_:didFinishLaunchingWithOptions:)`, with `[.location: true]` when the world
@@ -131,7 +137,6 @@ open class UIApplication: UIResponder {
 ///   running app, R-D7; never for a suspended app, a purge, a crash or a reboot).
 ///
 /// Suspension is not told, as UIKit does not tell it.
-@MainActor
 public protocol UIApplicationDelegate: NSObjectProtocol {
     func application(
         _ application: UIApplication,

@@ -1,0 +1,75 @@
+// The delegate-style tracker of Examples/DelegateTracker, compiled against LifelineKit: its
+// storage seam on the simulated device, a drive with a force-quit, and fuzzed by
+// `fuzzLifecycle` against every built-in invariant.
+import DelegateTrackerExample
+import Engines
+import Foundation
+import FuzzingTesting
+import Invariants
+import LifelineKit
+import Simulation
+import Testing
+import World
+
+/// The tracker's `LocationStore` on the simulated device: locations in the store (one row per
+/// fix, `FixRecorder`'s key, committed in the callback that inserts), the switch in the saved
+/// record. What an iOS team would back with Core Data and `UserDefaults`.
+final class DeviceLocationStore: LocationStore {
+    private weak var services: LocationServices?
+    init(services: LocationServices) { self.services = services }
+
+    func append(_ locations: [CLLocation]) -> Bool {
+        guard let services, let store = try? services.openStore() else { return false }
+        for location in locations {
+            guard let fix = location.lifelineFix else { continue }
+            store.insert(StoredRow(key: FixRecorder.fixRowKey, fix: fix))
+        }
+        store.commit()
+        return true
+    }
+
+    var trackingSwitchedOff: Bool {
+        get { services?.userDefaults.bool(forKey: "tracker.switchedOff") ?? false }
+        set { services?.userDefaults.set(newValue, forKey: "tracker.switchedOff") }
+    }
+}
+
+/// The example app as an engine.
+let delegateTracker = CustomEngine.application(
+    name: "delegate-tracker",
+    summary: "Examples/DelegateTracker: a CLLocationManager delegate with significant change and a restart region"
+) { services in
+    TrackerAppDelegate(store: DeviceLocationStore(services: services))
+} setTracking: { app, on in
+    app.tracker.setTracking(on)
+}
+
+@Suite("LifelineKit: the example tracker")
+struct ExampleTrackerTests {
+    @Test("a drive with a force-quit: iOS relaunches the tracker, which stores fixes again")
+    func relaunchedAfterForceQuit() {
+        var world = World(
+            WorldConfiguration(
+                policy: .iOS18, capabilities: delegateTracker.profile.capabilities,
+                authorization: .always, route: drive(20))
+        ) { delegateTracker.make(LaunchRules()) }
+        world.schedule(.open, at: .start)
+        world.schedule(.leave, at: .start + .seconds(10))
+        world.schedule(.forceQuit, at: .start + .seconds(60))
+        world.run(until: .start + .minutes(15))
+        let launches = world.log.compactMap { entry -> LaunchContext? in
+            if case .launch(let context) = entry.kind { context } else { nil }
+        }
+        #expect(launches.count >= 2)
+        #expect(launches.dropFirst().first?.launchOptions == ["location"])
+        let stored = world.storedRows.compactMap(\.fix)
+        #expect(stored.contains { $0.instant > .start + .minutes(10) }, "stored after the relaunch")
+        #expect(stored.contains { $0.instant < .start + .seconds(60) })
+    }
+
+    @Test("fuzzed over generated lifecycles, the example tracker holds every built-in invariant")
+    func fuzzed() {
+        let report = fuzzLifecycle(of: .custom(delegateTracker), seed: 1, cases: 300)
+        #expect(report?.failure == nil)
+    }
+}
