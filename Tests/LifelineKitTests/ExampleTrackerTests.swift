@@ -67,9 +67,17 @@ struct ExampleTrackerTests {
         #expect(stored.contains { $0.instant < .start + .seconds(60) })
     }
 
-    @Test("fuzzed over generated lifecycles, the example tracker holds every built-in invariant")
+    /// The built-in invariants but `uploaded-once`: the example keeps its locations on the
+    /// device (it has no uploader: `URLSession` is not among LifelineKit's shapes yet), so
+    /// "every stored fix reaches the server" does not apply to it.
+    static let invariants = Invariant.builtIn.filter { $0.name != "uploaded-once" }
+
+    @Test("fuzzed over generated lifecycles, the example tracker holds every built-in invariant but uploaded-once")
     func fuzzed() {
-        let report = fuzzLifecycle(of: .custom(delegateTracker), seed: 1, cases: 300)
+        #expect(Self.invariants.count == Invariant.builtIn.count - 1)
+        let report = fuzzLifecycle(
+            of: .custom(delegateTracker), checking: Self.invariants, seed: 1, cases: 300)
         #expect(report?.failure == nil)
+        #expect(report?.cases == 300)
     }
 }
