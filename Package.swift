@@ -126,7 +126,7 @@ let package = Package(
             name: "LifelineKitTests",
             dependencies: [
                 "LifelineKit", "DelegateTrackerExample", "FuzzingTesting", "Fuzzing",
-                "Invariants", "Engines", "World", "Simulation",
+                "Invariants", "Engines", "World", "Simulation", "LifelineCommands",
             ]),
         // Property-based suites live in Properties/ as their own test target.
         .testTarget(
