@@ -117,3 +117,35 @@ extension ExampleTrackerTests {
         #expect(report?.failure?.invariant == "restore-exactly-what-was-running")
     }
 }
+
+extension ExampleTrackerTests {
+    /// The example's run of `relaunchedAfterForceQuit` under `ordering`, as text.
+    static func runText(ordering: OrderingSpecification) -> String {
+        var world = World(
+            WorldConfiguration(
+                policy: .iOS18, capabilities: delegateTracker.profile.capabilities,
+                authorization: .always, route: drive(20), seed: 9, ordering: ordering)
+        ) { delegateTracker.make(LaunchRules()) }
+        world.schedule(.open, at: .start)
+        world.schedule(.leave, at: .start + .seconds(10))
+        world.schedule(.forceQuit, at: .start + .seconds(60))
+        world.schedule(.reboot, at: .start + .minutes(8))
+        world.run(until: .start + .minutes(15))
+        return world.log.map(\.description).joined(separator: "\n") + "\n"
+            + world.storedRows.map(\.description).joined(separator: "\n")
+    }
+
+    @Test("deterministic: the same seed gives the same log and disk, run after run, on other threads, and under random ordering")
+    func deterministic() async {
+        let first = Self.runText(ordering: .fifo)
+        #expect(first == Self.runText(ordering: .fifo))
+        let onOtherThreads = await withTaskGroup(of: String.self) { group in
+            for _ in 0..<2 { group.addTask { Self.runText(ordering: .fifo) } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(onOtherThreads.allSatisfy { $0 == first })
+        #expect(first.contains("reboot") || first.contains("launch"))
+        let random = Self.runText(ordering: .random(seed: 3))
+        #expect(random == Self.runText(ordering: .random(seed: 3)))
+    }
+}
