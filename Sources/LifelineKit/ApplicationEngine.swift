@@ -124,6 +124,15 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
         enter(handler)
     }
 
+    /// A run-loop timer of LifelineKit's own: the first authorization callback of the managers
+    /// made since it was set.
+    public func timerDidFire(_ timer: ObjectID, services: LocationServices) {
+        guard let scope else { return }
+        let managers = scope.takeNewManagers(firedBy: timer)
+        guard !managers.isEmpty else { return }
+        enter { for manager in managers { manager.announceAuthorization() } }
+    }
+
     // MARK: - Entering the app
 
     /// Runs `body` with this process as the current one.

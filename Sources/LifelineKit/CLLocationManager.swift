@@ -18,9 +18,13 @@ import World
 /// Deprecations are Apple's (`@available(iOS, deprecated: 14.0)`), so they warn in an iOS
 /// build and not here.
 ///
+/// `locationManagerDidChangeAuthorization(_:)` also comes once for each new manager with the
+/// app's authorization then, after the code that made it returns (see
+/// `ProcessScope.announce`), as Core Location guarantees.
+///
 /// Not sent, because the world does not model them yet (issue 23): `didStartMonitoringFor`
-/// (the daemon does not confirm a registration), `didDetermineState` (no `requestState(for:)`),
-/// and the authorization callback Core Location makes when a manager is created.
+/// (the daemon does not confirm a registration) and `didDetermineState` (no
+/// `requestState(for:)`).
 public protocol CLLocationManagerDelegate: NSObjectProtocol {
     func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation])
     func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error)
@@ -115,6 +119,7 @@ open class CLLocationManager: NSObject {
             self.bridge = bridge
             super.init()
             bridge.owner = self
+            scope?.announce(self)
         } else {
             backing = nil
             bridge = nil
@@ -290,6 +295,9 @@ open class CLLocationManager: NSObject {
 
     // MARK: - From the world
 
+    /// The first authorization callback (`ProcessScope.announce`).
+    func announceAuthorization() { bridge?.locationManagerDidChangeAuthorizationAtCreation() }
+
     /// The region the world names, as the app registered it, or a bare one.
     func region(_ identifier: String) -> CLRegion {
         scope?.region(identifier) ?? CLRegion(identifier: identifier)
@@ -331,6 +339,10 @@ final class DelegateBridge: LocationManagerDelegate {
     }
 
     func locationManagerDidChangeAuthorization(_ manager: LocationManager) {
+        tell { $1.locationManagerDidChangeAuthorization($0) }
+    }
+
+    func locationManagerDidChangeAuthorizationAtCreation() {
         tell { $1.locationManagerDidChangeAuthorization($0) }
     }
 

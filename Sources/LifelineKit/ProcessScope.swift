@@ -28,7 +28,32 @@ final class ProcessScope: @unchecked Sendable {
     /// The expiration handlers of this process's background tasks, by task handle.
     var expirationHandlers: [Int: () -> Void] = [:]
 
+    /// Managers made in this process whose first authorization callback is still due, in
+    /// creation order, and the run-loop timer that delivers it.
+    private var newManagers: [Weak<CLLocationManager>] = []
+    private var newManagersTimer: ObjectID?
+
     init(services: LocationServices) { self.services = services }
+
+    /// Core Location calls a new manager's delegate with the app's authorization once the
+    /// code that made it returns ("the system is guaranteed to call the delegate method with
+    /// the app's initial authorization state"): modelled as a main run-loop timer of zero
+    /// delay (`LocationServices.scheduledTimer(after:)`), so it runs after the current
+    /// callback, and when a suspended app runs again.
+    func announce(_ manager: CLLocationManager) {
+        newManagers.append(Weak(manager))
+        guard newManagersTimer == nil, let services else { return }
+        newManagersTimer = services.scheduledTimer(after: .zero)
+    }
+
+    /// The managers whose first authorization callback `timer` delivers (empty for another
+    /// timer).
+    func takeNewManagers(firedBy timer: ObjectID) -> [CLLocationManager] {
+        guard timer == newManagersTimer else { return [] }
+        newManagersTimer = nil
+        defer { newManagers = [] }
+        return newManagers.compactMap(\.value)
+    }
 
     /// Runs `body` with this process as `ProcessScope.current`.
     func run<Result>(_ body: () throws -> Result) rethrows -> Result {
@@ -50,6 +75,12 @@ final class ProcessScope: @unchecked Sendable {
     func unregister(_ identifier: String) {
         regions.removeAll { $0.identifier == identifier }
     }
+}
+
+/// A weak reference, for lists that must not keep their objects alive.
+struct Weak<Object: AnyObject> {
+    weak var value: Object?
+    init(_ value: Object) { self.value = value }
 }
 
 /// The virtual clock as `Date`: Lifeline's `Instant.start` is `VirtualClock.startDate`.

@@ -149,8 +149,24 @@ struct CLLocationManagerTests {
             second.delegate = both
             app.extraManagers = [first, second]
         }
-        #expect(legacyJournal.notes == ["legacy 4"])
-        #expect(bothJournal.notes == ["new 4"])
+        // At creation (Always, 3), then the change (When In Use, 4).
+        #expect(legacyJournal.notes == ["legacy 3", "legacy 4"])
+        #expect(bothJournal.notes == ["new 3", "new 4"])
+    }
+
+    @Test("a new manager's delegate is told the initial authorization once, after the launch callback returns")
+    func authorizationAtCreation() {
+        let (_, journal) = runProbe(
+            authorization: .whenInUse, until: 30, actions: [(0, .open), (10, .leave), (20, .open)]
+        ) { app, _ in
+            _ = app.makeManager()
+        }
+        #expect(
+            Array(journal.notes.prefix(4)) == [
+                "willFinishLaunching inactive", "didFinishLaunching inactive",
+                "didBecomeActive active", "authorization 4",
+            ])
+        #expect(journal.notes.filter { $0.hasPrefix("authorization") }.count == 1)
     }
 
     @Test("R-A9: allowsBackgroundLocationUpdates without the location background mode ends the process")

@@ -112,9 +112,11 @@ extension ExampleTrackerTests {
                 of: .custom(foregroundOnlyTracker), checking: Self.invariants, seed: 1,
                 cases: 300)
         }
-        // Seed 1 finds it as a relaunched process that restored nothing of what the last one
-        // ran (shrunk from 6 to 2 events).
-        #expect(report?.failure?.invariant == "restore-exactly-what-was-running")
+        // A relaunched process that restores nothing: seed 1 finds it as a gap in the stored
+        // fixes (bounded-gaps, shrunk from 4 to 2 events); before the first authorization
+        // callback was modelled, as restore-exactly-what-was-running. Either names the mistake.
+        let found = report?.failure?.invariant
+        #expect(found == "bounded-gaps" || found == "restore-exactly-what-was-running")
     }
 }
 
