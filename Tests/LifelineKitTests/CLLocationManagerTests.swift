@@ -169,6 +169,39 @@ struct CLLocationManagerTests {
         #expect(journal.notes.filter { $0.hasPrefix("authorization") }.count == 1)
     }
 
+    /// A minute's drive, twenty minutes parked, five minutes' drive.
+    static let stopAndGo = Route(
+        start: home, headingDegrees: 90,
+        segments: [
+            .init(.drive, .minutes(1), speedMetersPerSecond: 10), .init(.park, .minutes(20)),
+            .init(.drive, .minutes(5), speedMetersPerSecond: 10),
+        ])
+
+    @Test("R-F4: the automatic pause, twenty minutes parked, reaches locationManagerDidPauseLocationUpdates once")
+    func automaticPause() {
+        let (_, journal) = runProbe(
+            route: Self.stopAndGo, until: 1_400, actions: [(0, .open), (5, .leave), (1_200, .open)]
+        ) { app, _ in
+            let manager = app.makeManager()
+            manager.allowsBackgroundLocationUpdates = true
+            manager.startUpdatingLocation()
+        }
+        #expect(journal.notes.filter { $0 == "paused" || $0 == "resumed" } == ["paused"])
+    }
+
+    @Test("R-F9: visits reach didVisit as CLVisit, an arrival with no departure yet and a departure with no arrival")
+    func visits() {
+        let (_, journal) = runProbe(
+            route: Self.stopAndGo, until: 1_500, actions: [(0, .open), (5, .leave)]
+        ) { app, _ in
+            app.makeManager().startMonitoringVisits()
+        }
+        let visits = journal.notes.filter { $0.hasPrefix("arrival") || $0.hasPrefix("departure") }
+        #expect(visits.count == 2, "\(visits)")
+        #expect(visits.first?.hasPrefix("arrival") == true)
+        #expect(visits.last?.hasPrefix("departure") == true)
+    }
+
     @Test("R-A9: allowsBackgroundLocationUpdates without the location background mode ends the process")
     func assertionWithoutMode() {
         let (world, journal) = runProbe(

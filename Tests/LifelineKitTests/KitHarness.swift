@@ -47,6 +47,19 @@ final class NotingDelegate: NSObject, CLLocationManagerDelegate {
     func locationManager(_ manager: CLLocationManager, didEnterRegion region: CLRegion) {
         journal.note("enter \(region.identifier)")
     }
+    func locationManager(_ manager: CLLocationManager, didVisit visit: CLVisit) {
+        let arrival = visit.arrivalDate.timeIntervalSince(VirtualClock.startDate)
+        let departure = visit.departureDate.timeIntervalSince(VirtualClock.startDate)
+        journal.note(
+            visit.departureDate == .distantFuture
+                ? "arrival \(Int(arrival))" : "departure \(Int(departure))")
+    }
+    func locationManagerDidPauseLocationUpdates(_ manager: CLLocationManager) {
+        journal.note("paused")
+    }
+    func locationManagerDidResumeLocationUpdates(_ manager: CLLocationManager) {
+        journal.note("resumed")
+    }
     func locationManager(
         _ manager: CLLocationManager, monitoringDidFailFor region: CLRegion?,
         withError error: any Error
