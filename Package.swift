@@ -26,6 +26,9 @@ let package = Package(
         .library(name: "Invariants", targets: ["Invariants"]),
         .library(name: "Pictures", targets: ["Pictures"]),
         .library(name: "FuzzingTesting", targets: ["FuzzingTesting"]),
+        // Core Location-, UIKit- and BackgroundTasks-shaped types with Apple's names, over the
+        // world's engine API: a team's tracker compiles with only its imports changed.
+        .library(name: "LifelineKit", targets: ["LifelineKit"]),
     ],
     targets: [
         // Layer 1: the discrete-event kernel (virtual time, scheduler, actors, ordering, trace,
@@ -48,6 +51,9 @@ let package = Package(
         // built from its reference engine through the seams it exposes to the package; and the
         // list of every engine by name (`EngineChoice.all`).
         .target(name: "EngineMutants", dependencies: ["Simulation", "World", "Engines"]),
+        // Layer 4: Apple's shapes (CLLocationManager, UIApplication and their delegates) over
+        // the world's engine API, and `ApplicationEngine`, which runs such an app as an engine.
+        .target(name: "LifelineKit", dependencies: ["Simulation", "World", "Engines"]),
         // Layer 5 (part): one finished run as a record, the invariants checked over it, its
         // metrics and its timeline. Knows engines only through `TrackingEngine`.
         .target(name: "Invariants", dependencies: ["Simulation", "World", "Engines"]),
@@ -103,6 +109,12 @@ let package = Package(
             name: "lifeline-fixtures",
             dependencies: ["LifelineCLI", "Engines", "World", "Simulation"]),
 
+        // The delegate-style tracker of Examples/, as a team writes it for iOS: it imports
+        // LifelineKit only where CoreLocation and UIKit are missing.
+        .target(
+            name: "DelegateTrackerExample", dependencies: ["LifelineKit"],
+            path: "Examples/DelegateTracker"),
+
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
         .testTarget(name: "FormatsTests", dependencies: ["Formats"]),
         .testTarget(name: "WorldTests", dependencies: ["World", "Formats", "Simulation"]),
@@ -131,6 +143,12 @@ let package = Package(
             dependencies: [
                 "LifelineCommands", "Benchmarks", "World", "Simulation", "Scenarios", "Fuzzing",
                 "Research", "Engines",
+            ]),
+        .testTarget(
+            name: "LifelineKitTests",
+            dependencies: [
+                "LifelineKit", "DelegateTrackerExample", "FuzzingTesting", "Fuzzing",
+                "Invariants", "Engines", "World", "Simulation", "LifelineCommands",
             ]),
         // Property-based suites live in Properties/ as their own test target.
         .testTarget(

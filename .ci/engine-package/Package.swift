@@ -26,6 +26,16 @@ let package = Package(
                 .product(name: "Engines", package: "Lifeline"),
                 .product(name: "Simulation", package: "Lifeline"),
             ]),
+        // Examples/DelegateTracker's tracker, with Apple's names, against LifelineKit (`.ci/run`
+        // copies its LocationTracker.swift into Sources/AppleShapedCheck first).
+        .executableTarget(
+            name: "AppleShapedCheck",
+            dependencies: [
+                .product(name: "LifelineKit", package: "Lifeline"),
+                .product(name: "World", package: "Lifeline"),
+                .product(name: "Engines", package: "Lifeline"),
+                .product(name: "Simulation", package: "Lifeline"),
+            ]),
         // The engine fuzzed inside `swift test` with `fuzzLifecycle`.
         .testTarget(
             name: "MyTrackerTests",

@@ -1,0 +1,177 @@
+// The glue that runs an Apple-shaped app as a Lifeline engine (layer 4): a `TrackingEngine`
+// that makes the app delegate at every launch and calls it as UIKit would.
+import Engines
+import Foundation
+import Simulation
+import World
+
+/// An app written against UIKit's and Core Location's shapes (`UIApplicationDelegate`,
+/// `CLLocationManager`), run as a Lifeline engine: the world makes one at every process launch
+/// (memory dies with the process), and it makes the app's `UIApplication` and app delegate,
+/// then turns the world's callbacks into UIKit's (see `UIApplicationDelegate` for the order).
+/// Location reaches the app through its `CLLocationManager` delegates, not through this
+/// engine.
+///
+/// Everything the app's code calls runs inside this process's scope, so `CLLocationManager()`
+/// and `UIApplication.shared` reach this process.
+///
+/// The host app's tracking switch (`UserAction.trackingOn`/`trackingOff`, and `start`/`stop`)
+/// is the app's own UI, not an Apple API: `setTracking` says what it calls in the app.
+/// Register it with `CustomEngine.application(name:summary:profile:delegate:setTracking:)`.
+public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingEngine {
+    /// Makes the app delegate, inside the process scope, with the process's services (for
+    /// the app's storage seam: the store and the saved record are the world's).
+    public typealias MakeDelegate = (LocationServices) -> Delegate
+    /// The app's own tracking switch.
+    public typealias SetTracking = (Delegate, Bool) -> Void
+
+    private let makeDelegate: MakeDelegate
+    private let setTracking: SetTracking
+    private var scope: ProcessScope?
+    private var application: UIApplication?
+    private var appDelegate: Delegate?
+    private var trackingOn = false
+
+    /// What this engine tells: nothing (an Apple-shaped app has no such stream). The
+    /// invariants judge the app from the disk and the trace.
+    public var events: [TrackingEvent] { [] }
+
+    public init(delegate: @escaping MakeDelegate, setTracking: @escaping SetTracking) {
+        makeDelegate = delegate
+        self.setTracking = setTracking
+    }
+
+    /// The app delegate of this process, once launched.
+    public var delegate: Delegate? { appDelegate }
+
+    // MARK: - TrackingEngine
+
+    public func start(services: LocationServices) { switchTracking(true) }
+    public func stop(services: LocationServices) { switchTracking(false) }
+    public func userDidSetTracking(_ on: Bool, services: LocationServices) {
+        switchTracking(on)
+    }
+
+    /// `enabled` is the switch as this process last set it; the rest is the app's own and not
+    /// known here.
+    public func state(at now: Instant) -> EngineState {
+        EngineState(enabled: trackingOn, lastAcceptedFixAge: nil, sessionEngineActive: false)
+    }
+
+    private func switchTracking(_ on: Bool) {
+        trackingOn = on
+        guard let appDelegate else { return }
+        enter { setTracking(appDelegate, on) }
+    }
+
+    // MARK: - UIKit's calls
+
+    public func didLaunch(_ launch: LaunchContext, services: LocationServices) {
+        let scope = ProcessScope(services: services)
+        let application = UIApplication(
+            services: services, state: launch.state == .foreground ? .inactive : .background,
+            protectedDataAvailable: launch.protectedDataAvailable)
+        application.scope = scope
+        scope.application = application
+        self.scope = scope
+        self.application = application
+        let options: [UIApplication.LaunchOptionsKey: Any]? =
+            launch.launchOptions.contains("location") ? [.location: true] : nil
+        enter {
+            let delegate = makeDelegate(services)
+            appDelegate = delegate
+            application.delegate = delegate
+            _ = delegate.application(application, willFinishLaunchingWithOptions: options)
+            _ = delegate.application(application, didFinishLaunchingWithOptions: options)
+            if launch.state == .foreground {
+                application.applicationState = .active
+                delegate.applicationDidBecomeActive(application)
+            }
+        }
+    }
+
+    public func lifecycleChanged(to state: ProcessState, services: LocationServices) {
+        withApp { application, delegate in
+            switch state {
+            case .background:
+                delegate.applicationWillResignActive(application)
+                application.applicationState = .background
+                delegate.applicationDidEnterBackground(application)
+            case .foreground:
+                delegate.applicationWillEnterForeground(application)
+                application.applicationState = .active
+                delegate.applicationDidBecomeActive(application)
+            default: break
+            }
+        }
+    }
+
+    public func protectedDataDidBecomeAvailable(services: LocationServices) {
+        withApp { application, delegate in
+            application.isProtectedDataAvailable = true
+            delegate.applicationProtectedDataDidBecomeAvailable(application)
+        }
+    }
+
+    public func applicationWillTerminate(services: LocationServices) {
+        withApp { application, delegate in delegate.applicationWillTerminate(application) }
+    }
+
+    /// The expiration handler the app gave the task, if any. Without one the task is left
+    /// running, as UIKit leaves it: the watchdog then ends the process (R-F1).
+    public func backgroundTaskWillExpire(_ task: ObjectID, services: LocationServices) {
+        guard let handler = scope?.expirationHandlers[task.value] else { return }
+        enter(handler)
+    }
+
+    /// A run-loop timer of LifelineKit's own: the first authorization callback of the managers
+    /// made since it was set.
+    public func timerDidFire(_ timer: ObjectID, services: LocationServices) {
+        guard let scope else { return }
+        let managers = scope.takeNewManagers(firedBy: timer)
+        guard !managers.isEmpty else { return }
+        enter { for manager in managers { manager.announceAuthorization() } }
+    }
+
+    // MARK: - Entering the app
+
+    /// Runs `body` with this process as the current one.
+    private func enter(_ body: () -> Void) {
+        if let scope { scope.run(body) } else { body() }
+    }
+
+    /// Calls the app delegate with the process's application, inside the process scope.
+    private func withApp(_ body: (UIApplication, Delegate) -> Void) {
+        guard let application, let appDelegate else { return }
+        enter { body(application, appDelegate) }
+    }
+}
+
+extension CustomEngine {
+    /// An Apple-shaped app as a custom engine: `delegate` makes its app delegate at every
+    /// launch (with the process's `LocationServices`, for the app's storage seam), and
+    /// `setTracking` is the app's own tracking switch.
+    ///
+    /// The profile is the app's Info.plist and authorization: by default the location
+    /// background mode without scenes (so launch options carry `.location`, R-A11), Always
+    /// asked at the first launch, tracking from the first launch, and launch rules left to
+    /// each scenario. An Apple-shaped app has no `stopOnTerminate`/`startOnBoot` settings
+    /// (`honoursLaunchRules` false) unless the team says otherwise.
+    public static func application<Delegate: UIApplicationDelegate & SendableMetatype>(
+        name: String, summary: String,
+        profile: AppProfile = AppProfile(
+            capabilities: AppCapabilities(locationBackgroundMode: true, sceneBased: false)),
+        honoursLaunchRules: Bool = false,
+        delegate: @escaping @Sendable (LocationServices) -> Delegate,
+        setTracking: @escaping @Sendable (Delegate, Bool) -> Void
+    ) -> CustomEngine {
+        var engine = CustomEngine(
+            name: name, summary: summary, honoursLaunchRules: honoursLaunchRules
+        ) { _ in
+            ApplicationEngine(delegate: delegate, setTracking: setTracking)
+        }
+        engine.profile = profile
+        return engine
+    }
+}
+

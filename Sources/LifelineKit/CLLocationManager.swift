@@ -1,0 +1,379 @@
+// `CLLocationManager` and `CLLocationManagerDelegate` with Apple's names (layer 4): a layer
+// over the world's `LocationManager`, whose delegate callbacks it turns into Core Location's.
+import Foundation
+import Simulation
+import World
+
+/// `CLLocationManagerDelegate`: every method optional, as Apple's are (defaults in an
+/// extension). Methods are nonisolated, as Apple's: a `@MainActor` class implements them as
+/// `nonisolated`. Lifeline calls them on the simulation's thread, which stands for the main
+/// thread the manager was made on (see `UIApplication` for what that does not yet cover).
+///
+/// What reaches whom follows the world's `LocationManagerDelegate`: a manager's locations,
+/// failures, pause and resume go to that manager; significant change to the managers that
+/// started it in this process; region entries and exits, visits and authorization changes to
+/// every manager of the process, in creation order (a relaunched app's new manager receives
+/// the region exit that woke it, R-A12, R-B6).
+///
+/// Deprecations are Apple's (`@available(iOS, deprecated: 14.0)`), so they warn in an iOS
+/// build and not here.
+///
+/// `locationManagerDidChangeAuthorization(_:)` also comes once for each new manager with the
+/// app's authorization then, after the code that made it returns (see
+/// `ProcessScope.announce`), as Core Location guarantees.
+///
+/// Not sent, because the world does not model them yet (issue 23): `didStartMonitoringFor`
+/// (the daemon does not confirm a registration) and `didDetermineState` (no
+/// `requestState(for:)`).
+public protocol CLLocationManagerDelegate: NSObjectProtocol {
+    func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation])
+    func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error)
+    func locationManagerDidChangeAuthorization(_ manager: CLLocationManager)
+    /// The authorization callback before iOS 14. Its default is empty; the default of
+    /// `locationManagerDidChangeAuthorization(_:)` calls it, so it runs only for a delegate that
+    /// does not implement the new one, as on iOS.
+    @available(iOS, introduced: 4.2, deprecated: 14.0)
+    func locationManager(
+        _ manager: CLLocationManager, didChangeAuthorization status: CLAuthorizationStatus)
+    func locationManager(_ manager: CLLocationManager, didEnterRegion region: CLRegion)
+    func locationManager(_ manager: CLLocationManager, didExitRegion region: CLRegion)
+    func locationManager(
+        _ manager: CLLocationManager, didDetermineState state: CLRegionState,
+        for region: CLRegion)
+    func locationManager(_ manager: CLLocationManager, didStartMonitoringFor region: CLRegion)
+    func locationManager(
+        _ manager: CLLocationManager, monitoringDidFailFor region: CLRegion?,
+        withError error: any Error)
+    func locationManager(_ manager: CLLocationManager, didVisit visit: CLVisit)
+    func locationManagerDidPauseLocationUpdates(_ manager: CLLocationManager)
+    func locationManagerDidResumeLocationUpdates(_ manager: CLLocationManager)
+}
+
+extension CLLocationManagerDelegate {
+    public func locationManager(
+        _ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]
+    ) {}
+    public func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error) {}
+    @available(iOS, introduced: 4.2, deprecated: 14.0)
+    public func locationManager(
+        _ manager: CLLocationManager, didChangeAuthorization status: CLAuthorizationStatus
+    ) {}
+    /// By default, the legacy `locationManager(_:didChangeAuthorization:)`.
+    public func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) {
+        legacyAuthorizationChanged(manager)
+    }
+    public func locationManager(_ manager: CLLocationManager, didEnterRegion region: CLRegion) {}
+    public func locationManager(_ manager: CLLocationManager, didExitRegion region: CLRegion) {}
+    public func locationManager(
+        _ manager: CLLocationManager, didDetermineState state: CLRegionState,
+        for region: CLRegion
+    ) {}
+    public func locationManager(
+        _ manager: CLLocationManager, didStartMonitoringFor region: CLRegion
+    ) {}
+    public func locationManager(
+        _ manager: CLLocationManager, monitoringDidFailFor region: CLRegion?,
+        withError error: any Error
+    ) {}
+    public func locationManager(_ manager: CLLocationManager, didVisit visit: CLVisit) {}
+    public func locationManagerDidPauseLocationUpdates(_ manager: CLLocationManager) {}
+    public func locationManagerDidResumeLocationUpdates(_ manager: CLLocationManager) {}
+}
+
+extension CLLocationManagerDelegate {
+    fileprivate func legacyAuthorizationChanged(_ manager: CLLocationManager) {
+        locationManager(manager, didChangeAuthorization: manager.authorizationStatus)
+    }
+}
+
+/// `CLLocationManager`: an `open` class with `open` members, as teams subclass it in their
+/// tests. Made inside a simulated process (any callback of an `ApplicationEngine` app), it is
+/// the world's `LocationManager` of that process with Apple's names: settings start at Core
+/// Location's defaults (R-A8, R-F4), calls are recorded and take effect when the callback
+/// returns, and setting `allowsBackgroundLocationUpdates` to true without the location
+/// background mode ends the process at once (R-A9).
+///
+/// Made outside a simulated process (a unit test that builds a mock), it is detached: it
+/// reaches no system, reads `.notDetermined` and full accuracy, and its calls have no effect,
+/// which is what an override in a subclass is for.
+///
+/// Not here yet, because the world does not model them (issue 23): `requestLocation()`, the
+/// system's cached `location`, `requestState(for:)`, heading and beacon ranging, deferred
+/// updates. `monitoredRegions` is the regions this process registered (see its comment).
+open class CLLocationManager: NSObject {
+    /// The world's manager; nil for a detached manager.
+    let backing: LocationManager?
+    /// Turns the world's delegate callbacks into this manager's (held here: the world holds
+    /// its delegate weakly).
+    private let bridge: DelegateBridge?
+    /// The process this manager belongs to.
+    private weak var scope: ProcessScope?
+
+    public override init() {
+        let scope = ProcessScope.current
+        self.scope = scope
+        if let services = scope?.services {
+            let manager = LocationManager(services: services)
+            let bridge = DelegateBridge(scope: scope)
+            backing = manager
+            self.bridge = bridge
+            super.init()
+            bridge.owner = self
+            scope?.announce(self)
+        } else {
+            backing = nil
+            bridge = nil
+            super.init()
+        }
+    }
+
+    /// `delegate`, held weakly as Core Location holds it. Setting one tells the system this
+    /// manager has a delegate (pause, resume and accuracy changes are then sent).
+    open weak var delegate: (any CLLocationManagerDelegate)? {
+        didSet { backing?.delegate = delegate == nil ? nil : bridge }
+    }
+
+    // MARK: - Settings
+
+    /// `allowsBackgroundLocationUpdates` (false by default, R-A8); true without the location
+    /// background mode fails an assertion and ends the process (R-A9).
+    open var allowsBackgroundLocationUpdates: Bool {
+        get { backing?.allowsBackgroundLocationUpdates ?? storedAllowsBackground }
+        set {
+            storedAllowsBackground = newValue
+            backing?.allowsBackgroundLocationUpdates = newValue
+        }
+    }
+    private var storedAllowsBackground = false
+
+    /// `pausesLocationUpdatesAutomatically` (true by default, R-F4).
+    open var pausesLocationUpdatesAutomatically: Bool {
+        get { backing?.pausesLocationUpdatesAutomatically ?? storedPauses }
+        set {
+            storedPauses = newValue
+            backing?.pausesLocationUpdatesAutomatically = newValue
+        }
+    }
+    private var storedPauses = true
+
+    /// `activityType` (`.other` by default); recorded, no modelled effect.
+    open var activityType: CLActivityType = .other {
+        didSet { backing?.activityType = activityType.world }
+    }
+
+    /// `distanceFilter` in metres (`kCLDistanceFilterNone` by default).
+    open var distanceFilter: CLLocationDistance {
+        get { backing?.distanceFilter ?? storedDistanceFilter }
+        set {
+            storedDistanceFilter = newValue
+            backing?.distanceFilter = newValue
+        }
+    }
+    private var storedDistanceFilter = kCLDistanceFilterNone
+
+    /// `desiredAccuracy` in metres (`kCLLocationAccuracyBest` by default); it chooses the
+    /// source of the fixes (R-F10). `kCLLocationAccuracyBestForNavigation` is taken as best.
+    open var desiredAccuracy: CLLocationAccuracy {
+        get { storedDesiredAccuracy }
+        set {
+            storedDesiredAccuracy = newValue
+            backing?.desiredAccuracy = max(newValue, kCLLocationAccuracyBest)
+        }
+    }
+    private var storedDesiredAccuracy = kCLLocationAccuracyBest
+
+    /// `showsBackgroundLocationIndicator` (false by default, R-A8, R-B8).
+    open var showsBackgroundLocationIndicator: Bool {
+        get { backing?.showsBackgroundLocationIndicator ?? storedShowsIndicator }
+        set {
+            storedShowsIndicator = newValue
+            backing?.showsBackgroundLocationIndicator = newValue
+        }
+    }
+    private var storedShowsIndicator = false
+
+    /// `maximumRegionMonitoringDistance`: the largest radius Core Location accepts. The world
+    /// sets no limit on a region's radius, so none is claimed: `CLLocationDistanceMax`.
+    open var maximumRegionMonitoringDistance: CLLocationDistance { CLLocationDistanceMax }
+
+    // MARK: - Authorization
+
+    /// `authorizationStatus`: as this process knows it (at launch, then each change).
+    open var authorizationStatus: CLAuthorizationStatus {
+        CLAuthorizationStatus(backing?.authorizationStatus ?? .notDetermined)
+    }
+
+    /// `accuracyAuthorization`: as this process knows it.
+    open var accuracyAuthorization: CLAccuracyAuthorization {
+        CLAccuracyAuthorization(backing?.accuracyAuthorization ?? .full)
+    }
+
+    /// `authorizationStatus()`, the class method before iOS 14: the calling process's
+    /// authorization.
+    @available(iOS, introduced: 4.2, deprecated: 14.0)
+    open class func authorizationStatus() -> CLAuthorizationStatus {
+        CLAuthorizationStatus(ProcessScope.current?.services?.authorizationStatus ?? .notDetermined)
+    }
+
+    /// `locationServicesEnabled()`: true. The world models no system-wide Location Services
+    /// switch (a user who turns location off for the app is `denied`).
+    open class func locationServicesEnabled() -> Bool { true }
+
+    /// `significantLocationChangeMonitoringAvailable()`: true (every modelled device has it).
+    open class func significantLocationChangeMonitoringAvailable() -> Bool { true }
+
+    /// `isMonitoringAvailable(for:)`: true for `CLCircularRegion`, the one region kind modelled.
+    open class func isMonitoringAvailable(for regionClass: AnyClass) -> Bool {
+        regionClass == CLCircularRegion.self
+    }
+
+    /// `requestWhenInUseAuthorization()`: the prompt shows only in the foreground; the user's
+    /// answer (`AuthorizationAnswers`) arrives as `locationManagerDidChangeAuthorization(_:)`.
+    open func requestWhenInUseAuthorization() { backing?.requestWhenInUseAuthorization() }
+
+    /// `requestAlwaysAuthorization()`: once per app, only in the foreground.
+    open func requestAlwaysAuthorization() { backing?.requestAlwaysAuthorization() }
+
+    /// `requestTemporaryFullAccuracyAuthorization(withPurposeKey:)`, without a completion.
+    open func requestTemporaryFullAccuracyAuthorization(withPurposeKey purposeKey: String) {
+        backing?.requestTemporaryFullAccuracyAuthorization(withPurposeKey: purposeKey)
+    }
+
+    // MARK: - Updates
+
+    /// `startUpdatingLocation()`: locations reach `didUpdateLocations` (held ones in one batch
+    /// when a suspended app resumes, R-A2).
+    open func startUpdatingLocation() { backing?.startUpdatingLocation() }
+    open func stopUpdatingLocation() { backing?.stopUpdatingLocation() }
+
+    /// `startMonitoringSignificantLocationChanges()`: one registration per app that outlives
+    /// the process and relaunches it (R-A10, R-B5); each process must start it again to get
+    /// the locations (F).
+    open func startMonitoringSignificantLocationChanges() {
+        backing?.startMonitoringSignificantLocationChanges()
+    }
+    open func stopMonitoringSignificantLocationChanges() {
+        backing?.stopMonitoringSignificantLocationChanges()
+    }
+
+    /// `startMonitoringVisits()` (R-F9): outlives the process.
+    open func startMonitoringVisits() { backing?.startMonitoringVisits() }
+    open func stopMonitoringVisits() { backing?.stopMonitoringVisits() }
+
+    // MARK: - Regions
+
+    /// `startMonitoring(for:)`: a `CLCircularRegion` persists across launches and relaunches
+    /// the app on exit (R-B6); one with the same identifier replaces the old. Over the limit,
+    /// or with reduced accuracy, the delegate gets `monitoringDidFailFor` (R-F8, R-F10). Any
+    /// other kind of region fails with `regionMonitoringFailure` at once.
+    open func startMonitoring(for region: CLRegion) {
+        guard let backing else { return }
+        guard let circle = region as? CLCircularRegion else {
+            let error = CLError(CLError.Code.regionMonitoringFailure)
+            delegate?.locationManager(self, monitoringDidFailFor: region, withError: error)
+            return
+        }
+        scope?.register(circle)
+        backing.startMonitoring(for: circle.world)
+    }
+
+    /// `stopMonitoring(for:)`, by the region's identifier.
+    open func stopMonitoring(for region: CLRegion) {
+        guard let backing, let scope else { return }
+        scope.unregister(region.identifier)
+        scope.services?.stopMonitoring(backing.id, regionIdentifier: region.identifier)
+    }
+
+    /// `monitoredRegions`: the regions this process's managers registered and did not stop,
+    /// shared by every manager of the process.
+    ///
+    /// Unlike Core Location's, it does not list the regions an earlier process registered:
+    /// the world does not tell a new process what the daemon still monitors for it (issue 23).
+    /// Those regions are still monitored, still relaunch the app, and still reach the delegate
+    /// (as bare `CLRegion`s with their identifier); stopping one needs its identifier.
+    open var monitoredRegions: Set<CLRegion> { Set(scope?.regions ?? []) }
+
+    // MARK: - From the world
+
+    /// The first authorization callback (`ProcessScope.announce`).
+    func announceAuthorization() { bridge?.locationManagerDidChangeAuthorizationAtCreation() }
+
+    /// The region the world names, as the app registered it, or a bare one.
+    func region(_ identifier: String) -> CLRegion {
+        scope?.region(identifier) ?? CLRegion(identifier: identifier)
+    }
+}
+
+/// The world's delegate of one `CLLocationManager`: turns the world's callbacks into Core
+/// Location's, inside the manager's process scope.
+final class DelegateBridge: LocationManagerDelegate {
+    weak var owner: CLLocationManager?
+    private weak var scope: ProcessScope?
+
+    init(scope: ProcessScope?) { self.scope = scope }
+
+    private func tell(_ body: (CLLocationManager, any CLLocationManagerDelegate) -> Void) {
+        guard let owner, let delegate = owner.delegate else { return }
+        if let scope {
+            scope.run { body(owner, delegate) }
+        } else {
+            body(owner, delegate)
+        }
+    }
+
+    func locationManager(_ manager: LocationManager, didUpdateLocations locations: [Fix]) {
+        let converted = locations.map(CLLocation.init)
+        tell { $1.locationManager($0, didUpdateLocations: converted) }
+    }
+
+    func locationManager(_ manager: LocationManager, didFailWithError error: LocationError) {
+        tell { $1.locationManager($0, didFailWithError: CLError(world: error)) }
+    }
+
+    func locationManagerDidPauseLocationUpdates(_ manager: LocationManager) {
+        tell { $1.locationManagerDidPauseLocationUpdates($0) }
+    }
+
+    func locationManagerDidResumeLocationUpdates(_ manager: LocationManager) {
+        tell { $1.locationManagerDidResumeLocationUpdates($0) }
+    }
+
+    func locationManagerDidChangeAuthorization(_ manager: LocationManager) {
+        tell { $1.locationManagerDidChangeAuthorization($0) }
+    }
+
+    func locationManagerDidChangeAuthorizationAtCreation() {
+        tell { $1.locationManagerDidChangeAuthorization($0) }
+    }
+
+    func locationManager(
+        _ manager: LocationManager, monitoringDidFailFor regionIdentifier: String,
+        withError error: LocationError
+    ) {
+        tell {
+            $1.locationManager(
+                $0, monitoringDidFailFor: $0.region(regionIdentifier), withError: CLError(world: error))
+        }
+    }
+
+    func locationManager(_ manager: LocationManager, didEnterRegion regionIdentifier: String) {
+        tell { owner, delegate in
+            let region = owner.region(regionIdentifier)
+            guard region.notifyOnEntry else { return }
+            delegate.locationManager(owner, didEnterRegion: region)
+        }
+    }
+
+    func locationManager(_ manager: LocationManager, didExitRegion regionIdentifier: String) {
+        tell { owner, delegate in
+            let region = owner.region(regionIdentifier)
+            guard region.notifyOnExit else { return }
+            delegate.locationManager(owner, didExitRegion: region)
+        }
+    }
+
+    func locationManager(_ manager: LocationManager, didVisit visit: Visit) {
+        let now = scope?.services?.now ?? .start
+        tell { $1.locationManager($0, didVisit: CLVisit(visit, at: now)) }
+    }
+}

@@ -1,0 +1,108 @@
+// LifelineKit's link to the simulated process (layer 4): which process's services the Apple-
+// shaped calls reach, the virtual clock as `Date`, and how UIKit's main-actor code is entered.
+import Foundation
+import Simulation
+import World
+
+/// The simulated process an Apple-shaped call belongs to: its `LocationServices`, its
+/// `UIApplication`, the regions its managers registered and its background tasks' expiration
+/// handlers. One per process launch, made by `ApplicationEngine` and dropped with it, so
+/// nothing here outlives a process (as a real process's memory does not).
+///
+/// Code reaches it through `ProcessScope.current`, a task-local value that the engine binds
+/// around every call it makes into the app (`run(_:)`): the app delegate's callbacks, the
+/// location managers' delegate callbacks, the expiration handlers. Each fuzz case runs on its
+/// own thread, so parallel cases never see each other's process. Issue 24 (Swift concurrency
+/// in virtual time) can swap this lookup for its process-scoped storage in this one place.
+final class ProcessScope: @unchecked Sendable {
+    /// The process the calling code runs in, nil outside a simulated process.
+    @TaskLocal static var current: ProcessScope?
+
+    /// The process's services (kept by the app process for the life of the process).
+    weak var services: LocationServices?
+    /// `UIApplication.shared` for this process (set as the launch begins).
+    var application: UIApplication?
+    /// The legacy regions this process's managers registered, by identifier, in the order
+    /// registered (an array, so no hash order reaches the app).
+    var regions: [CLRegion] = []
+    /// The expiration handlers of this process's background tasks, by task handle.
+    var expirationHandlers: [Int: () -> Void] = [:]
+
+    /// Managers made in this process whose first authorization callback is still due, in
+    /// creation order, and the run-loop timer that delivers it.
+    private var newManagers: [Weak<CLLocationManager>] = []
+    private var newManagersTimer: ObjectID?
+
+    init(services: LocationServices) { self.services = services }
+
+    /// Core Location calls a new manager's delegate with the app's authorization once the
+    /// code that made it returns ("the system is guaranteed to call the delegate method with
+    /// the app's initial authorization state"): modelled as a main run-loop timer of zero
+    /// delay (`LocationServices.scheduledTimer(after:)`), so it runs after the current
+    /// callback, and when a suspended app runs again.
+    func announce(_ manager: CLLocationManager) {
+        newManagers.append(Weak(manager))
+        guard newManagersTimer == nil, let services else { return }
+        newManagersTimer = services.scheduledTimer(after: .zero)
+    }
+
+    /// The managers whose first authorization callback `timer` delivers (empty for another
+    /// timer).
+    func takeNewManagers(firedBy timer: ObjectID) -> [CLLocationManager] {
+        guard timer == newManagersTimer else { return [] }
+        newManagersTimer = nil
+        defer { newManagers = [] }
+        return newManagers.compactMap(\.value)
+    }
+
+    /// Runs `body` with this process as `ProcessScope.current`.
+    func run<Result>(_ body: () throws -> Result) rethrows -> Result {
+        try ProcessScope.$current.withValue(self, operation: body)
+    }
+
+    /// The registered region with `identifier`, if this process registered one.
+    func region(_ identifier: String) -> CLRegion? {
+        regions.first { $0.identifier == identifier }
+    }
+
+    /// Records `region` as registered (replacing one with the same identifier, as Core
+    /// Location does).
+    func register(_ region: CLRegion) {
+        regions.removeAll { $0.identifier == region.identifier }
+        regions.append(region)
+    }
+
+    func unregister(_ identifier: String) {
+        regions.removeAll { $0.identifier == identifier }
+    }
+}
+
+/// A weak reference, for lists that must not keep their objects alive.
+struct Weak<Object: AnyObject> {
+    weak var value: Object?
+    init(_ value: Object) { self.value = value }
+}
+
+/// The virtual clock as `Date`: Lifeline's `Instant.start` is `VirtualClock.startDate`.
+///
+/// Every `Date` LifelineKit hands the app (`CLLocation.timestamp`, `CLVisit`'s dates) is
+/// computed from the simulation's instants, never read from the wall clock, so a run's dates
+/// are the same in every process and on every machine.
+public enum VirtualClock {
+    /// The date of `Instant.start`: 2026-01-01 00:00:00 UTC. A fixed choice (no source gives
+    /// the date of a scenario); only differences between dates carry meaning.
+    public static let startDate = Date(timeIntervalSince1970: 1_767_225_600)
+
+    /// The date of `instant`.
+    public static func date(_ instant: Instant) -> Date {
+        Date(
+            timeIntervalSince1970: 1_767_225_600
+                + Double(instant.nanosecondsSinceStart) / 1_000_000_000)
+    }
+
+    /// The instant of `date` (to the nanosecond).
+    public static func instant(_ date: Date) -> Instant {
+        let seconds = date.timeIntervalSince1970 - 1_767_225_600
+        return Instant(nanosecondsSinceStart: Int64((seconds * 1_000_000_000).rounded()))
+    }
+}

@@ -1,0 +1,172 @@
+// UIKit's application object and its delegate with Apple's names (layer 4): the app's state,
+// background tasks and the lifecycle calls, driven by `ApplicationEngine`.
+import Foundation
+import Simulation
+import World
+
+/// `UIResponder`: the base class of `UIApplication` and of a team's `AppDelegate`
+/// (`class AppDelegate: UIResponder, UIApplicationDelegate`). No responder chain is modelled.
+/// Not main-actor isolated, unlike Apple's (see `UIApplication`).
+open class UIResponder: NSObject {
+    public override init() { super.init() }
+}
+
+/// `UIBackgroundTaskIdentifier`: a background task's handle (`.invalid` for none).
+public struct UIBackgroundTaskIdentifier: RawRepresentable, Hashable, Sendable {
+    public var rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    /// `UIBackgroundTaskIdentifier.invalid`.
+    public static let invalid = UIBackgroundTaskIdentifier(rawValue: 0)
+}
+
+/// `UIApplication`: one per simulated process, `UIApplication.shared` inside it.
+///
+/// Not main-actor isolated, unlike Apple's: a simulated process runs one callback at a time on
+/// the simulation's thread, which stands for the main thread, but that thread is not the main
+/// actor's executor, so Swift could not call main-actor code there synchronously. Code written
+/// for Apple's stricter types compiles against these looser ones; code that checks or hops to
+/// the main actor (`MainActor.assumeIsolated`, `Task { @MainActor in … }`) waits for issue 24,
+/// which gives the main actor a virtual executor.
+///
+/// - `applicationState`: `.inactive` while a foreground launch finishes and while the app
+///   resigns or regains activity, `.active` in the foreground, `.background` in the background
+///   (the world's `ProcessState`; a suspended app runs no code, so it never reads it).
+/// - `beginBackgroundTask(withName:expirationHandler:)` and `endBackgroundTask(_:)`: the
+///   world's background tasks (R-F1): a task keeps a background app running until the app's
+///   background time is up; the expiration handler runs then, and a task still held after it
+///   gets the app killed by the watchdog.
+///
+/// Not here yet (issue 23): `backgroundTimeRemaining` (the world does not tell the app its
+/// remaining background time), `backgroundRefreshStatus`, remote notifications, and the
+/// `UIApplication` notifications through `NotificationCenter` (a process-wide center would be
+/// shared by parallel fuzz cases).
+open class UIApplication: UIResponder {
+    /// `UIApplication.State`.
+    public enum State: Int, Sendable {
+        case active = 0
+        case inactive = 1
+        case background = 2
+    }
+
+    /// `UIApplication.LaunchOptionsKey`.
+    public struct LaunchOptionsKey: RawRepresentable, Hashable, Sendable {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// `.location`: the app was launched for a location event (significant change, a
+        /// region, a visit; R-A10). Only an app without scenes gets launch options (R-A11),
+        /// and only where the policy says the system sets this key
+        /// (`legacyLaunchOptionsCarryLocation`).
+        public static let location = LaunchOptionsKey(
+            rawValue: "UIApplicationLaunchOptionsLocationKey")
+    }
+
+    /// `UIApplication.shared`: the calling process's application. Reading it outside a
+    /// simulated process (no `ApplicationEngine` callback is running) is a programming error.
+    public class var shared: UIApplication {
+        guard let scope = ProcessScope.current else {
+            preconditionFailure(
+                "UIApplication.shared read outside a simulated process: LifelineKit's app code "
+                    + "runs inside an ApplicationEngine's callbacks")
+        }
+        guard let application = scope.application else {
+            preconditionFailure("UIApplication.shared read before the launch made it")
+        }
+        return application
+    }
+
+    /// `delegate`, held weakly (the engine keeps the app delegate for the process's life).
+    public weak var delegate: (any UIApplicationDelegate)?
+
+    /// `applicationState`.
+    public internal(set) var applicationState: State
+
+    /// `isProtectedDataAvailable`: false from a boot to the first unlock (R-D9).
+    public internal(set) var isProtectedDataAvailable: Bool
+
+    /// The process's services, for background tasks (the process keeps them; so may this).
+    private var services: LocationServices?
+    /// The process scope, for the expiration handlers.
+    weak var scope: ProcessScope?
+
+    init(services: LocationServices, state: State, protectedDataAvailable: Bool) {
+        self.services = services
+        applicationState = state
+        isProtectedDataAvailable = protectedDataAvailable
+        super.init()
+    }
+
+    /// `beginBackgroundTask(withName:expirationHandler:)`: a background task (R-F1). The
+    /// handler runs when the app's background time is up; end the task in it. Apple types the
+    /// handler `@MainActor @Sendable`; any closure that is one is accepted here.
+    public func beginBackgroundTask(
+        withName taskName: String?, expirationHandler handler: (() -> Void)? = nil
+    ) -> UIBackgroundTaskIdentifier {
+        guard let services else { return .invalid }
+        let task = services.beginBackgroundTask()
+        if let handler { scope?.expirationHandlers[task.value] = handler }
+        return UIBackgroundTaskIdentifier(rawValue: task.value)
+    }
+
+    /// `beginBackgroundTask(expirationHandler:)`.
+    public func beginBackgroundTask(
+        expirationHandler handler: (() -> Void)? = nil
+    ) -> UIBackgroundTaskIdentifier {
+        beginBackgroundTask(withName: nil, expirationHandler: handler)
+    }
+
+    /// `endBackgroundTask(_:)`: ends the task (an `.invalid` or unknown one is ignored).
+    public func endBackgroundTask(_ identifier: UIBackgroundTaskIdentifier) {
+        guard identifier != .invalid, let services else { return }
+        scope?.expirationHandlers[identifier.rawValue] = nil
+        services.endBackgroundTask(ObjectID(identifier.rawValue))
+    }
+}
+
+/// `UIApplicationDelegate`: the app delegate's lifecycle calls, every one optional (defaults in
+/// an extension). Not main-actor isolated, unlike Apple's (see `UIApplication`).
+/// `ApplicationEngine` calls them as UIKit does, from the world's process events:
+///
+/// - launch: `application(_:willFinishLaunchingWithOptions:)` then
+///   `application(_:didFinishLaunchingWithOptions:)`, with `[.location: true]` when the world
+///   launched the app for a location event with launch options (R-A11); then, for a launch in
+///   the foreground, `applicationDidBecomeActive(_:)`;
+/// - leaving: `applicationWillResignActive(_:)` then `applicationDidEnterBackground(_:)`;
+/// - returning: `applicationWillEnterForeground(_:)` then `applicationDidBecomeActive(_:)`;
+/// - `applicationProtectedDataDidBecomeAvailable(_:)` at the first unlock after a boot (R-D9);
+/// - `applicationWillTerminate(_:)` when the world's policy calls it (a force-quit of a
+///   running app, R-D7; never for a suspended app, a purge, a crash or a reboot).
+///
+/// Suspension is not told, as UIKit does not tell it.
+public protocol UIApplicationDelegate: NSObjectProtocol {
+    func application(
+        _ application: UIApplication,
+        willFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool
+    func application(
+        _ application: UIApplication,
+        didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool
+    func applicationDidBecomeActive(_ application: UIApplication)
+    func applicationWillResignActive(_ application: UIApplication)
+    func applicationDidEnterBackground(_ application: UIApplication)
+    func applicationWillEnterForeground(_ application: UIApplication)
+    func applicationWillTerminate(_ application: UIApplication)
+    func applicationProtectedDataDidBecomeAvailable(_ application: UIApplication)
+}
+
+extension UIApplicationDelegate {
+    public func application(
+        _ application: UIApplication,
+        willFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool { true }
+    public func application(
+        _ application: UIApplication,
+        didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool { true }
+    public func applicationDidBecomeActive(_ application: UIApplication) {}
+    public func applicationWillResignActive(_ application: UIApplication) {}
+    public func applicationDidEnterBackground(_ application: UIApplication) {}
+    public func applicationWillEnterForeground(_ application: UIApplication) {}
+    public func applicationWillTerminate(_ application: UIApplication) {}
+    public func applicationProtectedDataDidBecomeAvailable(_ application: UIApplication) {}
+}
