@@ -118,14 +118,16 @@ public final class WorkerProcess {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = variables.map { strdup($0) } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for argument in argv { free(argument) }
+            for variable in envp { free(variable) }
         }
         var pid: pid_t = 0
         let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        closeAfter.forEach { _ = close($0) }
+        for descriptor in closeAfter { _ = close(descriptor) }
         guard status == 0 else {
-            [childInput, childOutput, childEvents].filter { $0 >= 0 }.forEach { _ = close($0) }
+            for descriptor in [childInput, childOutput, childEvents] where descriptor >= 0 {
+                _ = close(descriptor)
+            }
             throw Failure(message: "cannot start \(executable): error \(status)")
         }
         self.pid = pid

@@ -34,6 +34,7 @@ public let kCLLocationAccuracyThreeKilometers: CLLocationAccuracy = 3_000
 /// `kCLDistanceFilterNone` (Apple's value, −1; the default `distanceFilter`).
 public let kCLDistanceFilterNone: CLLocationDistance = -1
 /// `CLLocationDistanceMax`: the largest distance.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public let CLLocationDistanceMax: CLLocationDistance = .greatestFiniteMagnitude
 /// `kCLErrorDomain`: the domain of `CLError` as an `NSError`.
 public let kCLErrorDomain = "kCLErrorDomain"
@@ -69,12 +70,14 @@ public let kCLLocationCoordinate2DInvalid = CLLocationCoordinate2D(
     latitude: -180, longitude: -180)
 
 /// `CLLocationCoordinate2DIsValid(_:)`: latitude within ±90° and longitude within ±180°.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public func CLLocationCoordinate2DIsValid(_ coord: CLLocationCoordinate2D) -> Bool {
     coord.latitude >= -90 && coord.latitude <= 90 && coord.longitude >= -180
         && coord.longitude <= 180
 }
 
 /// `CLLocationCoordinate2DMake(_:_:)`.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public func CLLocationCoordinate2DMake(
     _ latitude: CLLocationDegrees, _ longitude: CLLocationDegrees
 ) -> CLLocationCoordinate2D {

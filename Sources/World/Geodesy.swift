@@ -1,3 +1,5 @@
+// swift-format-ignore-file: IdentifiersMustBeASCII
+// (φ, λ, θ, δ: the names the great-circle formulas use.)
 // Positions on the Earth (layer 3): coordinates, great-circle distance and destination.
 //
 // No libm here: sin, cos, asin and atan2 come from `PortableMath`, built on IEEE-754 basic

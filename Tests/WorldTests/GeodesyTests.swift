@@ -1,3 +1,5 @@
+// swift-format-ignore-file: IdentifiersMustBeASCII
+// (φ, λ, θ, δ: the names the great-circle formulas use.)
 // Geodesy on portable trigonometry: known distances, destination and distance inverting each
 // other, and positions pinned to the bit so that a change to them is a deliberate one.
 import Foundation
