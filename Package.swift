@@ -95,7 +95,9 @@ let package = Package(
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
         .testTarget(name: "FormatsTests", dependencies: ["Formats"]),
         .testTarget(name: "VirtualConcurrencyTests", dependencies: ["VirtualConcurrency"]),
-        .testTarget(name: "WorldTests", dependencies: ["World", "Formats", "Simulation"]),
+        .testTarget(
+            name: "WorldTests",
+            dependencies: ["World", "Formats", "Simulation", "VirtualConcurrency"]),
         .testTarget(name: "EnginesTests", dependencies: ["Engines", "World", "Simulation"]),
         .testTarget(
             name: "ScenariosTests",

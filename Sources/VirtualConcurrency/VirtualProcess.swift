@@ -114,14 +114,16 @@ public final class VirtualProcess {
     /// the sleeps whose deadline has come, until none is left; returns how many ran. Call it
     /// inside `withCurrent`. A process that keeps making jobs at one instant (a busy loop of
     /// `Task.yield()`) stops the run with a message after `jobCountMaxPerInstant`.
+    /// `stop`, if given, is asked before each job: true ends the run of jobs (an assertion in
+    /// one ended the process, say).
     @discardableResult
-    public func runDueJobs() -> Int {
+    public func runDueJobs(stop: (() -> Bool)? = nil) -> Int {
         precondition(VirtualProcess.current === self, "runDueJobs runs inside withCurrent")
         guard !hasEnded else { return 0 }
         var count = 0
         while true {
             wakeSleepers()
-            guard !ready.isEmpty, !hasEnded else { return count }
+            guard !ready.isEmpty, !hasEnded, stop?() != true else { return count }
             let entry = ready.remove(at: nextIndex())
             count += 1
             jobsRun += 1
