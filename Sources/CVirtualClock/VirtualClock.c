@@ -14,23 +14,37 @@
 
 #include "CVirtualClock.h"
 
-static __thread void *current_process;
-static __thread int clock_virtual;
-static __thread int64_t virtual_realtime, virtual_monotonic, virtual_boottime;
-static __thread int64_t virtual_reads;
+// The thread's state in one initial-exec TLS block: this file is linked into the executable,
+// so each access is one %fs-relative load, with no call to __tls_get_addr (the default model
+// for position-independent code).
+static __thread lifeline_vc_state state __attribute__((tls_model("initial-exec")));
+static __thread int64_t virtual_reads __attribute__((tls_model("initial-exec")));
 
-void *lifeline_vc_current_process(void) { return current_process; }
-void lifeline_vc_set_current_process(void *process) { current_process = process; }
+void *lifeline_vc_current_process(void) { return state.process; }
+void lifeline_vc_set_current_process(void *process) { state.process = process; }
 
 void lifeline_vc_clock_set(int64_t realtime_ns, int64_t monotonic_ns, int64_t boottime_ns) {
-    virtual_realtime = realtime_ns;
-    virtual_monotonic = monotonic_ns;
-    virtual_boottime = boottime_ns;
-    clock_virtual = 1;
+    state.realtime = realtime_ns;
+    state.monotonic = monotonic_ns;
+    state.boottime = boottime_ns;
+    state.clock_virtual = 1;
 }
-void lifeline_vc_clock_clear(void) { clock_virtual = 0; }
-int lifeline_vc_clock_is_virtual(void) { return clock_virtual; }
+void lifeline_vc_clock_clear(void) { state.clock_virtual = 0; }
+int lifeline_vc_clock_is_virtual(void) { return state.clock_virtual; }
 int64_t lifeline_vc_clock_virtual_reads(void) { return virtual_reads; }
+
+void lifeline_vc_enter(
+    void *process, int64_t realtime_ns, int64_t monotonic_ns, int64_t boottime_ns,
+    lifeline_vc_state *saved) {
+    *saved = state;
+    state.process = process;
+    state.clock_virtual = 1;
+    state.realtime = realtime_ns;
+    state.monotonic = monotonic_ns;
+    state.boottime = boottime_ns;
+}
+
+void lifeline_vc_restore(const lifeline_vc_state *saved) { state = *saved; }
 
 typedef int (*clock_gettime_fn)(clockid_t, struct timespec *);
 static clock_gettime_fn real_clock_gettime_fn;
@@ -55,20 +69,20 @@ int lifeline_vc_real_clock_gettime(int clock, int64_t *seconds, int64_t *nanosec
 /// The virtual reading of `clock` in nanoseconds, or -1 when the thread's clock is real or the
 /// clock is not one of the wall or monotonic clocks (CPU-time clocks stay real).
 static int64_t virtual_reading(clockid_t clock) {
-    if (!clock_virtual) return -1;
+    if (!state.clock_virtual) return -1;
     switch (clock) {
     case CLOCK_REALTIME:
     case CLOCK_REALTIME_COARSE:
 #ifdef CLOCK_TAI
     case CLOCK_TAI:
 #endif
-        return virtual_realtime;
+        return state.realtime;
     case CLOCK_MONOTONIC:
     case CLOCK_MONOTONIC_RAW:
     case CLOCK_MONOTONIC_COARSE:
-        return virtual_monotonic;
+        return state.monotonic;
     case CLOCK_BOOTTIME:
-        return virtual_boottime;
+        return state.boottime;
     default:
         return -1;
     }

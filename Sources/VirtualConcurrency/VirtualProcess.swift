@@ -53,30 +53,61 @@ public final class VirtualProcess {
     }
 
     /// Chooses among `count` (>= 2) jobs that could run next: an index in `0..<count`.
-    public var pick: ((Int) -> Int)?
-    /// The clock reading for `runDueJobs` (set by `withCurrent`).
-    private var reading = VirtualClockReading(realtime: 0, monotonic: 0, boottime: 0)
+    public var pick: ((Int) -> Int)? {
+        get { state.pointee.pick }
+        set { state.pointee.pick = newValue }
+    }
     /// The virtual instant, in nanoseconds since the run's start, set by `withCurrent`.
-    public private(set) var now: Int64 = 0
-    // invariant: ready holds jobs in enqueue order; sleeps is sorted by (deadline, order).
-    private var ready: [Entry] = []
-    private var sleeps: [Sleep] = []
-    private var sleepOrder: UInt64 = 0
+    public var now: Int64 { state.pointee.now }
     /// True once `end()` ran: nothing of this process runs again.
-    public private(set) var hasEnded = false
+    public var hasEnded: Bool { state.pointee.hasEnded }
     /// True while the thread runs the process's main thread: a main-actor job, or a callback
     /// into the app's code (`withCurrent(onMainThread: true)`).
-    public private(set) var isOnMainThread = false
+    public var isOnMainThread: Bool { state.pointee.isOnMainThread }
     /// Jobs run, dropped at `end()` or after it, and sleeps started, since this object was made.
-    public private(set) var jobsRun = 0
-    public private(set) var jobsDropped = 0
-    public private(set) var sleepsStarted = 0
-    /// Values of `ProcessLocal` boxes for this process.
-    var locals: [ObjectIdentifier: Any] = [:]
+    public var jobsRun: Int { state.pointee.jobsRun }
+    public var jobsDropped: Int { state.pointee.jobsDropped }
+    public var sleepsStarted: Int { state.pointee.sleepsStarted }
     /// The most jobs `runDueJobs` runs at one instant before it declares a livelock.
-    public var jobCountMaxPerInstant = 1_000_000
+    public var jobCountMaxPerInstant: Int {
+        get { state.pointee.jobCountMaxPerInstant }
+        set { state.pointee.jobCountMaxPerInstant = newValue }
+    }
+    /// Values of `ProcessLocal` boxes for this process (looked up by key, never iterated).
+    var locals: [ObjectIdentifier: Any] {
+        get { state.pointee.locals }
+        _modify { yield &state.pointee.locals }
+    }
 
-    public init(pick: ((Int) -> Int)? = nil) { self.pick = pick }
+    /// Everything mutable, behind one pointer: the world reads it at every callback, and as
+    /// stored properties of a class each read paid a dynamic exclusivity check (a third of
+    /// the cost this module added to `bench day`). One thread uses a process at a time.
+    private struct State {
+        var pick: ((Int) -> Int)?
+        var now: Int64 = 0
+        // invariant: ready holds jobs in enqueue order; sleeps is sorted by (deadline, order).
+        var ready: [Entry] = []
+        var sleeps: [Sleep] = []
+        var sleepOrder: UInt64 = 0
+        var hasEnded = false
+        var isOnMainThread = false
+        var jobsRun = 0
+        var jobsDropped = 0
+        var sleepsStarted = 0
+        var locals: [ObjectIdentifier: Any] = [:]
+        var jobCountMaxPerInstant = 1_000_000
+    }
+    private let state: UnsafeMutablePointer<State>
+
+    public init(pick: ((Int) -> Int)? = nil) {
+        state = .allocate(capacity: 1)
+        state.initialize(to: State(pick: pick))
+    }
+
+    deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
 
     /// The process whose jobs this thread collects now, if any.
     static var current: VirtualProcess? {
@@ -93,19 +124,19 @@ public final class VirtualProcess {
         at now: Int64, clock: VirtualClockReading, onMainThread: Bool = true,
         _ body: () throws -> Result
     ) rethrows -> Result {
-        precondition(now >= self.now || sleeps.isEmpty, "virtual time never runs backwards")
-        self.now = now
-        reading = clock
-        let previousProcess = lifeline_vc_current_process()
-        let wasVirtual = lifeline_vc_clock_is_virtual() != 0
-        let wasOnMainThread = isOnMainThread
-        lifeline_vc_set_current_process(Unmanaged.passUnretained(self).toOpaque())
-        lifeline_vc_clock_set(clock.realtime, clock.monotonic, clock.boottime)
-        isOnMainThread = onMainThread
+        precondition(
+            now >= state.pointee.now || state.pointee.sleeps.isEmpty,
+            "virtual time never runs backwards")
+        state.pointee.now = now
+        var saved = lifeline_vc_state()
+        lifeline_vc_enter(
+            Unmanaged.passUnretained(self).toOpaque(), clock.realtime, clock.monotonic,
+            clock.boottime, &saved)
+        let wasOnMainThread = state.pointee.isOnMainThread
+        state.pointee.isOnMainThread = onMainThread
         defer {
-            isOnMainThread = wasOnMainThread
-            lifeline_vc_set_current_process(previousProcess)
-            if !wasVirtual { lifeline_vc_clock_clear() }
+            state.pointee.isOnMainThread = wasOnMainThread
+            lifeline_vc_restore(&saved)
         }
         return try body()
     }
@@ -119,56 +150,60 @@ public final class VirtualProcess {
     @discardableResult
     public func runDueJobs(stop: (() -> Bool)? = nil) -> Int {
         precondition(VirtualProcess.current === self, "runDueJobs runs inside withCurrent")
-        guard !hasEnded else { return 0 }
+        guard !state.pointee.hasEnded else { return 0 }
         var count = 0
         while true {
             wakeSleepers()
-            guard !ready.isEmpty, !hasEnded, stop?() != true else { return count }
-            let entry = ready.remove(at: nextIndex())
+            guard !state.pointee.ready.isEmpty, !state.pointee.hasEnded, stop?() != true else {
+                return count
+            }
+            let entry = state.pointee.ready.remove(at: nextIndex())
             count += 1
-            jobsRun += 1
+            state.pointee.jobsRun += 1
             precondition(
-                count <= jobCountMaxPerInstant,
+                count <= state.pointee.jobCountMaxPerInstant,
                 "a simulated process ran \(count) jobs at one virtual instant without waiting "
                     + "(a busy loop of Task.yield() or of actor hops?)")
+            let wasOnMainThread = state.pointee.isOnMainThread
+            state.pointee.isOnMainThread = entry.onMain
             if entry.onMain {
-                let wasOnMainThread = isOnMainThread
-                isOnMainThread = true
                 entry.job.runSynchronously(
                     on: VirtualExecutorFactory.mainVirtual.asUnownedSerialExecutor())
-                isOnMainThread = wasOnMainThread
             } else {
-                let wasOnMainThread = isOnMainThread
-                isOnMainThread = false
                 entry.job.runSynchronously(
                     on: VirtualExecutorFactory.defaultVirtual.asUnownedTaskExecutor())
-                isOnMainThread = wasOnMainThread
             }
+            state.pointee.isOnMainThread = wasOnMainThread
         }
     }
 
     /// True when a job is ready or a sleep is due at `now` (nanoseconds since the run's start).
     public func hasDueJobs(at now: Int64) -> Bool {
-        !hasEnded && (!ready.isEmpty || (sleeps.first.map { $0.deadline <= now } ?? false))
+        let state = state
+        return !state.pointee.hasEnded
+            && (!state.pointee.ready.isEmpty
+                || (state.pointee.sleeps.first.map { $0.deadline <= now } ?? false))
     }
 
     /// When the earliest sleep wakes (nanoseconds since the run's start), if any is pending.
-    public var nextDeadline: Int64? { hasEnded ? nil : sleeps.first?.deadline }
+    public var nextDeadline: Int64? {
+        state.pointee.hasEnded ? nil : state.pointee.sleeps.first?.deadline
+    }
 
     /// Jobs ready and sleeps pending.
-    public var pendingCount: Int { ready.count + sleeps.count }
+    public var pendingCount: Int { state.pointee.ready.count + state.pointee.sleeps.count }
 
     /// The process ended (killed, crashed, rebooted, purged): every job and sleep is dropped,
     /// and so is every job enqueued on it later; its `ProcessLocal` values go. Returns how
     /// many were dropped.
     @discardableResult
     public func end() -> Int {
-        let dropped = ready.count + sleeps.count
-        jobsDropped += dropped
-        ready.removeAll()
-        sleeps.removeAll()
-        locals.removeAll()
-        hasEnded = true
+        let dropped = pendingCount
+        state.pointee.jobsDropped += dropped
+        state.pointee.ready.removeAll()
+        state.pointee.sleeps.removeAll()
+        state.pointee.locals.removeAll()
+        state.pointee.hasEnded = true
         return dropped
     }
 
@@ -177,44 +212,47 @@ public final class VirtualProcess {
     /// A job enqueued while this process is current; `delay` (nanoseconds) for a sleep, nil
     /// when the sleep's clock is not a `Swift.Duration` clock.
     func accept(_ job: UnownedJob, onMain: Bool, after delay: Int64?? = .none) {
-        guard !hasEnded else {
-            jobsDropped += 1
+        guard !state.pointee.hasEnded else {
+            state.pointee.jobsDropped += 1
             return
         }
         let entry = Entry(job: job, onMain: onMain)
         switch delay {
         case .none:
-            ready.append(entry)
+            state.pointee.ready.append(entry)
         case .some(.none):
             preconditionFailure(
                 "a simulated process slept on a clock whose duration is not Swift.Duration: "
                     + "only ContinuousClock and SuspendingClock sleeps run in virtual time")
         case .some(.some(let nanoseconds)):
-            sleepsStarted += 1
-            sleepOrder += 1
+            state.pointee.sleepsStarted += 1
+            state.pointee.sleepOrder += 1
             let sleep = Sleep(
-                deadline: now + max(0, nanoseconds), order: sleepOrder, entry: entry)
+                deadline: state.pointee.now + max(0, nanoseconds),
+                order: state.pointee.sleepOrder, entry: entry)
             // Sorted insertion after every sleep due no later (sleeps are few).
-            let index = sleeps.lastIndex { $0.deadline <= sleep.deadline }.map { $0 + 1 } ?? 0
-            sleeps.insert(sleep, at: index)
+            let index =
+                state.pointee.sleeps.lastIndex { $0.deadline <= sleep.deadline }.map { $0 + 1 }
+                ?? 0
+            state.pointee.sleeps.insert(sleep, at: index)
         }
     }
 
     // MARK: - Internals
 
     private func wakeSleepers() {
-        while let first = sleeps.first, first.deadline <= now {
-            ready.append(sleeps.removeFirst().entry)
+        while let first = state.pointee.sleeps.first, first.deadline <= state.pointee.now {
+            state.pointee.ready.append(state.pointee.sleeps.removeFirst().entry)
         }
     }
 
     /// The index in `ready` of the job to run next: among the first main-actor job and every
     /// default-executor job, as `pick` chooses.
     private func nextIndex() -> Int {
-        guard ready.count >= 2, let pick else { return 0 }
+        guard state.pointee.ready.count >= 2, let pick = state.pointee.pick else { return 0 }
         var candidates: [Int] = []
         var sawMain = false
-        for (index, entry) in ready.enumerated() {
+        for (index, entry) in state.pointee.ready.enumerated() {
             if entry.onMain {
                 if sawMain { continue }
                 sawMain = true

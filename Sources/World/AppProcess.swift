@@ -228,7 +228,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
             changeMailbox { $0.launched(generation: generation, into: launch.state) }
             // The last process's services go inside its ended concurrency: what their release
             // resumes is dropped with it.
-            asConcurrency(concurrency, context.now) { self.services = nil }
+            release(services.take(), as: concurrency, context.now)
             concurrency = VirtualProcess(pick: concurrencyPick)
             uploadsInFlight.removeAll()
             disk.protectedDataAvailable = launch.protectedDataAvailable
@@ -238,6 +238,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
             self.services = services
             authorization = launch.authorization
             accuracy = launch.accuracyAuthorization
+            let makeEngine = makeEngine
             engine = asConcurrency(concurrency, context.now) { makeEngine() }
             record(.launch(launch), context.now)
             call(&context) { $0.didLaunch(launch, services: $1) }
@@ -554,11 +555,19 @@ final class AppProcess: SimulationActor, DiskViewSource {
             boottime: uptime.nanoseconds)
     }
 
-    /// Runs the process's jobs due now, while it runs and until an assertion ends it.
-    private func runDueJobs(_ services: LocationServices) {
-        let now = concurrency.now
-        guard mailbox.state.isRunning, concurrency.hasDueJobs(at: now) else { return }
-        concurrency.runDueJobs { services.crashReason != nil }
+    /// Runs `process`'s jobs due now, until an assertion ends the process.
+    private static func runDueJobs(of process: VirtualProcess, _ services: LocationServices) {
+        guard process.hasDueJobs(at: process.now) else { return }
+        process.runDueJobs { services.crashReason != nil }
+    }
+
+    /// Releases `object` (the engine, the services) as `process` at `now`: what its release
+    /// resumes (a continuation a `deinit` finishes) belongs to that process, and an ended
+    /// process runs nothing.
+    private func release(_ object: consuming AnyObject?, as process: VirtualProcess, _ now: Instant)
+    {
+        var held = consume object
+        asConcurrency(process, now) { _ = held.take() }
     }
 
     /// Sets the wake for the process's earliest sleep, unless one is set for no later.
@@ -581,7 +590,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
         if let wake = concurrencyWake { context.cancel(wake.timer) }
         concurrencyWake = nil
         concurrency.end()
-        asConcurrency(concurrency, context.now) { self.engine = nil }
+        release(engine.take(), as: concurrency, context.now)
     }
 
     /// Arms and cancels the engine's timers as the callback asked.
@@ -669,16 +678,16 @@ final class AppProcess: SimulationActor, DiskViewSource {
             // it made and the sleeps come due), as the process at this instant: they are the
             // engine's code, blamed on it if they trap, and what they ask goes on with the
             // callback's requests. An assertion in one ends the process: no job runs after it.
-            asConcurrency(concurrency, context.now) {
-                if let observe = callbackObserver {
-                    observe(true)
-                    body(engine, services)
-                    runDueJobs(services)
-                    observe(false)
-                } else {
-                    body(engine, services)
-                    runDueJobs(services)
-                }
+            // Nothing of the actor is read or written inside the closure: an access to a stored
+            // property there made Swift check every access to it at run time.
+            let process = concurrency
+            let runsJobs = mailbox.state.isRunning
+            let observe = callbackObserver
+            asConcurrency(process, context.now) {
+                observe?(true)
+                body(engine, services)
+                if runsJobs { Self.runDueJobs(of: process, services) }
+                observe?(false)
             }
             armConcurrencyWake(&context)
         }
@@ -733,7 +742,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
         record(.crashed(reason), context.now)
         // Released as the process (an ended one runs nothing): what the engine's release
         // resumes must not reach a later process's code. The kill drops the process's jobs.
-        asConcurrency(concurrency, context.now) { self.engine = nil }
+        release(engine.take(), as: concurrency, context.now)
         context.send(.processCrashed(reason: reason, generation: generation), to: os)
     }
 

@@ -6,6 +6,21 @@
 #define LIFELINE_CVIRTUALCLOCK_H
 #include <stdint.h>
 
+/// A thread's virtual state, saved by `lifeline_vc_enter` and put back by `lifeline_vc_restore`.
+typedef struct {
+    void *process;
+    int clock_virtual;
+    int64_t realtime, monotonic, boottime;
+} lifeline_vc_state;
+
+/// Makes `process` the thread's current process and its clocks read the given virtual time
+/// (as `lifeline_vc_clock_set`), saving the previous state in `saved`: one call per scope.
+void lifeline_vc_enter(
+    void *process, int64_t realtime_ns, int64_t monotonic_ns, int64_t boottime_ns,
+    lifeline_vc_state *saved);
+/// Puts back the state `lifeline_vc_enter` saved.
+void lifeline_vc_restore(const lifeline_vc_state *saved);
+
 /// The virtual process whose jobs this thread collects (an unretained object pointer), or NULL.
 void *lifeline_vc_current_process(void);
 void lifeline_vc_set_current_process(void *process);
