@@ -118,6 +118,28 @@ struct AsyncEngineTests {
             ])
     }
 
+    @Test("a sleep that comes due while the process is suspended ends when it runs again")
+    func suspendedSleep() {
+        let journal = AsyncJournal()
+        SleepingEngine.launches = 0
+        let world = runWorld(
+            route: parked, until: 75, actions: [(0, .open), (5, .leave), (50, .open)]
+        ) {
+            SleepingEngine(journal: journal)
+        }
+        let backgrounded = world.log.contains {
+            if case .lifecycle(.background) = $0.kind { true } else { false }
+        }
+        #expect(backgrounded)
+        // Left without a background session, the app is suspended within seconds: its sleep
+        // due at 20 s ends only when it runs again, at 50 s.
+        #expect(
+            journal.lines == [
+                "launch: static 1, process-local 1", "process 1 started at 0.0",
+                "process 1 woke at 50.0", "process 1 woke at 70.0",
+            ])
+    }
+
     /// A run of the racing engine under `ordering`: its trace hash and what its tasks did.
     func race(_ ordering: OrderingStrategy) -> (hash: String, lines: [String]) {
         let journal = AsyncJournal()
