@@ -14,6 +14,8 @@ let package = Package(
         // What a team needs to test its own engine in its own package (see CONTRIBUTING.md,
         // "Testing your own engine"; .ci/run builds such a package against this one).
         .library(name: "Simulation", targets: ["Simulation"]),
+        // Swift concurrency and the clock in virtual time (docs/concurrency.md).
+        .library(name: "VirtualConcurrency", targets: ["VirtualConcurrency"]),
         .library(name: "Exploration", targets: ["Exploration"]),
         .library(name: "ExplorationTesting", targets: ["ExplorationTesting"]),
         .library(name: "Formats", targets: ["Formats"]),
@@ -40,8 +42,12 @@ let package = Package(
         // The file formats the world reads (GPX routes, flat JSON objects for policy files).
         // Imports Foundation only; GPX is read by its own streaming tokenizer, not XMLParser.
         .target(name: "Formats"),
+        // Swift concurrency in virtual time (docs/concurrency.md): executors installed through
+        // the runtime's executor factory, and the process's clock functions interposed (C).
+        .target(name: "CVirtualClock"),
+        .target(name: "VirtualConcurrency", dependencies: ["CVirtualClock"]),
         // Layer 3: iOS as actors on the kernel (device, operating system, location daemon).
-        .target(name: "World", dependencies: ["Simulation", "Formats"]),
+        .target(name: "World", dependencies: ["Simulation", "Formats", "VirtualConcurrency"]),
         // The Swift Testing entry point of the explorer (`propertyCheck` inside `@Test`).
         .target(name: "ExplorationTesting", dependencies: ["Exploration", "Simulation"]),
         // Layer 4: the built-in app engines under test (LocationRuntime, the session engine, the
@@ -117,7 +123,10 @@ let package = Package(
 
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
         .testTarget(name: "FormatsTests", dependencies: ["Formats"]),
-        .testTarget(name: "WorldTests", dependencies: ["World", "Formats", "Simulation"]),
+        .testTarget(name: "VirtualConcurrencyTests", dependencies: ["VirtualConcurrency"]),
+        .testTarget(
+            name: "WorldTests",
+            dependencies: ["World", "Formats", "Simulation", "VirtualConcurrency"]),
         .testTarget(
             name: "EnginesTests",
             dependencies: ["Engines", "EngineMutants", "World", "Simulation"]),

@@ -1,6 +1,7 @@
 // The app's process as an actor (layer 3): makes a fresh engine at every launch, hands it what
 // the system delivers, sends its requests on, and logs what the app saw.
 import Simulation
+import VirtualConcurrency
 
 /// One thing the app saw or did, with the instant and the process's state then.
 public struct AppLogEntry: Sendable, CustomStringConvertible {
@@ -178,13 +179,25 @@ final class AppProcess: SimulationActor, DiskViewSource {
     private var savedRecordWrite: (due: Instant, timer: EventHandle)?
     /// The current process's timers not yet due, in the order scheduled.
     private var engineTimers: [(timer: ObjectID, handle: EventHandle)] = []
+    /// The current process's Swift concurrency (VirtualConcurrency, docs/concurrency.md): the
+    /// jobs and sleeps its code made, run at the end of each callback and when a sleep is due,
+    /// dropped when the process ends. A fresh one at each launch.
+    private var concurrency = VirtualProcess()
+    /// Picks among jobs due at one instant: from the run's ordering choices, nil for FIFO.
+    private let concurrencyPick: ((Int) -> Int)?
+    /// The wake of the current process's earliest sleep: its instant and its timer.
+    private var concurrencyWake: (due: Instant, timer: EventHandle)?
 
     init(
         makeEngine: @escaping () -> any AppEngine, capabilities: AppCapabilities,
         policy: IOSPolicy, accuracy: AccuracyAuthorization, uptimeAtStart: VirtualDuration,
-        os: ActorID, daemon: ActorID, network: ActorID
+        os: ActorID, daemon: ActorID, network: ActorID,
+        concurrencyChoices: (any ChoiceSource)? = nil
     ) {
         self.accuracy = accuracy
+        concurrencyPick = concurrencyChoices.map { choices in
+            { count in Int(choices.choose(atMost: UInt64(count - 1))) }
+        }
         bootTime = BootTime(sinceStart: .zero - uptimeAtStart)
         self.makeEngine = makeEngine
         self.capabilities = capabilities
@@ -213,6 +226,10 @@ final class AppProcess: SimulationActor, DiskViewSource {
         switch message {
         case .launch(let launch, let generation):
             changeMailbox { $0.launched(generation: generation, into: launch.state) }
+            // The last process's services go inside its ended concurrency: what their release
+            // resumes is dropped with it.
+            release(services.take(), as: concurrency, context.now)
+            concurrency = VirtualProcess(pick: concurrencyPick)
             uploadsInFlight.removeAll()
             disk.protectedDataAvailable = launch.protectedDataAvailable
             let services = LocationServices(
@@ -221,7 +238,8 @@ final class AppProcess: SimulationActor, DiskViewSource {
             self.services = services
             authorization = launch.authorization
             accuracy = launch.accuracyAuthorization
-            engine = makeEngine()
+            let makeEngine = makeEngine
+            engine = asConcurrency(concurrency, context.now) { makeEngine() }
             record(.launch(launch), context.now)
             call(&context) { $0.didLaunch(launch, services: $1) }
             runAgain(&context)
@@ -238,6 +256,10 @@ final class AppProcess: SimulationActor, DiskViewSource {
         case .resumed(let generation) where generation == self.generation:
             changeMailbox { $0.moved(to: .background) }
             runAgain(&context)
+            // Sleeps that came due while the process was suspended run now.
+            if concurrency.hasDueJobs(at: context.now.nanosecondsSinceStart) {
+                call(&context) { _, _ in }
+            }
         case .kill(let cause, let generation)
         where generation == self.generation && mailbox.state.exists:
             // The operating system's lifecycle messages share the kill's channel, so the
@@ -247,7 +269,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
                 call(&context) { $0.applicationWillTerminate(services: $1) }
             }
             record(.killed(cause), context.now)
-            engine = nil
+            endConcurrency(&context)
             cancelExpiry(&context)
             settleDisk(ending: cause, &context)
             cancelUploads(.processEnded(cause), &context)
@@ -311,6 +333,10 @@ final class AppProcess: SimulationActor, DiskViewSource {
             engineTimers.removeAll { $0.timer == timer }
             guard generation == self.generation else { return }
             route(.timerFired(timer), for: generation, &context)
+        case .appTimer(.concurrencyWake(let generation)):
+            concurrencyWake = nil
+            guard generation == self.generation, mailbox.state.isRunning else { return }
+            call(&context) { _, _ in }
         case .appTimer(.heldEventsExpired(let generation)):
             heldEventsExpiry = nil
             guard generation == self.generation, mailbox.state.isRunning else { return }
@@ -506,6 +532,67 @@ final class AppProcess: SimulationActor, DiskViewSource {
         }
     }
 
+    // MARK: - Swift concurrency (VirtualConcurrency)
+
+    /// Runs `body` as the current process's Swift concurrency at `now`: the jobs it makes are
+    /// the process's, and `Date()`, `ContinuousClock` and `ProcessInfo.systemUptime` read the
+    /// device's clocks at `now` on this thread (`clockReading`).
+    private func asConcurrency<Result>(
+        _ process: VirtualProcess, _ now: Instant, _ body: () -> Result
+    ) -> Result {
+        process.withCurrent(at: now.nanosecondsSinceStart, clock: clockReading(at: now), body)
+    }
+
+    /// The device's clocks at `now`: the wall clock from `VirtualClockReading`'s start moved by
+    /// `adjustClock`, the uptime without sleep (`CLOCK_MONOTONIC`) and with it
+    /// (`CLOCK_BOOTTIME`, the continuous clock of `Task.sleep`).
+    private func clockReading(at now: Instant) -> VirtualClockReading {
+        let uptime = bootTime.uptime(at: now)
+        return VirtualClockReading(
+            realtime: VirtualClockReading.realtimeAtStartSeconds * 1_000_000_000
+                + (now - .start).nanoseconds + clockAdjustment.nanoseconds,
+            monotonic: (uptime - sleep.asleep(until: now)).nanoseconds,
+            boottime: uptime.nanoseconds)
+    }
+
+    /// Runs `process`'s jobs due now, until an assertion ends the process.
+    private static func runDueJobs(of process: VirtualProcess, _ services: LocationServices) {
+        guard process.hasDueJobs(at: process.now) else { return }
+        process.runDueJobs { services.crashReason != nil }
+    }
+
+    /// Releases `object` (the engine, the services) as `process` at `now`: what its release
+    /// resumes (a continuation a `deinit` finishes) belongs to that process, and an ended
+    /// process runs nothing.
+    private func release(_ object: consuming AnyObject?, as process: VirtualProcess, _ now: Instant)
+    {
+        var held = consume object
+        asConcurrency(process, now) { _ = held.take() }
+    }
+
+    /// Sets the wake for the process's earliest sleep, unless one is set for no later.
+    private func armConcurrencyWake(_ context: inout Scheduler<WorldMessage>) {
+        guard let deadline = concurrency.nextDeadline else { return }
+        let due = max(Instant(nanosecondsSinceStart: deadline), context.now)
+        if let wake = concurrencyWake {
+            if wake.due <= due { return }
+            context.cancel(wake.timer)
+        }
+        let timer = context.send(
+            .appTimer(.concurrencyWake(generation: generation)), to: context.currentActor,
+            at: due)
+        concurrencyWake = (due, timer)
+    }
+
+    /// The process ended: its jobs and sleeps are dropped, and its engine is released as the
+    /// ended process, so that nothing its release resumes ever runs.
+    private func endConcurrency(_ context: inout Scheduler<WorldMessage>) {
+        if let wake = concurrencyWake { context.cancel(wake.timer) }
+        concurrencyWake = nil
+        concurrency.end()
+        release(engine.take(), as: concurrency, context.now)
+    }
+
     /// Arms and cancels the engine's timers as the callback asked.
     private func applyTimerRequests(
         _ requests: [TimerRequest], _ context: inout Scheduler<WorldMessage>
@@ -587,13 +674,22 @@ final class AppProcess: SimulationActor, DiskViewSource {
             uptime: bootTime.uptime(at: context.now) - sleep.asleep(until: context.now),
             now: context.now)
         if services.crashReason == nil {
-            if let observe = callbackObserver {
-                observe(true)
+            // The callback, then the jobs of the process's Swift concurrency due now (those
+            // it made and the sleeps come due), as the process at this instant: they are the
+            // engine's code, blamed on it if they trap, and what they ask goes on with the
+            // callback's requests. An assertion in one ends the process: no job runs after it.
+            // Nothing of the actor is read or written inside the closure: an access to a stored
+            // property there made Swift check every access to it at run time.
+            let process = concurrency
+            let runsJobs = mailbox.state.isRunning
+            let observe = callbackObserver
+            asConcurrency(process, context.now) {
+                observe?(true)
                 body(engine, services)
-                observe(false)
-            } else {
-                body(engine, services)
+                if runsJobs { Self.runDueJobs(of: process, services) }
+                observe?(false)
             }
+            armConcurrencyWake(&context)
         }
         self.engine = consume engine
         storage.inCallback = false
@@ -644,7 +740,9 @@ final class AppProcess: SimulationActor, DiskViewSource {
     ) {
         guard let reason = services.crashReason else { return }
         record(.crashed(reason), context.now)
-        self.engine = nil
+        // Released as the process (an ended one runs nothing): what the engine's release
+        // resumes must not reach a later process's code. The kill drops the process's jobs.
+        release(engine.take(), as: concurrency, context.now)
         context.send(.processCrashed(reason: reason, generation: generation), to: os)
     }
 

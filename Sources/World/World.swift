@@ -96,7 +96,7 @@ public struct World {
             makeEngine: engine, capabilities: configuration.capabilities,
             policy: configuration.policy, accuracy: configuration.accuracy,
             uptimeAtStart: configuration.uptimeAtStart, os: operatingSystem, daemon: daemon,
-            network: network)
+            network: network, concurrencyChoices: ordering.kind == .fifo ? nil : ordering.choices)
         networkActor = Network(policy: configuration.policy, app: app, seed: root.derive("network"))
         precondition(simulation.add(os) == operatingSystem)
         precondition(simulation.add(locationDaemon) == daemon)

@@ -159,6 +159,9 @@ public enum AppTimer: Sendable, Equatable, CustomStringConvertible {
     case savedRecordWrite(generation: Int)
     /// A timer the engine scheduled came due.
     case engineTimer(ObjectID, generation: Int)
+    /// The earliest `Task.sleep` of the process's Swift concurrency came due
+    /// (VirtualConcurrency): its jobs run now.
+    case concurrencyWake(generation: Int)
 
     public var description: String {
         switch self {
@@ -167,6 +170,7 @@ public enum AppTimer: Sendable, Equatable, CustomStringConvertible {
             "store \(commit) durable (process \(generation))"
         case .savedRecordWrite(let generation): "saved record written (process \(generation))"
         case .engineTimer(let timer, let generation): "timer \(timer) due (process \(generation))"
+        case .concurrencyWake(let generation): "async jobs due (process \(generation))"
         }
     }
 }

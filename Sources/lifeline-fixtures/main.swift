@@ -1,6 +1,8 @@
 // A `lifeline` with engines broken on purpose, for the tests of crash isolation
 // (`Tests/CommandTests/CrashIsolationTests.swift`): the fuzzer must report each as a finding
-// and never die of it. Not a product: it is built for the tests only.
+// and never die of it; and an engine written in Swift concurrency, whose trace `.ci/run`
+// compares across processes and `--jobs` (docs/concurrency.md). Not a product: it is built
+// for the tests only.
 import Engines
 import LifelineCLI
 import Simulation
@@ -11,6 +13,27 @@ final class BrokenAtLaunch: TrackingEngine {
     let broken: (LaunchContext) -> Void
     init(_ broken: @escaping (LaunchContext) -> Void) { self.broken = broken }
     func didLaunch(_ launch: LaunchContext, services: LocationServices) { broken(launch) }
+    func start(services: LocationServices) {}
+    func stop(services: LocationServices) {}
+    func state(at now: Instant) -> EngineState {
+        EngineState(enabled: false, lastAcceptedFixAge: nil, sessionEngineActive: false)
+    }
+    var events: [TrackingEvent] { [] }
+}
+
+/// Three tasks that sleep 10 s at each launch, wake at the same instant, and each ask for a
+/// timer: the order they run in (FIFO, or the run's random picks) decides which timer gets
+/// which object id, so it shows in the trace.
+final class AsyncRacer: TrackingEngine {
+    func didLaunch(_ launch: LaunchContext, services: LocationServices) {
+        nonisolated(unsafe) let services = services
+        for task in 0..<3 {
+            Task.detached {
+                try await Task.sleep(for: .seconds(10))
+                _ = services.scheduledTimer(after: .seconds(Int64(60 + task)))
+            }
+        }
+    }
     func start(services: LocationServices) {}
     func stop(services: LocationServices) {}
     func state(at now: Instant) -> EngineState {
@@ -33,6 +56,9 @@ let fixtures = [
         BrokenAtLaunch { _ in
             while spins >= 0 { spins = (spins &+ 1) & 0xFFFF }
         }
+    },
+    CustomEngine(name: "async-racer", summary: "three tasks race after a 10 s sleep") { _ in
+        AsyncRacer()
     },
 ]
 
