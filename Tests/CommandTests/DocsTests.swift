@@ -1,5 +1,7 @@
 // The repository reads on its own: every rule id the code and docs cite is defined in
-// docs/rules.md, and no file points outside the repository for its definitions.
+// docs/rules.md, no file points outside the repository for its definitions, every relative
+// link in the Markdown resolves, and the workflow and deployment files the docs show are
+// quoted exactly.
 import Foundation
 import Testing
 
@@ -129,5 +131,60 @@ struct DocsTests {
         for (path, block) in quoted {
             #expect(workflow.contains(block), "\(path)'s sharded-fuzzing YAML is not fuzz.yml's")
         }
+    }
+
+    /// The files that the README or docs/ must quote in full, each in one fenced `yaml` block.
+    static let quotedFiles = [
+        ".github/workflows/ci.yml", ".github/workflows/fuzz.yml",
+        "deploy/kubernetes/fuzz-job.yaml",
+    ]
+
+    @Test("the README or docs/ quote each workflow and deployment file exactly, in full")
+    func workflowFilesAreQuoted() throws {
+        let docs = try Self.files(in: ["README.md", "docs"]).filter { $0.path.hasSuffix(".md") }
+        let blocks = docs.flatMap { Self.yamlBlocks($0.text) }
+        for path in Self.quotedFiles {
+            let file = try String(
+                contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
+            let quoted = blocks.contains(file)
+            #expect(quoted, "no yaml block of the README or docs/ is all of \(path), exactly")
+        }
+    }
+
+    /// The Markdown files whose links are checked.
+    static let markdownPlaces = ["README.md", "CONTRIBUTING.md", "docs", "Examples"]
+
+    /// A Markdown link's or image's target: `](target)`.
+    static var linkTarget: Regex<(Substring, Substring)> { /\]\(([^()\s]+)\)/ }
+
+    /// A Markdown text without its fenced code blocks (code may hold `](`).
+    static func prose(_ text: String) -> String {
+        text.components(separatedBy: "```").enumerated()
+            .filter { $0.offset % 2 == 0 }.map(\.element).joined(separator: "\n")
+    }
+
+    @Test("every relative link in the README, CONTRIBUTING.md, docs/ and Examples/ resolves")
+    func relativeLinksResolve() throws {
+        let files = try Self.files(in: Self.markdownPlaces).filter { $0.path.hasSuffix(".md") }
+        #expect(files.contains { $0.path == "README.md" }, "the README was read")
+        var checked = 0
+        for file in files {
+            let folder = Self.root.appendingPathComponent(file.path).deletingLastPathComponent()
+            for match in Self.prose(file.text).matches(of: Self.linkTarget) {
+                let target = String(match.output.1)
+                if target.hasPrefix("#") || target.contains("://") || target.hasPrefix("mailto:") {
+                    continue
+                }
+                let path = String(target.prefix { $0 != "#" })
+                let url = folder.appendingPathComponent(path).standardizedFileURL
+                checked += 1
+                if !FileManager.default.fileExists(atPath: url.path) {
+                    Issue.record("\(file.path) links to \(target), which does not exist")
+                } else if !url.path.hasPrefix(Self.root.standardizedFileURL.path + "/") {
+                    Issue.record("\(file.path) links to \(target), outside the repository")
+                }
+            }
+        }
+        #expect(checked >= 20, "the links were found (\(checked) checked)")
     }
 }
