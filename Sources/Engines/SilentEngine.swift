@@ -7,7 +7,7 @@ import World
 /// and host call is handed on, and `events` is always empty. The invariants judge an engine by
 /// the disk, the network and the OS, never by its narration, so a `SilentEngine` around any
 /// engine meets the same verdicts as the engine itself (`SilentEngineTests` and the
-/// planted-bug table in the README hold Lifeline to it).
+/// planted-bug table in docs/fuzzing.md hold Lifeline to it).
 public final class SilentEngine: TrackingEngine {
     /// The engine whose behaviour this one has.
     public let wrapped: any TrackingEngine

@@ -47,14 +47,14 @@ public struct CasePool: Sendable {
     /// (`--engine session --jobs 1`, distinct states at 5,000 cases, seeds 1 to 3, and 8,000
     /// cases, seeds 4 and 5): 32 cases reached 1.21× to 1.23× the states of 256 on the first
     /// seeds, 1.01× and 1.06× on the others; 16 and 64 about as many as 32; 128 and 1,024 no
-    /// more than 256 (README, "Coverage-guided search").
+    /// more than 256 (docs/guided-search.md).
     public static let defaultCapacity = 32
 
     /// The chance, in percent, that a case is a mutant of a kept one (when one is kept).
     public static let mutationPercent: UInt64 = 50
     /// The chance once a kept case reached something rare (energy above `rareEnergyMin`):
     /// mutants of rare parents reach new states more often than fresh cases do once the
-    /// common states are all found (measured: README, "Coverage-guided search").
+    /// common states are all found (measured: docs/guided-search.md).
     public static let mutationPercentRare: UInt64 = 90
     /// The energy above which a kept case counts as rare: one state or transition that at
     /// most 4 runs reached, for a case of typical cost (`weight(_:of:)`).
@@ -176,7 +176,7 @@ public struct CasePool: Sendable {
     /// least a `cheapBoostMax`-th of typical); as it is for a case not run. Measured
     /// (`--engine session --jobs 1`, seed 1): in 30 s, 12,278 cases and 1,567 states against
     /// 2,599 cases and 924 states unweighted and 4,324 cases and 756 states for random search;
-    /// at 5,000 cases, 1,066 states against 1,153 unweighted (README, "Coverage-guided search").
+    /// at 5,000 cases, 1,066 states against 1,153 unweighted (docs/guided-search.md).
     static func weight(_ energy: UInt64, of entry: PooledCase) -> UInt64 {
         guard entry.deliveries > 0 else { return energy }
         let cost = max(entry.deliveries, typicalDeliveries / cheapBoostMax)

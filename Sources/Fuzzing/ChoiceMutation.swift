@@ -62,7 +62,7 @@ public enum ChoiceMutation: Int, Sendable, CaseIterable, CustomStringConvertible
 
     /// One edit in this many is not `redrawChoice`. The smallest edit keeps what made its
     /// parent rare and changes one thing around it; measured against the span edits drawn
-    /// uniformly, it reached far more new states per case (README, "Coverage-guided search").
+    /// uniformly, it reached far more new states per case (docs/guided-search.md).
     /// The others still come up, for the larger moves.
     static let otherMutationOneIn: UInt64 = 4
 

@@ -24,7 +24,7 @@ import Testing
 /// and its stack on standard error; no issue is recorded, nothing is saved to the corpus,
 /// and the tests after it do not run; an engine that never returns hangs the test. To have
 /// a crash or a hang reported as a finding (`no-crash`, `no-hang`: shrunk, saved, replayed),
-/// fuzz the engine with the team's own `lifeline` (`LifelineCLI.main(engines:)`, README),
+/// fuzz the engine with the team's own `lifeline` (`LifelineCLI.main(engines:)`, docs/your-engine.md),
 /// whose cases run in worker processes: `my-lifeline fuzz --engine my-tracker`. A saved
 /// `no-crash` or `no-hang` entry is not replayed here (it would end the test again): this
 /// function skips it, and `lifeline replay` replays it in a worker.

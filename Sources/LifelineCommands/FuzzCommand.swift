@@ -73,7 +73,7 @@ enum FuzzCommand {
 
     static let defaultCases = 200
     static let defaultCorpus = "Corpus"
-    /// Whether `--guided` is on unless given (README: the measured figures behind it).
+    /// Whether `--guided` is on unless given (docs/guided-search.md: the measured figures behind it).
     static let defaultGuided = false
 
     static func run(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {

@@ -1,4 +1,4 @@
-// The README's property example, verbatim, so that it keeps compiling and passing.
+// The property example of docs/properties.md, verbatim, so that it keeps compiling and passing.
 import Exploration
 import ExplorationTesting
 import Testing

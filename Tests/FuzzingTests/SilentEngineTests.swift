@@ -13,7 +13,7 @@ import World
 
 @Suite("Silent engines are judged as narrating ones")
 struct SilentEngineTests {
-    /// The planted bugs of the README's table, each in an otherwise correct engine.
+    /// The planted bugs of docs/fuzzing.md's table, each in an otherwise correct engine.
     static let plantedBugs: [(bug: String, mutant: Mutant)] = [
         ("stores nothing", .storesNothing),
         ("commits late", .fixAcknowledgedBeforeCommit),

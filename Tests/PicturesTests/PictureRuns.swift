@@ -1,4 +1,4 @@
-// The runs the picture tests draw: the README's force-quit scenario (docs/), a failing corpus
+// The runs the picture tests draw: docs/pictures.md's force-quit scenario (docs/), a failing corpus
 // entry, and a long drive, each recorded with the built-in invariants' violations.
 import Foundation
 import Fuzzing
@@ -22,7 +22,7 @@ enum PictureRuns {
         return RunPicture(record, violations: Invariant.builtIn.flatMap { $0.check(record) })
     }
 
-    /// LifecycleMatrix's force-quit scenario for the session engine, as the README draws it.
+    /// LifecycleMatrix's force-quit scenario for the session engine, as docs/pictures.md draws it.
     static let forceQuitPath = "docs/force-quit-session.scenario"
 
     /// A corpus entry the `no-region-on-terminate` mutant fails (`bounded-gaps`).

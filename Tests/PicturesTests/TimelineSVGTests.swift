@@ -1,6 +1,6 @@
 // The SVG timeline read back with Foundation's XMLParser: well-formed, one lane per kind, axis
 // labels, relaunch and violation markers, bins for a long run, the same bytes twice; and the
-// README's scenario file is the lifecycle matrix's force-quit run.
+// docs/pictures.md's scenario file is the lifecycle matrix's force-quit run.
 import Engines
 import Foundation
 import Fuzzing
@@ -131,7 +131,7 @@ struct TimelineSVGTests {
         #expect(first == second)
     }
 
-    @Test("the README's scenario file is LifecycleMatrix's force-quit run of the session engine")
+    @Test("the docs/pictures.md's scenario file is LifecycleMatrix's force-quit run of the session engine")
     func readmeScenarioIsTheMatrixRun() throws {
         let matrix = LifecycleMatrix(policy: .measured)
         let plan = matrix.plan(.forceQuit)

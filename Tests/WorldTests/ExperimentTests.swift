@@ -25,7 +25,7 @@ struct ExperimentTests {
     )
     func bareLiveUpdates() {
         let live = row(.live)
-        #expect(live.fixes == 10, "the model's value; source A counted one more (see README)")
+        #expect(live.fixes == 10, "the model's value; source A counted one more (see docs/experiments.md)")
         #expect((11.4...11.6).contains(live.lastFixSeconds!))
         #expect(live.signal == nil)
     }
@@ -72,7 +72,7 @@ struct ExperimentTests {
         let rows = RelaunchExperiment().run()
         #expect(rows.map(\.launches.count) == [2, 0, 1])
         // The model has one significant-change timing for both rows; source A's first row
-        // relaunched 2 s sooner than its significant-change-only row (see README).
+        // relaunched 2 s sooner than its significant-change-only row (see docs/experiments.md).
         #expect(abs(rows[0].launches[0] - 25) < 0.01 && abs(rows[0].launches[1] - 92) < 0.01)
         #expect(abs(rows[2].launches[0] - 25) < 0.01)
         #expect(rows.allSatisfy { $0.launchOptions.allSatisfy(\.isEmpty) })
