@@ -6,7 +6,7 @@ import World
 extension Invariant {
     /// `no-service-before-authorization` (advice, R-A13): at every launch with the
     /// authorization not determined, the process begins no session and starts no service
-    /// before the first authorization change reaches it. Apple's guidance as source 000
+    /// before the first authorization change reaches it. Apple's guidance as source A
     /// quotes it; an app that starts early loses nothing by it (iOS answers with nothing until
     /// the user decides), so it is a warning, never a failure by default.
     public static var noServiceBeforeAuthorization: Invariant {
@@ -16,7 +16,7 @@ extension Invariant {
                 + "(advice, R-A13).",
             severity: .advice(
                 rule: "R-A13",
-                source: "source 000, quoting Apple: ask for authorization before starting "
+                source: "source A, quoting Apple: ask for authorization before starting "
                     + "location services")
         ) { record in ServiceBeforeAuthorization(record: record).violations() }
     }

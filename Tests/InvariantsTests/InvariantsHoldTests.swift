@@ -50,7 +50,7 @@ struct InvariantsHoldTests {
         #expect(Invariant.advice.map(\.name) == ["no-service-before-authorization"])
         if case .advice(let rule, let source) = Invariant.advice.first?.severity {
             #expect(rule == "R-A13")
-            #expect(source.contains("source 000"))
+            #expect(source.contains("source A"))
         } else {
             Issue.record("the advice names its rule and source")
         }
