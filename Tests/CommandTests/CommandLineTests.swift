@@ -49,9 +49,9 @@ struct CommandLineTests {
                 count += 1
             }
         }
-        // `fuzz`, `run`, `replay`, `engines`, `sweep`, `diff`, the six benchmarks (day, gpx and
-        // fuzz included), the four experiments and `corpus merge`.
-        #expect(count == 17)
+        // `fuzz`, `run`, `replay`, `engines`, `sweep`, `diff`, the seven benchmarks (day, gpx,
+        // drive and fuzz included), the four experiments and `corpus merge`.
+        #expect(count == 18)
         #expect(listed.contains("bench fuzz") && listed.contains("corpus merge"))
         #expect(listed.contains("bench day") && listed.contains("bench gpx"))
         #expect(listed.contains("experiment matrix"))
