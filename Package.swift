@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "Engines", targets: ["Engines"]),
         // The test mutants (a built-in engine with one real mistake), for a team's own tests.
         .library(name: "EngineMutants", targets: ["EngineMutants"]),
+        .library(name: "Experiments", targets: ["Experiments"]),
         .library(name: "Scenarios", targets: ["Scenarios"]),
         .library(name: "Fuzzing", targets: ["Fuzzing"]),
         .library(name: "Invariants", targets: ["Invariants"]),
@@ -57,6 +58,10 @@ let package = Package(
         // built from its reference engine through the seams it exposes to the package; and the
         // list of every engine by name (`EngineChoice.all`).
         .target(name: "EngineMutants", dependencies: ["Simulation", "World", "Engines"]),
+        // Source A's experiments (docs/sources.md) on the world model: the background probes,
+        // the relaunch drive and the Info.plist assertion (`lifeline experiment`), and the
+        // probes as tracking engines (`ProbeEngine`, for `lifeline sweep --probes`).
+        .target(name: "Experiments", dependencies: ["Simulation", "World", "Engines"]),
         // Layer 4: Apple's shapes (CLLocationManager, UIApplication and their delegates) over
         // the world's engine API, and `ApplicationEngine`, which runs such an app as an engine.
         .target(name: "LifelineKit", dependencies: ["Simulation", "World", "Engines"]),
@@ -84,8 +89,8 @@ let package = Package(
         .target(
             name: "Research",
             dependencies: [
-                "Simulation", "Exploration", "World", "Engines", "Scenarios", "Invariants",
-                "Fuzzing",
+                "Simulation", "Exploration", "World", "Engines", "Experiments", "Scenarios",
+                "Invariants", "Fuzzing",
             ]),
         // The Swift Testing entry point of the fuzzer (`fuzzLifecycle` inside `@Test`), for a
         // team's own engine; in its own target so the tool never links Testing.
@@ -102,8 +107,8 @@ let package = Package(
         .target(
             name: "LifelineCommands",
             dependencies: [
-                "Simulation", "Exploration", "World", "Engines", "EngineMutants", "Scenarios",
-                "Invariants", "Pictures", "Fuzzing", "Research", "Benchmarks",
+                "Simulation", "Exploration", "World", "Engines", "EngineMutants", "Experiments",
+                "Scenarios", "Invariants", "Pictures", "Fuzzing", "Research", "Benchmarks",
                 "ShrinkingChallenges",
             ]),
         // `LifelineCLI.main(engines:)`: the tool's entry point, for `lifeline` and for a team's
@@ -127,6 +132,8 @@ let package = Package(
         .testTarget(
             name: "WorldTests",
             dependencies: ["World", "Formats", "Simulation", "VirtualConcurrency"]),
+        .testTarget(
+            name: "ExperimentsTests", dependencies: ["Experiments", "World", "Simulation"]),
         .testTarget(
             name: "EnginesTests",
             dependencies: ["Engines", "EngineMutants", "World", "Simulation"]),

@@ -1,5 +1,6 @@
 // `lifeline experiment …`: source A's experiments on the world model, printed as its tables
 // (or JSON), with the protocol and the policy open to change.
+import Experiments
 import Simulation
 import World
 

@@ -1,6 +1,7 @@
 // A sweep as an SVG line chart (the CLI layer): one metric against the first parameter, one
 // line per subject (and per value of any other parameter), axes labelled with units, a legend.
 import Fuzzing
+import Pictures
 import Simulation
 
 /// The chart of a sweep's rows: x is the first parameter, y the metric; each series is a
@@ -152,6 +153,6 @@ struct SweepChart {
     /// Decimals for the y ticks of an axis up to `top`: none from 5 up, else enough for fifths.
     static func digits(_ top: Double) -> Int { top >= 5 ? 0 : top >= 0.5 ? 1 : 3 }
 
-    /// `text` with XML's special characters escaped (`PlainText.xmlEscaped`).
-    static func escaped(_ text: String) -> String { PlainText.xmlEscaped(text) }
+    /// `text` with XML's special characters escaped (`XMLText.escaped`, from Pictures).
+    static func escaped(_ text: String) -> String { XMLText.escaped(text) }
 }

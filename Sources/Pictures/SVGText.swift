@@ -11,8 +11,8 @@ struct SVGText {
     /// A coordinate or length with one decimal.
     static func number(_ value: Double) -> String { PlainText.fixed(value, digits: 1) }
 
-    /// `text` escaped for element text and attribute values (`PlainText.xmlEscaped`).
-    static func escaped(_ text: String) -> String { PlainText.xmlEscaped(text) }
+    /// `text` escaped for element text and attribute values (`XMLText.escaped`).
+    static func escaped(_ text: String) -> String { XMLText.escaped(text) }
 
     /// An attribute list: ` key="value"` for each, values escaped.
     static func attributes(_ attributes: [(String, String)]) -> String {

@@ -1,6 +1,7 @@
 // What `lifeline sweep` and `lifeline diff` run (layer 5): an engine on a scenario, or an
 // engine or one of source A's probes on source A's background experiment, under a policy.
 import Engines
+import Experiments
 import Exploration
 import Fuzzing
 import Invariants

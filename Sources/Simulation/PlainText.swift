@@ -3,7 +3,7 @@
 
 /// Text that reads the same on every platform, for traces, tables and JSON: decimals computed
 /// in integers, hexadecimal hashes, and JSON string literals (no Foundation formatter, no
-/// locale).
+/// locale). XML escaping, which only the pictures need, is `XMLText` in Pictures.
 public enum PlainText {
     /// `value` in fixed notation with `digits` decimals (0 to 9), rounded half away from zero;
     /// no sign on a value that rounds to zero.
@@ -24,23 +24,6 @@ public enum PlainText {
     public static func hexadecimal16(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
-    }
-
-    /// `text` for XML element text or an attribute value: `&`, `<`, `>`, `"` and `'` escaped
-    /// (the SVG pictures and charts).
-    public static func xmlEscaped(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            default: result.append(character)
-            }
-        }
-        return result
     }
 
     /// `text` as a JSON string literal, with quotes, backslashes and control characters escaped.

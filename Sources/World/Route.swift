@@ -13,6 +13,11 @@ public struct Route: Sendable {
     public struct Waypoint: Sendable, Equatable {
         public var instant: Instant
         public var coordinate: Coordinate
+
+        public init(instant: Instant, coordinate: Coordinate) {
+            self.instant = instant
+            self.coordinate = coordinate
+        }
     }
 
     /// A stretch of movement (or stillness) at constant speed and heading.

@@ -47,7 +47,7 @@ public struct WorldConfiguration: Sendable {
 
 /// iOS and one app, as actors on a simulation.
 ///
-///     var world = World(configuration) { PlainManagerProbe() }
+///     var world = World(configuration) { MyApp() }  // an `AppEngine`
 ///     world.schedule(.open, at: .start)
 ///     world.schedule(.leave, at: .start + .seconds(2))
 ///     _ = world.run(until: .start + .seconds(30))

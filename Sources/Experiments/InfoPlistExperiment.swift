@@ -2,6 +2,7 @@
 // the location background mode fails an assertion and ends the process, whatever the
 // authorization (R-A9).
 import Simulation
+import World
 
 /// Sets the flag at launch in an app without the background mode, once per authorization,
 /// and in an app with it as a control.

@@ -1,8 +1,14 @@
 // Source A's three experiments on the world model: the measured tables, and what changes when
 // the protocol or the policy does.
+import Experiments
 import Simulation
 import Testing
 @testable import World
+
+/// Where the routes below start (source A's simulated location, Westminster).
+let home = Coordinate(latitude: 51.5007, longitude: -0.1246)
+/// The device parked at `home`.
+let parked = Route(waypoints: [.init(instant: .start, coordinate: home)])
 
 @Suite("Source A's experiments")
 struct ExperimentTests {

@@ -1,5 +1,6 @@
 // The four probes of source A's background experiment (000_…): each starts one kind of
 // location request when the app launches, and does nothing else.
+import World
 
 /// A plain `CLLocationManager` updating with When In Use access (R-A4).
 final class PlainManagerProbe: AppEngine {

@@ -1,6 +1,7 @@
 // Source A's background experiment (000_…): When In Use, a drive at 20 m/s with a fix each
 // second, the app sent to the background, fixes counted for 20 s from that moment.
 import Simulation
+import World
 
 /// The protocol of source A's background experiment, and its four probes.
 ///

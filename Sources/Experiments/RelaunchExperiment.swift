@@ -1,6 +1,7 @@
 // Source A's relaunch experiment (000_…): Always, monitoring started, the app exits, then a
 // drive at 50 m/s for 150 s; every launch of the app during the drive is recorded.
 import Simulation
+import World
 
 /// The protocol of source A's relaunch experiment.
 ///

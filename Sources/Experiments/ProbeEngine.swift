@@ -1,5 +1,6 @@
-// Source A's four probes as tracking engines (layer 4), so that a record, the invariants and
-// a sweep can run them beside the built-in engines.
+// Source A's four probes as tracking engines, so that a record, the invariants and a sweep
+// can run them beside the built-in engines.
+import Engines
 import Simulation
 import World
 
