@@ -75,7 +75,9 @@ struct LifecycleFuzzProperties {
         }
     }
 
-    @Test("fuzzLifecycle checks the invariants it is given: a team's own that always fails is the one reported")
+    @Test(
+        "fuzzLifecycle checks the invariants it is given: a team's own that always fails is the one reported"
+    )
     func ownInvariantIsChecked() {
         let neverStores = Invariant(
             name: "never-stores", summary: "Nothing is ever stored (false for any engine)."

@@ -7,6 +7,7 @@ import Exploration
 import ExplorationTesting
 import Simulation
 import Testing
+
 @testable import World
 
 /// One timed action of a scenario.
@@ -300,7 +301,9 @@ func storeViolations(_ world: World, ledger: CommitLedger) -> [String] {
         let key: Key
         let at = "at \(entry.instant) (process \(entry.generation))"
         switch entry.kind {
-        case .launch: durableAtLaunch[entry.generation] = durableRows.count; continue
+        case .launch:
+            durableAtLaunch[entry.generation] = durableRows.count
+            continue
         case .commitDurable(let commit, _):
             key = Key(generation: entry.generation, commit: commit)
             ends[key, default: []].append("durable")

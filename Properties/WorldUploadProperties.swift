@@ -6,6 +6,7 @@ import Exploration
 import ExplorationTesting
 import Simulation
 import Testing
+
 @testable import World
 
 /// Stores every fix taken in the first minute and uploads the store through an `Uploader`.

@@ -45,7 +45,9 @@ public struct CommuterDay: Sendable {
         world.schedule(.open, at: .start + .hours(6) + .minutes(50))
         world.schedule(.leave, at: .start + .hours(6) + .minutes(51))
         let outcome = world.run(until: .start + .hours(24))
-        var fixes = 0, stationary = 0, launches = 0
+        var fixes = 0
+        var stationary = 0
+        var launches = 0
         for entry in world.log {
             switch entry.kind {
             case .location(let update):

@@ -18,7 +18,10 @@ import Simulation
 /// Fingerprints to match (P = 1000, seed 42): see `expectedFingerprints`.
 public struct KernelBenchmark {
     /// Which peer model.
-    public enum Model: Int, Sendable { case hold = 1, cancellable = 2 }
+    public enum Model: Int, Sendable {
+        case hold = 1
+        case cancellable = 2
+    }
 
     public var model: Model
     public var processCount: Int

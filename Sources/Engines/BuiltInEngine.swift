@@ -34,8 +34,7 @@ public enum BuiltInEngine: String, Sendable, CaseIterable, CustomStringConvertib
     /// A new engine of this kind whose host app starts tracking as `trackingStart` says: at
     /// its first launch (`profile`'s), or only once the user turns it on (`LocationRuntime`'s
     /// host app then starts no workout at its first open; its other features still start).
-    public func make(launchRules: LaunchRules, trackingStart: TrackingStart) -> any TrackingEngine
-    {
+    public func make(launchRules: LaunchRules, trackingStart: TrackingStart) -> any TrackingEngine {
         switch self {
         case .locationRuntime:
             LocationRuntime(settings: Self.locationRuntimeSettings(trackingStart: trackingStart))

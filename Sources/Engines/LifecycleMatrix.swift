@@ -125,7 +125,8 @@ public struct LifecycleMatrix: Sendable {
         let recent = stored.filter { $0 < wanted && wanted - $0 <= interval }.max()
         let anchor = recent ?? wanted
         let slack = VirtualDuration.milliseconds(1)
-        let lost = max(0, ((firstStored ?? end) - anchor - slack).nanoseconds / interval.nanoseconds)
+        let lost = max(
+            0, ((firstStored ?? end) - anchor - slack).nanoseconds / interval.nanoseconds)
         let boundary = Instant.start + plan.boundary
         let relaunch = world.log.first { entry in
             guard entry.instant > boundary, case .launch = entry.kind else { return false }

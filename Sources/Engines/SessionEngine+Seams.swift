@@ -11,8 +11,9 @@ extension SessionEngine {
         /// Whether the background activity session may begin, given the app's state and
         /// whether a background launch is restoring: in the foreground, or as a rejoin while
         /// a background launch restores (R-C5, R-B10).
-        package var activitySessionDue: @Sendable (_ appState: ProcessState, _ restoring: Bool)
-            -> Bool = { appState, restoring in appState == .foreground || restoring }
+        package var activitySessionDue:
+            @Sendable (_ appState: ProcessState, _ restoring: Bool)
+                -> Bool = { appState, restoring in appState == .foreground || restoring }
         /// Whether a lifecycle change considers beginning the session even while no stream
         /// runs (false: a deferred session is begun only for a running stream).
         package var lifecycleChecksSessionWithoutStream = false

@@ -269,8 +269,7 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
         backgroundActivitySession = BackgroundActivitySession(services: services)
     }
 
-    public func authorizationChanged(to authorization: Authorization, services: LocationServices)
-    {
+    public func authorizationChanged(to authorization: Authorization, services: LocationServices) {
         guard isEnabled == true, liveStream == nil else { return }
         startMachinery(services: services)
     }
@@ -322,7 +321,8 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
         manager.stopMonitoringSignificantLocationChanges()
         manager.stopMonitoring(
             for: CircularRegion(
-                identifier: settings.wakeRegionIdentifier, center: Coordinate(latitude: 0, longitude: 0),
+                identifier: settings.wakeRegionIdentifier,
+                center: Coordinate(latitude: 0, longitude: 0),
                 radiusMeters: settings.wakeRegionRadiusMeters))
     }
 

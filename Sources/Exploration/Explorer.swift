@@ -183,7 +183,11 @@ public enum Explorer {
 
 /// One property over one generator: testing a case, and shrinking a failing one.
 struct PropertyRun<Value> {
-    enum Outcome { case passed, failed(String), invalid(String) }
+    enum Outcome {
+        case passed
+        case failed(String)
+        case invalid(String)
+    }
 
     let generator: Gen<Value>
     let settings: ExplorationSettings

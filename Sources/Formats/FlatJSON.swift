@@ -66,7 +66,10 @@ private struct FlatJSONReader {
                 skipSpace()
                 entries.append((key, try value(for: key), keyLine))
                 skipSpace()
-                if peek() == UInt8(ascii: ",") { index += 1; continue }
+                if peek() == UInt8(ascii: ",") {
+                    index += 1
+                    continue
+                }
                 try expect(UInt8(ascii: "}"), "expected ',' or '}' after the value of '\(key)'")
                 break
             }
@@ -79,9 +82,15 @@ private struct FlatJSONReader {
     mutating func value(for key: String) throws -> FlatJSONValue {
         switch peek() {
         case UInt8(ascii: "\""): return .string(try string())
-        case UInt8(ascii: "t"): try word("true"); return .bool(true)
-        case UInt8(ascii: "f"): try word("false"); return .bool(false)
-        case UInt8(ascii: "n"): try word("null"); return .null
+        case UInt8(ascii: "t"):
+            try word("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try word("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try word("null")
+            return .null
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             throw error(
                 "the value of '\(key)' must be a string, number or boolean, not a nested object or array"

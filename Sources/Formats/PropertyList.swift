@@ -71,8 +71,7 @@ public struct PropertyList: Sendable, Equatable {
     }
 
     /// Reads a property list from `data`; `path` names it in errors.
-    public static func read(data: Data, path: String) throws(PropertyListError) -> PropertyList
-    {
+    public static func read(data: Data, path: String) throws(PropertyListError) -> PropertyList {
         try read(XMLByteSource(data: data, chunkSize: 65_536), path: path)
     }
 

@@ -67,7 +67,8 @@ public struct FailureExplanation: Sendable, Equatable, CustomStringConvertible {
             } else if earliest == latest {
                 span = "only at \(FailureExplanation.clock(earliest))"
             } else {
-                span = "anywhere from \(FailureExplanation.clock(earliest)) to "
+                span =
+                    "anywhere from \(FailureExplanation.clock(earliest)) to "
                     + FailureExplanation.clock(latest)
             }
             let exact = isEarliestExact && isLatestExact

@@ -222,7 +222,8 @@ public struct FuzzCorpus: Sendable {
             scenario = try Scenario(
                 parsing: text, path: path, engines: engines, requiresEnd: namedHash == nil)
         } catch {
-            throw Problem(path: path, line: error.line, column: error.column, message: error.message)
+            throw Problem(
+                path: path, line: error.line, column: error.column, message: error.message)
         }
         if let namedHash, case let hash = contentHash(scenario.description), hash != namedHash {
             throw Problem(
@@ -265,7 +266,9 @@ public struct FuzzCorpus: Sendable {
                 atPath: folder, withIntermediateDirectories: true)
             try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw Problem(path: path, line: 0, message: "cannot write the corpus entry: \(error.localizedDescription)")
+            throw Problem(
+                path: path, line: 0,
+                message: "cannot write the corpus entry: \(error.localizedDescription)")
         }
         return path
     }

@@ -93,18 +93,18 @@ public struct ScenarioGenerator: Sendable {
     /// permission to `denied` or to one of `authorizations`.
     static func eventKinds(authorizations: [Authorization]) -> [Gen<ScenarioEvent>] {
         [
-        .constant(.leave), .constant(.open), .constant(.forceQuit), .constant(.memoryPressure),
-        .constant(.lock), .constant(.unlock), .constant(.reboot), .constant(.crash),
-        Gen.element(of: [Authorization.denied] + authorizations).map { .authorization($0) },
-        Gen<Bool>.bool.map { .preciseLocation($0) },
-        .constant(.networkDown), .constant(.networkUp),
-        Gen<Bool>.bool.map { .lowPowerMode($0) },
-        .constant(.liveActivityStart), .constant(.liveActivityEnd),
-        .constant(.exit),
-        Gen.element(of: slowNetworkDelays).map { .networkSlow($0) },
-        clockAdjustment,
-        .constant(.trackingOff), .constant(.trackingOn),
-        Gen<Bool>.bool.map { .testHost($0) },
+            .constant(.leave), .constant(.open), .constant(.forceQuit), .constant(.memoryPressure),
+            .constant(.lock), .constant(.unlock), .constant(.reboot), .constant(.crash),
+            Gen.element(of: [Authorization.denied] + authorizations).map { .authorization($0) },
+            Gen<Bool>.bool.map { .preciseLocation($0) },
+            .constant(.networkDown), .constant(.networkUp),
+            Gen<Bool>.bool.map { .lowPowerMode($0) },
+            .constant(.liveActivityStart), .constant(.liveActivityEnd),
+            .constant(.exit),
+            Gen.element(of: slowNetworkDelays).map { .networkSlow($0) },
+            clockAdjustment,
+            .constant(.trackingOff), .constant(.trackingOn),
+            Gen<Bool>.bool.map { .testHost($0) },
         ]
     }
 
@@ -318,10 +318,10 @@ public struct ScenarioGenerator: Sendable {
     /// FIFO (the simplest), or a seeded random or PCT ordering of same-instant deliveries.
     static var ordering: Gen<OrderingSpecification> {
         Gen("ordering") { testCase in
-        let seed = UInt64(Gen<Int64>.int64(in: 1...1_000).generate(testCase))
-        return Gen.element(of: [
-            OrderingSpecification.fifo, .random(seed: seed), .pct(seed: seed, depth: 2),
-        ]).generate(testCase)
+            let seed = UInt64(Gen<Int64>.int64(in: 1...1_000).generate(testCase))
+            return Gen.element(of: [
+                OrderingSpecification.fifo, .random(seed: seed), .pct(seed: seed, depth: 2),
+            ]).generate(testCase)
         }
     }
 }

@@ -1,3 +1,6 @@
+import Foundation
+import Simulation
+
 // A child process the fuzzer supervises (layer 5): started with `posix_spawn`, spoken to over
 // pipes, read line by line with a wall-clock deadline, and waited for, so that a trap, a bad
 // access or a hang in the code it runs ends only the child.
@@ -6,8 +9,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Foundation
-import Simulation
 
 /// One child process: its standard input (`send`), its standard output (`readLine`), and
 /// optionally a third stream on its descriptor 3 (`readEvent`); its standard error goes to a

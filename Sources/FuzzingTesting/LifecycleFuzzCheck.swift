@@ -101,7 +101,8 @@ let defaultCases = 100
 /// How to see the failure again: a saved entry is replayed first by the same test; a built-in
 /// engine's entry also by `lifeline replay`.
 func replayAdvice(_ failure: FuzzFailure, settings: FuzzSettings) -> String {
-    let test = Test.current.map { "swift test --filter '\($0.name.prefix { $0 != "(" })'" }
+    let test =
+        Test.current.map { "swift test --filter '\($0.name.prefix { $0 != "(" })'" }
         ?? "swift test"
     guard let path = failure.corpusPath else {
         return "replay: LIFELINE_SEED=\(settings.seed) LIFELINE_CASES=\(settings.caseCount) \(test)"

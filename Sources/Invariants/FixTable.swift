@@ -68,7 +68,7 @@ struct FixTable<Value> {
     private mutating func grow() {
         let old = slots
         var grown = FixTable(capacity: slots.count)
-        for case let (key, value)? in old { grown.insert(key, value) }
+        for case (let key, let value)? in old { grown.insert(key, value) }
         self = grown
     }
 

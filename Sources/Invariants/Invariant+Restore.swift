@@ -46,7 +46,8 @@ struct Restore {
         for process in processes {
             let own = requests.filter { $0.generation == process.generation }
             guard process.generation > 1,
-                Self.shouldResume(process, after: processes[process.generation - 2], record, intent),
+                Self.shouldResume(
+                    process, after: processes[process.generation - 2], record, intent),
                 process.launch.authorization == .always
                     || process.launch.authorization == .whenInUse
             else { continue }

@@ -99,7 +99,9 @@ struct UploadedOnce {
             // whenever the app ran long enough for the next retry is all a correct uploader
             // can do.
             if record.policy.networkFailurePercent > 0, let lastBegin, lastBegin >= from,
-                !processes.contains(where: { $0.runs(for: settle, within: lastBegin, record.horizon) })
+                !processes.contains(where: {
+                    $0.runs(for: settle, within: lastBegin, record.horizon)
+                })
             {
                 continue
             }

@@ -45,7 +45,8 @@ extension RunRecord {
             if takesUpload {
                 let upload = uploads[uploadIndex]
                 uploadIndex += 1
-                uploadsInFlight = upload.completed ? max(0, uploadsInFlight - 1) : uploadsInFlight + 1
+                uploadsInFlight =
+                    upload.completed ? max(0, uploadsInFlight - 1) : uploadsInFlight + 1
                 changes.append(
                     BackgroundChange(
                         instant: upload.instant, kind: .uploads(inFlight: uploadsInFlight)))

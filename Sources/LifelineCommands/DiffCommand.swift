@@ -55,12 +55,14 @@ enum DiffCommand {
         guard [directory != nil, generatedText != nil, probes].count(where: { $0 }) <= 1 else {
             throw UsageError("--scenarios, --generated and --probes exclude one another")
         }
-        let generated = try generatedText.map { text in
-            guard let count = Int(text), (1...100_000).contains(count) else {
-                throw UsageError("--generated takes a whole number from 1 to 100000, not '\(text)'")
-            }
-            return count
-        } ?? SweepCommand.defaultGenerated
+        let generated =
+            try generatedText.map { text in
+                guard let count = Int(text), (1...100_000).contains(count) else {
+                    throw UsageError(
+                        "--generated takes a whole number from 1 to 100000, not '\(text)'")
+                }
+                return count
+            } ?? SweepCommand.defaultGenerated
         let seed = try reader.seed("--seed", default: 1)
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let jobs = try reader.integer(
@@ -88,8 +90,11 @@ enum DiffCommand {
             }
         } else {
             for engine in engines {
-                for (caseIndex, run) in SweepRun.generated(for: engine, count: generated, seed: seed) {
-                    cases.append(.init(name: "case \(caseIndex)", subject: .engine(engine), run: run))
+                for (caseIndex, run) in SweepRun.generated(
+                    for: engine, count: generated, seed: seed)
+                {
+                    cases.append(
+                        .init(name: "case \(caseIndex)", subject: .engine(engine), run: run))
                 }
             }
         }
@@ -166,7 +171,9 @@ enum DiffCommand {
         let broken = (change.before.failedInvariants, change.after.failedInvariants)
         for name in Invariant.builtIn.map(\.name) {
             let (was, now) = (broken.0.contains(name), broken.1.contains(name))
-            if was != now { moved.append("\(name): \(was ? "FAIL" : "ok") → \(now ? "FAIL" : "ok")") }
+            if was != now {
+                moved.append("\(name): \(was ? "FAIL" : "ok") → \(now ? "FAIL" : "ok")")
+            }
         }
         return moved
     }

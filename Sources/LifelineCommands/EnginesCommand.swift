@@ -29,7 +29,10 @@ enum EnginesCommand {
                         [
                             ("name", PlainText.jsonQuoted(engine.name)),
                             ("kind", PlainText.jsonQuoted(engine.kind)),
-                            ("base", engine.base.map { PlainText.jsonQuoted($0.rawValue) } ?? "null"),
+                            (
+                                "base",
+                                engine.base.map { PlainText.jsonQuoted($0.rawValue) } ?? "null"
+                            ),
                             ("summary", PlainText.jsonQuoted(engine.summary)),
                         ]
                     }))
@@ -39,7 +42,9 @@ enum EnginesCommand {
         let pad = ExperimentCommand.pad
         var lines = [pad("engine", width, false) + "  kind     summary"]
         for engine in engines {
-            lines.append(pad(engine.name, width, false) + "  " + pad(engine.kind, 7, false) + "  " + engine.summary)
+            lines.append(
+                pad(engine.name, width, false) + "  " + pad(engine.kind, 7, false) + "  "
+                    + engine.summary)
         }
         output.standard(lines.joined(separator: "\n"))
         return 0

@@ -91,7 +91,8 @@ enum FuzzCommand {
         }
         let seed = try reader.seed("--seed", default: 1)
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let jobs = try reader.integer("--jobs", in: 1...jobCountMax, default: min(cores, jobCountMax))
+        let jobs = try reader.integer(
+            "--jobs", in: 1...jobCountMax, default: min(cores, jobCountMax))
         let shard =
             try reader.parsed("--shard") { text throws -> FuzzShard in
                 try FuzzShard(parsing: text)
@@ -210,7 +211,9 @@ enum FuzzCommand {
                 ("failures", outcome.failure.map(failuresJSON) ?? "[]"),
                 ("advice", adviceJSON(outcome.advice)),
             ])
-            warnings += outcome.advice.map { adviceLine($0, engine: engine.name, of: outcome.cases) }
+            warnings += outcome.advice.map {
+                adviceLine($0, engine: engine.name, of: outcome.cases)
+            }
             if let failure = outcome.failure {
                 failed = true
                 if !json { output.standard(failure.text) }
@@ -312,7 +315,8 @@ enum FuzzCommand {
         let width = max(rows.map(\.engine.count).max() ?? 0, "engine".count)
         let pad = ExperimentCommand.pad
         var lines = [
-            pad("engine", width, false) + "  cases  " + names.enumerated().map { "I\($0.offset + 1)" }
+            pad("engine", width, false) + "  cases  "
+                + names.enumerated().map { "I\($0.offset + 1)" }
                 .joined(separator: "    ")
         ]
         for row in rows {

@@ -31,8 +31,9 @@ enum ReplayCommand {
         {
             return code
         }
-        guard Invariant.builtIn(named: entry.invariant) != nil
-            || FuzzFailure.isProcessInvariant(entry.invariant)
+        guard
+            Invariant.builtIn(named: entry.invariant) != nil
+                || FuzzFailure.isProcessInvariant(entry.invariant)
         else {
             let names = Invariant.builtIn.map(\.name).joined(separator: ", ")
             throw InputError(

@@ -90,7 +90,8 @@ struct SweepChart {
                 "<line x1=\"\(f(plot.left))\" y1=\"\(f(y(value)))\" x2=\"\(f(plot.right))\" "
                     + "y2=\"\(f(y(value)))\" stroke=\"#dddddd\"/>"
                     + "<text x=\"\(f(plot.left - 8))\" y=\"\(f(y(value) + 4))\" "
-                    + "text-anchor=\"end\">\(PlainText.fixed(value, digits: Self.digits(yTop)))</text>")
+                    + "text-anchor=\"end\">\(PlainText.fixed(value, digits: Self.digits(yTop)))</text>"
+            )
         }
         lines.append(
             "<text class=\"x-label\" x=\"\(f((plot.left + plot.right) / 2))\" "
@@ -120,7 +121,8 @@ struct SweepChart {
                 "<line x1=\"\(f(plot.right + 20))\" y1=\"\(f(legendY))\" "
                     + "x2=\"\(f(plot.right + 44))\" y2=\"\(f(legendY))\" stroke=\"\(colour)\" "
                     + "stroke-width=\"2\"\(dash)/><text class=\"legend\" x=\"\(f(plot.right + 50))\" "
-                    + "y=\"\(f(legendY + 4))\">\(Self.escaped(Self.legend(index, of: series)))</text>")
+                    + "y=\"\(f(legendY + 4))\">\(Self.escaped(Self.legend(index, of: series)))</text>"
+            )
         }
         lines.append("</svg>")
         return lines.joined(separator: "\n") + "\n"

@@ -73,7 +73,8 @@ enum SweepCommand {
         var generated = defaultGenerated
         if let generatedText {
             guard let count = Int(generatedText), (1...100_000).contains(count) else {
-                throw UsageError("--generated takes a whole number from 1 to 100000, not '\(generatedText)'")
+                throw UsageError(
+                    "--generated takes a whole number from 1 to 100000, not '\(generatedText)'")
             }
             generated = count
         }
@@ -88,7 +89,8 @@ enum SweepCommand {
         let metricName = try reader.text("--metric") ?? "fixes-lost"
         guard let metric = SweepMetric.all.first(where: { $0.name == metricName }) else {
             throw UsageError(
-                "--metric takes one of \(SweepMetric.all.map(\.name).joined(separator: ", ")), not '\(metricName)'")
+                "--metric takes one of \(SweepMetric.all.map(\.name).joined(separator: ", ")), not '\(metricName)'"
+            )
         }
         try reader.finish()
         if replace && csvPath == nil && svgPath == nil {

@@ -46,7 +46,10 @@ struct SweepReport {
                 return ExperimentCommand.pad(text, widths[column], right: column != subjectColumn)
             }.joined(separator: "  ")
         }
-        var lines = [line(cells[0]), widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")]
+        var lines = [
+            line(cells[0]),
+            widths.map { String(repeating: "-", count: $0) }.joined(separator: "  "),
+        ]
         lines += cells.dropFirst().map(line)
         lines.append("")
         lines.append(

@@ -352,7 +352,8 @@ final class DelegateBridge: LocationManagerDelegate {
     ) {
         tell {
             $1.locationManager(
-                $0, monitoringDidFailFor: $0.region(regionIdentifier), withError: CLError(world: error))
+                $0, monitoringDidFailFor: $0.region(regionIdentifier),
+                withError: CLError(world: error))
         }
     }
 

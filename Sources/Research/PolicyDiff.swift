@@ -118,7 +118,8 @@ public struct PolicyDiff: Sendable {
         return .changed(
             Change(
                 name: item.name, subject: item.subject, before: before, after: after,
-                parting: Self.parting(records.0.trace ?? MemoryTrace(), records.1.trace ?? MemoryTrace())))
+                parting: Self.parting(
+                    records.0.trace ?? MemoryTrace(), records.1.trace ?? MemoryTrace())))
     }
 
     /// The first delivery where `before` and `after` differ in instant, actor or message text.

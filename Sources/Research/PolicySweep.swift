@@ -111,7 +111,8 @@ public struct PolicySweep: Sendable {
                 switch outcome {
                 case .problem(let message): throw Problem(description: message)
                 case .figures(let figures):
-                    let row = (position / jobs.count) * subjects.count
+                    let row =
+                        (position / jobs.count) * subjects.count
                         + jobs[position % jobs.count].subject
                     rows[row].figures = rows[row].figures.adding(figures)
                     progress?(position + 1, total)

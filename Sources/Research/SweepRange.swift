@@ -79,7 +79,8 @@ public struct SweepRange: Sendable, Equatable {
         for value in values {
             guard let override = parameter.overrideText(value) else {
                 throw fail(
-                    "\(Self.text(value, decimals: decimals)) is outside its domain (\(Self.kindText(parameter)))")
+                    "\(Self.text(value, decimals: decimals)) is outside its domain (\(Self.kindText(parameter)))"
+                )
             }
             do {
                 _ = try IOSPolicy.measured.applying(
@@ -118,7 +119,8 @@ public struct SweepRange: Sendable, Equatable {
     static func kindText(_ parameter: PolicyParameter) -> String {
         switch parameter.kind {
         case .duration: "a duration in seconds, at least 0"
-        case .number: "a number at least 0" + (parameter.unit.isEmpty ? "" : ", in \(parameter.unit)")
+        case .number:
+            "a number at least 0" + (parameter.unit.isEmpty ? "" : ", in \(parameter.unit)")
         case .count(let range):
             "a whole number from \(range.lowerBound) to \(range.upperBound)"
                 + (parameter.unit.isEmpty ? "" : ", in \(parameter.unit)")

@@ -5,7 +5,9 @@ import Exploration
 /// How good a final counterexample is (CHALLENGES.md §1.3): A is the expected minimum, B is
 /// structurally minimal with values not fully simplified, C is anything else.
 public enum Tier: String, Sendable, Comparable {
-    case a = "A", b = "B", c = "C"
+    case a = "A"
+    case b = "B"
+    case c = "C"
     public static func < (lhs: Tier, rhs: Tier) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 

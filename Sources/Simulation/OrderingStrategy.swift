@@ -129,7 +129,10 @@ public struct OrderingStrategy {
         var bestPriority = Int64.min
         for (offset, channel) in channels.enumerated() {
             let priority = priority(of: channel)
-            if priority > bestPriority { best = offset; bestPriority = priority }
+            if priority > bestPriority {
+                best = offset
+                bestPriority = priority
+            }
         }
         return best
     }

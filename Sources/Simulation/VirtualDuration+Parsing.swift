@@ -23,7 +23,10 @@ extension VirtualDuration {
     /// Units: d, h, m, s, ms, us, ns. Fractions must come to a whole number of nanoseconds.
     /// - Throws: `DurationParseError` naming the text and the problem; never traps.
     public init(parsing text: String) throws {
-        if text == "0" { self = .zero; return }
+        if text == "0" {
+            self = .zero
+            return
+        }
         var rest = Substring(text)
         var total: Int64 = 0
         guard !rest.isEmpty else { throw DurationParseError(text: text, reason: "it is empty") }

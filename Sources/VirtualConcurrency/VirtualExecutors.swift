@@ -1,10 +1,10 @@
+import CVirtualClock
+import Synchronization
 // Swift concurrency in virtual time: the process's main and default executors, replaced through
 // the runtime's executor factory (`_createExecutors(factory:)`, the custom main and global
 // executors pitch, SPI in Swift 6.3), so that every job a simulated app's code makes, and every
 // `Task.sleep`, reaches the simulation instead of Dispatch.
 @_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
-import CVirtualClock
-import Synchronization
 
 /// Turns Swift concurrency's executors into virtual ones, process-wide.
 ///

@@ -26,7 +26,10 @@ import Simulation
 /// location manager (F: "no need to call start again").
 struct AppMailbox {
     /// What to do with an item now.
-    enum Route: Equatable { case deliver, hold, drop(DropReason) }
+    enum Route: Equatable {
+        case deliver, hold
+        case drop(DropReason)
+    }
 
     /// The current (or last) process and its state.
     private(set) var generation = 0

@@ -1,4 +1,5 @@
 // swift-format-ignore-file: IdentifiersMustBeASCII
+
 // (φ, λ, θ, δ: the names the great-circle formulas use.)
 // Positions on the Earth (layer 3): coordinates, great-circle distance and destination.
 //
@@ -41,8 +42,10 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
     @inline(__always)
     func haversine(to other: Coordinate, φ2: Double, cosφ2: Double) -> Double {
         let φ1 = latitude * .pi / 180
-        let Δφ = φ2 - φ1, Δλ = (other.longitude - longitude) * .pi / 180
-        let sinHalfΔφ = PortableMath.sin(Δφ / 2), sinHalfΔλ = PortableMath.sin(Δλ / 2)
+        let Δφ = φ2 - φ1
+        let Δλ = (other.longitude - longitude) * .pi / 180
+        let sinHalfΔφ = PortableMath.sin(Δφ / 2)
+        let sinHalfΔλ = PortableMath.sin(Δλ / 2)
         let cosφ1 = PortableMath.cos(φ1)
         return sinHalfΔφ * sinHalfΔφ + cosφ1 * cosφ2 * sinHalfΔλ * sinHalfΔλ
     }
@@ -57,11 +60,16 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
     /// The position `distanceMeters` away along the initial bearing `headingDegrees`
     /// (0 = north, 90 = east).
     public func destination(headingDegrees: Double, distanceMeters: Double) -> Coordinate {
-        let δ = distanceMeters / Self.earthRadiusMeters, θ = headingDegrees * .pi / 180
-        let φ1 = latitude * .pi / 180, λ1 = longitude * .pi / 180
-        let sinφ1 = PortableMath.sin(φ1), cosφ1 = PortableMath.cos(φ1)
-        let sinδ = PortableMath.sin(δ), cosδ = PortableMath.cos(δ)
-        let sinθ = PortableMath.sin(θ), cosθ = PortableMath.cos(θ)
+        let δ = distanceMeters / Self.earthRadiusMeters
+        let θ = headingDegrees * .pi / 180
+        let φ1 = latitude * .pi / 180
+        let λ1 = longitude * .pi / 180
+        let sinφ1 = PortableMath.sin(φ1)
+        let cosφ1 = PortableMath.cos(φ1)
+        let sinδ = PortableMath.sin(δ)
+        let cosδ = PortableMath.cos(δ)
+        let sinθ = PortableMath.sin(θ)
+        let cosθ = PortableMath.cos(θ)
         let φ2 = PortableMath.asin(sinφ1 * cosδ + cosφ1 * sinδ * cosθ)
         let λ2 = λ1 + PortableMath.atan2(sinθ * sinδ * cosφ1, cosδ - sinφ1 * PortableMath.sin(φ2))
         var longitude = λ2 * 180 / .pi

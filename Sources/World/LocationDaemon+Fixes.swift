@@ -157,7 +157,8 @@ extension LocationDaemon {
         }
         // A point uniform in the disc of radius accuracy × fixNoiseRadiusFraction (rejection
         // sampling: no trigonometry).
-        var north = 0.0, east = 0.0
+        var north = 0.0
+        var east = 0.0
         repeat {
             north = 2 * noise.nextUnitDouble() - 1
             east = 2 * noise.nextUnitDouble() - 1

@@ -376,7 +376,9 @@ final class LocationDaemon: SimulationActor {
                     sendToApp(.locationUpdatesResumed(manager: id), &context)  // R-F4
                 }
                 updateManager(id) {
-                    $0.updating = true; $0.pausedBySystem = false; $0.stillSince = nil
+                    $0.updating = true
+                    $0.pausedBySystem = false
+                    $0.stillSince = nil
                 }
             case .stopUpdatingLocation(let id): updateManager(id) { $0.updating = false }
             case .startLiveUpdates(let id, let configuration):

@@ -439,7 +439,8 @@ final class OperatingSystem: SimulationActor {
         for index in backgroundTasks.indices where backgroundTasks[index].expiry == nil {
             backgroundTasks[index].expiry = context.setTimer(
                 after: remaining,
-                .osTimer(.backgroundTaskExpired(backgroundTasks[index].task, generation: generation)))
+                .osTimer(
+                    .backgroundTaskExpired(backgroundTasks[index].task, generation: generation)))
         }
     }
 

@@ -1,7 +1,7 @@
+import Formats
 // Policy files (layer 3): a flat JSON object naming a preset and overriding any property of
 // `IOSPolicy` by name, for "what if iOS changed this?" research.
 import Foundation
-import Formats
 import Simulation
 
 /// Why a policy file cannot be used: the file, the line, the key and what was expected.

@@ -29,7 +29,8 @@ public struct PolicyParameter: Sendable, Equatable {
         case .flag: ""
         case .number, .count:
             key.hasSuffix("MetersPerSecond")
-                ? "m/s" : key.hasSuffix("Meters") || key.hasSuffix("MetersMin")
+                ? "m/s"
+                : key.hasSuffix("Meters") || key.hasSuffix("MetersMin")
                     || key.hasSuffix("MetersMax") ? "m" : key.hasSuffix("Percent") ? "%" : ""
         }
     }

@@ -6,7 +6,8 @@ extension PortableMath {
     static func atan2(_ y: Double, _ x: Double) -> Double {
         if x.isNaN || y.isNaN { return x + y }
         if x == 1 { return atan(y) }
-        let yNegative = y.sign == .minus, xNegative = x.sign == .minus
+        let yNegative = y.sign == .minus
+        let xNegative = x.sign == .minus
         if y == 0 {
             // atan2(±0, +anything) = ±0; atan2(±0, −anything) = ±π.
             return xNegative ? (yNegative ? -Double.pi : .pi) : y

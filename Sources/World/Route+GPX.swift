@@ -1,7 +1,7 @@
+import Formats
 // Routes from GPX files (layer 3): the points `Formats` reads, streamed into waypoints in
 // virtual time, with each leg's speed checked against what a device can plausibly do.
 import Foundation
-import Formats
 import Simulation
 
 extension Route {

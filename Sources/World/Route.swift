@@ -166,7 +166,8 @@ public struct Route: Sendable {
     /// The last waypoint at or before `instant` (the first one before the route starts), by
     /// binary search.
     func waypointIndex(atOrBefore instant: Instant) -> Int {
-        var low = 0, high = waypoints.count - 1
+        var low = 0
+        var high = waypoints.count - 1
         if instant >= waypoints[high].instant { return high }
         if instant < waypoints[0].instant { return 0 }
         while high - low > 1 {

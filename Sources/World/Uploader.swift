@@ -319,7 +319,8 @@ public final class Uploader {
         if !configuration.keysRequestsByBatch {
             // A request id of its own: the instant it is made, unique per request.
             request.key = UploadBatchKey(
-                firstRowIndex: Int(services.now.nanosecondsSinceStart), rowCount: batch.key.rowCount)
+                firstRowIndex: Int(services.now.nanosecondsSinceStart), rowCount: batch.key.rowCount
+            )
         }
         taskInFlight = services.urlSession.uploadTask(with: request, earliestBeginAfter: delay)
     }

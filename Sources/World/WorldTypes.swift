@@ -187,7 +187,10 @@ public struct LocationDiagnostics: OptionSet, Sendable, Hashable, CustomStringCo
 /// optional location (nil: none available now, not the end of updates) and the diagnostic
 /// flags (R-C1, R-C2).
 public struct LocationUpdate: Sendable, Equatable, CustomStringConvertible {
-    public enum Channel: Sendable, Equatable { case manager(ObjectID), liveUpdates(ObjectID) }
+    public enum Channel: Sendable, Equatable {
+        case manager(ObjectID)
+        case liveUpdates(ObjectID)
+    }
     public var channel: Channel
     public var fix: Fix?
     /// The live update's flags (always empty for a manager's location).

@@ -64,8 +64,10 @@ struct AppProfileInputTests {
         let result = runTool(["fuzz", "--engine", "session", "--cases", "1", "--info-plist", path])
         #expect(result.code == 2)
         // Line 14 is the second <string> of the array.
-        #expect(result.error.contains("\(path):14: UIBackgroundModes names the unknown mode "
-            + "'locaton'"), "\(result.error)")
+        #expect(
+            result.error.contains(
+                "\(path):14: UIBackgroundModes names the unknown mode "
+                    + "'locaton'"), "\(result.error)")
         #expect(result.standard.isEmpty)
     }
 
@@ -87,7 +89,10 @@ struct AppProfileInputTests {
                 "cut.plist", Data(infoPlist(modes: ["location"]).utf8.prefix(260)),
                 "not well-formed XML"
             ),
-            ("array.plist", Data("<plist><array/></plist>".utf8), "expected the top level to be a <dict>"),
+            (
+                "array.plist", Data("<plist><array/></plist>".utf8),
+                "expected the top level to be a <dict>"
+            ),
         ]
         for (name, contents, expected) in cases {
             let path = folder.path(name)
@@ -156,8 +161,10 @@ struct AppProfileInputTests {
             "fuzz", "--engine", "starts-undetermined", "--cases", "12", "--corpus",
             "/nonexistent/c", "--json",
         ])
-        #expect(json.standard.contains("\"advice\": [{\"invariant\": \"no-service-before-"
-            + "authorization\", \"rule\": \"R-A13\""), "\(json.standard)")
+        #expect(
+            json.standard.contains(
+                "\"advice\": [{\"invariant\": \"no-service-before-"
+                    + "authorization\", \"rule\": \"R-A13\""), "\(json.standard)")
         let correct = runTool([
             "fuzz", "--engine", "session", "--cases", "12", "--corpus", "/nonexistent/c", "--json",
         ])

@@ -4,10 +4,11 @@
 // files with a byte-order mark and CRLF or CR line endings run as meant.
 import Foundation
 import Research
+import Scenarios
 import Testing
+
 @testable import Fuzzing
 @testable import LifelineCommands
-import Scenarios
 
 @Suite("Bad input through the tool")
 struct BadInputCommandTests {

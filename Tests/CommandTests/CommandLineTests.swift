@@ -1,13 +1,17 @@
 // The command-line tool: help, usage errors with exit code 2, and the bench command's output.
 import Engines
-@testable import LifelineCommands
 import Testing
+
+@testable import LifelineCommands
 
 /// Runs the tool on `arguments`, capturing what it prints.
 func runTool(_ arguments: [String], engines: [CustomEngine] = [])
     -> (code: Int32, standard: String, error: String)
 {
-    final class Buffer { var standard = ""; var error = "" }
+    final class Buffer {
+        var standard = ""
+        var error = ""
+    }
     let buffer = Buffer()
     let output = CommandOutput(
         standard: { buffer.standard += $0 + "\n" }, error: { buffer.error += $0 + "\n" })
@@ -35,7 +39,9 @@ struct CommandLineTests {
         }
         var count = 0
         for command in LifelineCommand.commands {
-            #expect(listed.contains(where: { $0.hasPrefix(command.name) }), "'\(command.name)' is missing")
+            #expect(
+                listed.contains(where: { $0.hasPrefix(command.name) }),
+                "'\(command.name)' is missing")
             let usage = runTool([command.name, "--help"])
             #expect(usage.code == 0 && usage.standard.contains("lifeline \(command.name)"))
             count += 1

@@ -1,9 +1,10 @@
-// The commuter day, the workload of `lifeline bench day`: what a realistic day on the world
-// model does, and that it is the same day every time.
-@testable import Benchmarks
 import Simulation
 import Testing
 import World
+
+// The commuter day, the workload of `lifeline bench day`: what a realistic day on the world
+// model does, and that it is the same day every time.
+@testable import Benchmarks
 
 @Suite("Commuter day")
 struct CommuterDayTests {

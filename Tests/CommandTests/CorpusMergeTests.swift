@@ -3,6 +3,7 @@
 // nothing written, and a destination that cannot be written refused; each refusal exits 2.
 import Foundation
 import Testing
+
 @testable import LifelineCommands
 
 @Suite("Corpus merge")

@@ -2,6 +2,7 @@
 // and nothing changes between a policy and itself.
 import Foundation
 import Testing
+
 @testable import LifelineCommands
 
 @Suite("Diff command")
@@ -34,7 +35,8 @@ struct DiffCommandTests {
         #expect(result.standard.contains("standard  \(path)"))
         #expect(result.standard.contains("fixes stored: "))
         #expect(result.standard.contains("traces part at delivery"))
-        #expect(result.standard.contains("iOS26: 00:06:03.971 app no relaunch for significant-change"))
+        #expect(
+            result.standard.contains("iOS26: 00:06:03.971 app no relaunch for significant-change"))
     }
 
     @Test("a policy against itself changes nothing")

@@ -1,11 +1,14 @@
 // `lifeline engines`: every engine a scenario or --engine accepts, correct and mutant.
 import Foundation
 import Testing
+
 @testable import LifelineCommands
 
 @Suite("Engines command")
 struct EnginesCommandTests {
-    @Test("engines --json lists the three correct engines and at least ten mutants, each on a correct base")
+    @Test(
+        "engines --json lists the three correct engines and at least ten mutants, each on a correct base"
+    )
     func listsEngines() throws {
         let result = runTool(["engines", "--json"])
         #expect(result.code == 0)

@@ -2,6 +2,7 @@
 // and usage errors.
 import Foundation
 import Testing
+
 @testable import LifelineCommands
 
 @Suite("Experiment commands")

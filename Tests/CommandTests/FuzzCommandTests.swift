@@ -2,6 +2,7 @@
 // case runs: an unknown engine, a corpus folder it cannot write, an entry in a newer format.
 import Foundation
 import Testing
+
 @testable import LifelineCommands
 
 @Suite("Fuzz command")

@@ -7,8 +7,10 @@ struct FuzzProfileCommandTests {
     /// The summary of `fuzz --json` without its wall-clock seconds.
     static func summary(_ extra: [String], corpus: String) -> (code: Int32, text: String) {
         let result = runTool(
-            ["fuzz", "--engine", "standard", "--cases", "40", "--jobs", "1", "--json",
-             "--corpus", corpus] + extra)
+            [
+                "fuzz", "--engine", "standard", "--cases", "40", "--jobs", "1", "--json",
+                "--corpus", corpus,
+            ] + extra)
         let text = result.standard.replacingOccurrences(
             of: #""seconds": [0-9.]+, "#, with: "", options: .regularExpression)
         return (result.code, text)

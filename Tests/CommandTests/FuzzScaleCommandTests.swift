@@ -2,6 +2,7 @@
 // indices, and exit code 2 with a clear message for parameters that cannot be used.
 import Foundation
 import Testing
+
 @testable import LifelineCommands
 
 @Suite("Fuzz command at scale")
@@ -11,8 +12,10 @@ struct FuzzScaleCommandTests {
     static func fuzz(_ options: [String], corpus: String) -> (code: Int32, standard: String) {
         try? FileManager.default.removeItem(atPath: corpus)
         let result = runTool(
-            ["fuzz", "--engine", "session-from-background", "--seed", "4", "--json",
-             "--corpus", corpus] + options)
+            [
+                "fuzz", "--engine", "session-from-background", "--seed", "4", "--json",
+                "--corpus", corpus,
+            ] + options)
         return (result.code, result.standard)
     }
 
@@ -88,8 +91,10 @@ struct GuidedFuzzCommandTests {
         func summary(_ jobs: String) -> (code: Int32, standard: String) {
             try? FileManager.default.removeItem(atPath: folder.path("corpus"))
             let result = runTool(
-                ["fuzz", "--engine", "session", "--seed", "3", "--cases", "150", "--json",
-                 "--guided", "on", "--jobs", jobs, "--corpus", folder.path("corpus")])
+                [
+                    "fuzz", "--engine", "session", "--seed", "3", "--cases", "150", "--json",
+                    "--guided", "on", "--jobs", jobs, "--corpus", folder.path("corpus"),
+                ])
             return (result.code, FuzzScaleCommandTests.withoutSeconds(result.standard))
         }
         let one = summary("1")

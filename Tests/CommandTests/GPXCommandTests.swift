@@ -1,8 +1,9 @@
 // GPX through the tool: `bench gpx` prints its figures, and a bad track (binary, badly formed,
 // two places at one time, a leg too fast) is an operating error naming its line, in words.
 import Foundation
-@testable import LifelineCommands
 import Testing
+
+@testable import LifelineCommands
 
 @Suite("GPX through the command line")
 struct GPXCommandTests {

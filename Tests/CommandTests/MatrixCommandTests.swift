@@ -2,6 +2,7 @@
 // choices, and usage errors.
 import Foundation
 import Testing
+
 @testable import LifelineCommands
 
 @Suite("Matrix command")
@@ -22,7 +23,9 @@ struct MatrixCommandTests {
             ])
         for row in rows {
             #expect(
-                Set(row.keys) == ["engine", "scenario", "gapSeconds", "fixesLost", "relaunchSeconds"])
+                Set(row.keys) == [
+                    "engine", "scenario", "gapSeconds", "fixesLost", "relaunchSeconds",
+                ])
             #expect(row["engine"] as? String == "session")
         }
         // No relaunch is null; a relaunch is a number of seconds.

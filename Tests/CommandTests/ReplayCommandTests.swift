@@ -3,6 +3,7 @@
 // that is not a corpus entry, a newer format or an unknown invariant exits 2.
 import Foundation
 import Testing
+
 @testable import LifelineCommands
 
 @Suite("Replay command")
@@ -31,7 +32,8 @@ struct ReplayCommandTests {
         let repeated = try #require(SampleScenarios.firstRepeatedUpload(in: text))
         #expect(
             text.contains(
-                "\n  \(repeated.instant) uploaded-once: fix at \(repeated.fix) was accepted by the server"))
+                "\n  \(repeated.instant) uploaded-once: fix at \(repeated.fix) was accepted by the server"
+            ))
         #expect(!text.contains("also fails"))
         // The compact timeline: the launch, routine runs folded, the violations marked.
         #expect(text.contains(">> 00:00:00.000  process 1     launch foreground"))

@@ -6,6 +6,7 @@ import Fuzzing
 import Scenarios
 import Simulation
 import Testing
+
 @testable import LifelineCommands
 
 @Suite("Run command")
@@ -53,7 +54,8 @@ struct RunCommandTests {
         // is one violation, listed in the verdict and marked in the timeline.
         let repeated = try #require(SampleScenarios.firstRepeatedUpload(in: text))
         #expect(text.contains("\n  FAIL  uploaded-once: \(repeated.batchRows) violations\n"))
-        #expect(text.contains("\n          \(repeated.instant) fix at \(repeated.fix) was accepted"))
+        #expect(
+            text.contains("\n          \(repeated.instant) fix at \(repeated.fix) was accepted"))
         #expect(text.contains("!! \(repeated.instant)  uploaded-once  fix at \(repeated.fix)"))
         for name in Self.invariantNames where name != "uploaded-once" {
             #expect(text.contains("\n  ok    \(name)\n"), "\(name) is not ok")

@@ -3,6 +3,7 @@
 // path whose folder does not exist, before anything is written.
 import Foundation
 import Testing
+
 @testable import LifelineCommands
 
 @Suite("Run command pictures")

@@ -1,11 +1,13 @@
 // `lifeline sweep`: the CSV's columns, units and rows, the SVG chart's structure, the errors of
 // bad parameters, the grace sweep over source A's probes, and rows the same for any --jobs.
 import Foundation
+import Testing
+
+@testable import LifelineCommands
+
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
-import Testing
-@testable import LifelineCommands
 
 @Suite("Sweep command")
 struct SweepCommandTests {
@@ -14,11 +16,15 @@ struct SweepCommandTests {
         csv: [[String]], svg: String, table: String
     ) {
         let result = runTool(
-            ["sweep"] + arguments + ["--csv", folder.path("out.csv"), "--svg", folder.path("out.svg")])
+            ["sweep"] + arguments + [
+                "--csv", folder.path("out.csv"), "--svg", folder.path("out.svg"),
+            ])
         #expect(result.code == 0, "\(result.error)")
         let csv = try String(contentsOfFile: folder.path("out.csv"), encoding: .utf8)
         let svg = try String(contentsOfFile: folder.path("out.svg"), encoding: .utf8)
-        let rows = csv.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let rows = csv.split(separator: "\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
         return (rows, svg, result.standard)
     }
 
@@ -42,7 +48,8 @@ struct SweepCommandTests {
         #expect(Set(body.map { $0[1] }).count == 7)
     }
 
-    @Test("R-A4 grace sweep: plain and live probes lose fewer fixes as grace grows, others unchanged")
+    @Test(
+        "R-A4 grace sweep: plain and live probes lose fewer fixes as grace grows, others unchanged")
     func graceSweep() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -57,8 +64,12 @@ struct SweepCommandTests {
             #expect(series.first! > 0 && series.last! == 0, "\(probe): \(series)")
             #expect(zip(series, series.dropFirst()).allSatisfy { $0 >= $1 }, "\(probe): \(series)")
         }
-        for other in ["probe-background", "probe-live-session", "location-runtime", "session", "standard"] {
-            let rows = out.csv.dropFirst().filter { $0[1] == other }.map { $0.dropFirst().map { $0 } }
+        for other in [
+            "probe-background", "probe-live-session", "location-runtime", "session", "standard",
+        ] {
+            let rows = out.csv.dropFirst().filter { $0[1] == other }.map {
+                $0.dropFirst().map { $0 }
+            }
             #expect(Set(rows.map { $0.dropFirst().joined(separator: ",") }).count == 1, "\(other)")
         }
     }
@@ -79,7 +90,10 @@ struct SweepCommandTests {
                 qualifiedName: String?, attributes: [String: String]
             ) {
                 if name == "polyline" { polylines.append(attributes["data-series"] ?? "") }
-                if name == "text" { currentClass = attributes["class"]; current = "" }
+                if name == "text" {
+                    currentClass = attributes["class"]
+                    current = ""
+                }
             }
             func parser(_ parser: XMLParser, foundCharacters string: String) { current? += string }
             func parser(
@@ -108,7 +122,10 @@ struct SweepCommandTests {
     func jobsDeterminism() throws {
         let one = try TemporaryFolder(function: "jobs1")
         let two = try TemporaryFolder(function: "jobs2")
-        defer { one.remove(); two.remove() }
+        defer {
+            one.remove()
+            two.remove()
+        }
         let arguments = [
             "--param", "significantChangeLatency=0...60:60", "--generated", "4", "--seed", "3",
         ]

@@ -33,8 +33,11 @@ struct EngineMutantsTests {
             let literal = "\"\(mutant.rawValue)\""
             let holders = sources.filter { $0.text.contains(literal) }.map(\.path)
             #expect(holders == ["Sources/EngineMutants/Mutant.swift"], "\(mutant): \(holders)")
-            let count = holders.isEmpty ? 0 : sources.first { $0.path == holders[0] }!.text
-                .components(separatedBy: literal).count - 1
+            let count =
+                holders.isEmpty
+                ? 0
+                : sources.first { $0.path == holders[0] }!.text
+                    .components(separatedBy: literal).count - 1
             #expect(count == 1, "\(mutant) is written \(count) times")
         }
     }

@@ -7,13 +7,17 @@ import World
 
 @Suite("Lifecycle matrix")
 struct LifecycleMatrixTests {
-    static func row(_ rows: [LifecycleMatrix.Row], _ engine: BuiltInEngine, _ scenario: LifecycleMatrix.Scenario)
+    static func row(
+        _ rows: [LifecycleMatrix.Row], _ engine: BuiltInEngine, _ scenario: LifecycleMatrix.Scenario
+    )
         -> LifecycleMatrix.Row?
     {
         rows.first { $0.engine == .builtIn(engine) && $0.scenario == scenario }
     }
 
-    @Test("R-D1, R-D6, R-D7: under measured the standard engine is never suspended, and a swipe while driving costs a region-exit relaunch some hundreds of metres on")
+    @Test(
+        "R-D1, R-D6, R-D7: under measured the standard engine is never suspended, and a swipe while driving costs a region-exit relaunch some hundreds of metres on"
+    )
     func standardUnderMeasured() throws {
         let policy = IOSPolicy.measured
         let matrix = LifecycleMatrix(policy: policy)
@@ -36,7 +40,9 @@ struct LifecycleMatrixTests {
         #expect(forceQuit.fixesLost >= 1)
     }
 
-    @Test("R-B4, R-B5, R-B6: under iOS26 a swipe loses the standard engine's fixes for good; the session engine and LocationRuntime come back within seconds")
+    @Test(
+        "R-B4, R-B5, R-B6: under iOS26 a swipe loses the standard engine's fixes for good; the session engine and LocationRuntime come back within seconds"
+    )
     func forceQuitUnderIOS26() throws {
         let matrix = LifecycleMatrix(policy: .iOS26)
         let rows = matrix.run(engines: BuiltInEngine.allCases)

@@ -11,7 +11,8 @@ struct SessionEngineTests {
     /// leaves at 60 s.
     static func harness(
         _ settings: SessionEngine.Settings = SessionEngine.Settings(),
-        policy: IOSPolicy = .measured, route: Route = testRoute([
+        policy: IOSPolicy = .measured,
+        route: Route = testRoute([
             .init(.drive, .hours(1), speedMetersPerSecond: townSpeed)
         ]),
         actions: [(VirtualDuration, UserAction)]
@@ -47,7 +48,9 @@ struct SessionEngineTests {
         #expect(abs(rebootGap - policy.rebootRelaunchDelay.seconds) <= 2)
     }
 
-    @Test("R-B5, R-B7: under iOS26 the session engine still comes back from a force-quit; the reboot waits for the drive")
+    @Test(
+        "R-B5, R-B7: under iOS26 the session engine still comes back from a force-quit; the reboot waits for the drive"
+    )
     func matrixUnderIOS26() {
         let matrix = LifecycleMatrix(policy: .iOS26)
         let forceQuit = matrix.run(.session, .forceQuit)
@@ -74,10 +77,13 @@ struct SessionEngineTests {
         }
         let afterReopen = run.storedFixInstants.filter { $0 > .start + reopen }
         let relaunches = run.launches.filter { $0.background && $0.instant > .start + quit }
-        #expect(relaunches.count == 1, "one relaunch; a disabled engine leaves nothing to relaunch it again")
+        #expect(
+            relaunches.count == 1,
+            "one relaunch; a disabled engine leaves nothing to relaunch it again")
         if stops {
             #expect(between.isEmpty, "the relaunched process found tracking off")
-            #expect(run.engines[1].events.contains(.disabledAtLaunch(reason: "stopOnTerminate, R-B11")))
+            #expect(
+                run.engines[1].events.contains(.disabledAtLaunch(reason: "stopOnTerminate, R-B11")))
             let events = run.engines[1].events
             let cleared = events.firstIndex(of: .disabledAtLaunch(reason: "stopOnTerminate, R-B11"))
             #expect(cleared.map { events[$0...].contains(.started) } == true, "started at the open")
@@ -93,7 +99,9 @@ struct SessionEngineTests {
         arguments: [(59, false), (61, true)] as [(Int64, Bool)])
     func bootTimeDrift(driftSeconds: Int64, detected: Bool) {
         let run = Self.harness(
-            actions: [(.minutes(3), .adjustClock(by: .seconds(driftSeconds))), (.minutes(5), .forceQuit)])
+            actions: [
+                (.minutes(3), .adjustClock(by: .seconds(driftSeconds))), (.minutes(5), .forceQuit),
+            ])
         run.run(until: .minutes(10))
         let relaunched = run.engines[1]
         #expect(relaunched.events.contains(.rebootDetected) == detected)
@@ -151,7 +159,9 @@ struct SessionEngineTests {
         #expect(!stored.isEmpty, "it records after the unlock")
     }
 
-    @Test("R-B10, R-B13: a relaunch recreates the service session, then the activity session, then the stream; all active")
+    @Test(
+        "R-B10, R-B13: a relaunch recreates the service session, then the activity session, then the stream; all active"
+    )
     func restorationOrderAndState() {
         let quit = VirtualDuration.minutes(5)
         let run = Self.harness(actions: [(quit, .forceQuit)])
@@ -169,7 +179,9 @@ struct SessionEngineTests {
         #expect(state.lastAcceptedFixAge.map { $0 <= .seconds(1) } == true)
     }
 
-    @Test("R-B13: the last accepted fix's age is none before the first fix, and read from the store after a relaunch")
+    @Test(
+        "R-B13: the last accepted fix's age is none before the first fix, and read from the store after a relaunch"
+    )
     func lastFixAgeAcrossProcesses() {
         let first = SessionEngine()
         #expect(first.state(at: .start).lastAcceptedFixAge == nil)
@@ -192,16 +204,22 @@ struct SessionEngineTests {
         #expect(age.map { $0 >= .minutes(20) - pause && $0 <= .minutes(20) + .seconds(1) } == true)
     }
 
-    @Test("R-B14, R-D13: every fix the engine stored across a force-quit reaches the server exactly once")
+    @Test(
+        "R-B14, R-D13: every fix the engine stored across a force-quit reaches the server exactly once"
+    )
     func uploadsAcrossForceQuit() {
         let run = Self.harness(actions: [(.minutes(5), .forceQuit), (.minutes(12), .open)])
         run.run(until: .minutes(20))
         let stored = run.world.storedRows.filter { $0.key == FixRecorder.fixRowKey }
         let accepted = run.world.server.acceptedRows
         #expect(stored.count > 1_000)
-        #expect(run.world.server.repeatedKeys.isEmpty || accepted.count == Set(accepted.map(\.description)).count)
+        #expect(
+            run.world.server.repeatedKeys.isEmpty
+                || accepted.count == Set(accepted.map(\.description)).count)
         let missing = stored.filter { row in !accepted.contains(row) }
-        #expect(missing.count <= UploaderConfiguration().batchRowCountMax, "at most the batch in flight at the end")
+        #expect(
+            missing.count <= UploaderConfiguration().batchRowCountMax,
+            "at most the batch in flight at the end")
         #expect(accepted.allSatisfy { stored.contains($0) })
     }
 }

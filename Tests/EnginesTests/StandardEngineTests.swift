@@ -180,7 +180,8 @@ struct StandardEngineTests {
         let rests = accuracies.filter { $0.1 == settings.betweenFixesAccuracyMeters }.map(\.0)
         #expect(rests == run.storedSeconds)
         let switches = accuracies.filter { $0.1 == best }.map(\.0)
-        let first = run.storedSeconds[0], step = settings.interval.seconds
+        let first = run.storedSeconds[0]
+        let step = settings.interval.seconds
         let lead = settings.warmUpLead.seconds
         #expect(switches == (1...fixes.count).map { first + Double($0) * step - lead })
         // Between fixes the GPS rests: the app gets cell fixes.
@@ -262,7 +263,8 @@ struct StandardEngineTests {
             guard let (seconds, region) = regions.first else { continue }
             #expect(region.radiusMeters == max(100, 2 * stopRadius))
             // Parked at 300 s; counted parked after `parkedAfter` of still fixes.
-            let parkStart = 300.0, driveOff = 1500.0
+            let parkStart = 300.0
+            let driveOff = 1500.0
             #expect(seconds >= parkStart + settings.parkedAfter.seconds)
             #expect(seconds <= parkStart + settings.parkedAfter.seconds + settings.interval.seconds)
             let truePark = route([.init(.drive, .minutes(5), speedMetersPerSecond: 10)])
@@ -296,7 +298,8 @@ struct StandardEngineTests {
         "R-D6, R-D7: measured: a swipe-away while driving loses fixes until a region exit relaunches the app; tracking resumes without the user"
     )
     func swipeWhileDrivingMeasured() {
-        let quit = 600.0, speed = 10.0
+        let quit = 600.0
+        let speed = 10.0
         let run = swipeWhileDriving(policy: .measured, quit: quit)
         #expect(run.world.log.contains { if case .willTerminate = $0.kind { true } else { false } })
         // The region around the last position (the last precise fix, a second old).
@@ -330,7 +333,8 @@ struct StandardEngineTests {
         "R-D6, R-B6: iOS26: after a swipe-away while driving nothing relaunches the app until the user opens it"
     )
     func swipeWhileDrivingIOS26() {
-        let quit = 600.0, open = 1500.0
+        let quit = 600.0
+        let open = 1500.0
         let run = swipeWhileDriving(policy: .iOS26, quit: quit, openAgain: open)
         #expect(run.launches.map(\.seconds) == [0, open])
         #expect(!run.storedSeconds.contains { $0 > quit && $0 < open })
@@ -342,7 +346,9 @@ struct StandardEngineTests {
         "R-D5, R-D7: a swipe-away while parked: the parked region relaunches the app once the device drives off"
     )
     func swipeWhileParked() {
-        let quit = 400.0, driveOff = 600.0, speed = 10.0
+        let quit = 400.0
+        let driveOff = 600.0
+        let speed = 10.0
         let run = StandardRun(
             route: route([
                 .init(.park, .minutes(10)),
@@ -369,7 +375,8 @@ struct StandardEngineTests {
         "R-D9: relaunched after a reboot before the first unlock, the engine waits and resumes at the unlock"
     )
     func rebootBeforeUnlock() {
-        let reboot = 300.0, unlock = 900.0
+        let reboot = 300.0
+        let unlock = 900.0
         let run = StandardRun(
             route: route([.init(.drive, .hours(1), speedMetersPerSecond: 10)]), until: 1200,
             actions: [(0, .open), (5, .leave), (reboot, .reboot), (unlock, .unlock)])
@@ -387,7 +394,9 @@ struct StandardEngineTests {
     @Test(
         "R-D10: tracking enabled, permission denied at launch: logged, waits, resumes when granted")
     func permissionMissing() {
-        let quit = 120.0, open = 600.0, grant = 700.0
+        let quit = 120.0
+        let open = 600.0
+        let grant = 700.0
         let run = StandardRun(
             route: route([.init(.drive, .hours(1), speedMetersPerSecond: 10)]), until: 900,
             actions: [
@@ -523,7 +532,8 @@ struct StandardEngineTests {
     func stopOnTerminateSwipe() {
         var settings = StandardEngine.Settings()
         settings.launchRules.stopOnTerminate = true
-        let quit = 600.0, open = 1400.0
+        let quit = 600.0
+        let open = 1400.0
         let run = StandardRun(
             settings: settings, route: route([.init(.drive, .hours(1), speedMetersPerSecond: 10)]),
             until: 1500, actions: [(0, .open), (5, .leave), (quit, .forceQuit), (open, .open)])

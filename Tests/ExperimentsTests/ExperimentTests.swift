@@ -3,6 +3,7 @@
 import Experiments
 import Simulation
 import Testing
+
 @testable import World
 
 /// Where the routes below start (source A's simulated location, Westminster).
@@ -31,7 +32,9 @@ struct ExperimentTests {
     )
     func bareLiveUpdates() {
         let live = row(.live)
-        #expect(live.fixes == 10, "the model's value; source A counted one more (see docs/experiments.md)")
+        #expect(
+            live.fixes == 10,
+            "the model's value; source A counted one more (see docs/experiments.md)")
         #expect((11.4...11.6).contains(live.lastFixSeconds!))
         #expect(live.signal == nil)
     }

@@ -2,6 +2,7 @@
 // replayed before new ones; bad files reported by name while the rest replay.
 import Foundation
 import Testing
+
 @testable import Exploration
 
 /// A fresh temporary folder, removed by `defer` at the call site.

@@ -1,9 +1,9 @@
+import Exploration
 // Issue 25's truncation test for the property corpora committed under Corpus/ (the shrinking
 // challenges' JSON files): cut at every byte offset, a file reads as the same case or is
 // reported as a problem, never as another case.
 import Foundation
 import Testing
-import Exploration
 
 @Suite("Truncated property corpus files")
 struct CorpusTruncationTests {

@@ -1,8 +1,9 @@
+import ExplorationTesting
 // The runner: passing, failing with a shrunk value and token, giving up on a filter that
 // rejects everything; replay tokens; the Swift Testing entry point.
 import Testing
+
 @testable import Exploration
-import ExplorationTesting
 
 @Suite("Explorer")
 struct ExplorerTests {

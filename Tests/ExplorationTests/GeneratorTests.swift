@@ -1,6 +1,7 @@
 // Generators: every value lies in its bounds, generation is biased toward simple values and
 // the ends of ranges, and a recorded sequence rebuilds the same value.
 import Testing
+
 @testable import Exploration
 
 /// `count` values of `generator`, one per seed.
@@ -117,7 +118,8 @@ struct GeneratorTests {
     @Test("recursion stops at its depth bound")
     func recursionDepth() {
         indirect enum Tree {
-            case leaf, node(Tree, Tree)
+            case leaf
+            case node(Tree, Tree)
             var depth: Int {
                 if case .node(let l, let r) = self { 1 + max(l.depth, r.depth) } else { 0 }
             }

@@ -1,6 +1,7 @@
 // The shrinker's passes, one at a time, on small properties whose minimum is known; and the
 // shrinker as a whole: deterministic, within budget, never returning a passing value.
 import Testing
+
 @testable import Exploration
 
 /// A shrinker for `property` over `generator`, starting from the first failing seeded case.
@@ -65,7 +66,8 @@ struct ShrinkPassTests {
     @Test("replaceWithDescendant puts a subtree in its parent's place")
     func replaceWithDescendant() {
         indirect enum Tree: Equatable {
-            case leaf(Int), node(Tree, Tree)
+            case leaf(Int)
+            case node(Tree, Tree)
             var leaves: [Int] {
                 if case .node(let l, let r) = self {
                     l.leaves + r.leaves

@@ -2,6 +2,7 @@
 // out of reach of the older passes: a pair that must keep its difference, value moved onto an
 // integer at 0, an element deleted from a full list, a subtree promoted under a drawn size.
 import Testing
+
 @testable import Exploration
 
 /// A shrinker over `generator` starting from the case `choices` build, failing when `fails`.

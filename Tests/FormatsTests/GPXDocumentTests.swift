@@ -2,6 +2,7 @@
 // of bad file is an error naming its line; ISO-8601 times in integers.
 import Foundation
 import Testing
+
 @testable import Formats
 
 func gpx(_ body: String) -> Data {

@@ -3,6 +3,7 @@
 // with their lines, files that are not text, and two places at one time.
 import Foundation
 import Testing
+
 @testable import Formats
 
 /// A temporary file holding `bytes`, removed by the caller.
@@ -42,7 +43,8 @@ func longTrack(points count: Int, nameBytes: Int) -> [UInt8] {
         bytes += longitude
         bytes += name
         bytes += nameEnd
-        let day = 1 + index / 86_400, second = index % 86_400
+        let day = 1 + index / 86_400
+        let second = index % 86_400
         digits(day, 2, into: &bytes)
         bytes.append(UInt8(ascii: "T"))
         digits(second / 3600, 2, into: &bytes)

@@ -7,6 +7,7 @@ import Scenarios
 import Simulation
 import Testing
 import World
+
 @testable import Fuzzing
 
 @Suite("Benchmark workload")

@@ -2,10 +2,11 @@
 // free settings wrapped under 100 columns; and the fuzzer attaching one to its failure.
 import EngineMutants
 import Engines
-@testable import Fuzzing
 import Scenarios
 import Simulation
 import Testing
+
+@testable import Fuzzing
 
 @Suite("Explanation text")
 struct ExplanationTextTests {

@@ -2,11 +2,12 @@
 // phase's tests, with each one's explanation computed once.
 import EngineMutants
 import Engines
-@testable import Fuzzing
 import Invariants
 import Scenarios
 import Simulation
 import World
+
+@testable import Fuzzing
 
 /// A scenario a mutant fails, the invariant it breaks, and its explanation.
 struct FailingScenario: Sendable, CustomStringConvertible {

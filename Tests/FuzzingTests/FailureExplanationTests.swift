@@ -1,11 +1,12 @@
+import Scenarios
+import Simulation
+import Testing
+
 // The explain phase on four mutants' shrunk failures: each window holds its event's time,
 // fails at both ends and passes one step beyond an exact end; each free setting fails under
 // every alternative and every other one passes under some; the same scenario gets the same
 // explanation; the budgets bound the runs. Each claim is checked by running the scenario.
 @testable import Fuzzing
-import Scenarios
-import Simulation
-import Testing
 
 @Suite("Explain phase")
 struct FailureExplanationTests {

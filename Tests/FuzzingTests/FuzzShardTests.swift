@@ -2,6 +2,7 @@
 // case and together run exactly the unsharded run's; `--shard` text that names no shard is an
 // error saying why.
 import Testing
+
 @testable import Fuzzing
 
 @Suite("Fuzz shards")

@@ -7,6 +7,7 @@ import Scenarios
 import Simulation
 import Testing
 import World
+
 @testable import Fuzzing
 
 @Suite("Generator coverage and the app's profile")
@@ -69,8 +70,7 @@ struct GeneratorCoverageTests {
     @Test("clock adjustments stay within ±30 s of the start, inside R-B12's 60 s tolerance")
     func clockWithinTolerance() {
         var adjusted = 0
-        for scenario in Self.scenarios(ScenarioGenerator(engine: .builtIn(.session)), count: 500)
-        {
+        for scenario in Self.scenarios(ScenarioGenerator(engine: .builtIn(.session)), count: 500) {
             var total = VirtualDuration.zero
             for timed in scenario.events {
                 guard case .clockAdjusted(let offset) = timed.event else { continue }

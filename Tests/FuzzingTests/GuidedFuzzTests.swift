@@ -2,13 +2,14 @@
 // valid scenarios that differ from their parents, and the abstract lifecycle states and
 // transitions it counts are deterministic and bounded.
 import EngineMutants
-import Foundation
 import Engines
 import Exploration
+import Foundation
 import Scenarios
 import Simulation
 import Testing
 import World
+
 @testable import Fuzzing
 
 @Suite("Guided fuzzing")
@@ -137,7 +138,9 @@ struct GuidedFuzzTests {
         #expect(pool.energies == [7, 9, 6])
     }
 
-    @Test("energy is per cost: a cheap case weighs more, at most 4 times, and a full pool drops the dear one")
+    @Test(
+        "energy is per cost: a cheap case weighs more, at most 4 times, and a full pool drops the dear one"
+    )
     func energyIsPerCost() throws {
         let valid = (0..<20 as Range<UInt64>).compactMap { Self.pooled(seed: $0) }
         try #require(valid.count >= 5)

@@ -5,11 +5,13 @@ import Scenarios
 import Simulation
 import Testing
 import World
+
 @testable import Fuzzing
 
 @Suite("Joined route segments")
 struct JoinedSegmentsTests {
-    @Test("a drive going straight on at the same speed, and a park after a park, join the one before")
+    @Test(
+        "a drive going straight on at the same speed, and a park after a park, join the one before")
     func joins() {
         let segments: [Route.Segment] = [
             .init(.drive, .minutes(1), speedMetersPerSecond: 13.9),

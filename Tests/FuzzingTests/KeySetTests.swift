@@ -2,6 +2,7 @@
 // answer membership exactly as a `Set` does, through growth, probe chains and zero keys.
 import Simulation
 import Testing
+
 @testable import Fuzzing
 
 @Suite("Key set")

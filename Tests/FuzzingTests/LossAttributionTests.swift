@@ -3,11 +3,12 @@
 // loss is iOS's doing (no region relaunch after a swipe; no grant back), nothing is blamed.
 import Engines
 import Fuzzing
-@testable import Invariants
 import Scenarios
 import Simulation
 import Testing
 import World
+
+@testable import Invariants
 
 @Suite("Loss attribution")
 struct LossAttributionTests {
@@ -34,7 +35,9 @@ struct LossAttributionTests {
         }
     }
 
-    @Test("a swipe while driving: the engine that leaves no region is blamed where iOS relaunches by region (R-B6, R-D7), not on iOS 26")
+    @Test(
+        "a swipe while driving: the engine that leaves no region is blamed where iOS relaunches by region (R-B6, R-D7), not on iOS 26"
+    )
     func swipeWithoutRegion() throws {
         let route = "  drive 6m at 13.9 m/s"
         let events = "  0s open\n  1m force-quit"
@@ -42,8 +45,9 @@ struct LossAttributionTests {
             story("no-region-on-terminate", route: route, events: events), "bounded-gaps")
         #expect(mutant.count == 1)
         #expect(mutant.first?.explanation.contains("no fix was stored") == true)
-        #expect(try violations(story("standard", route: route, events: events), "bounded-gaps")
-            .isEmpty)
+        #expect(
+            try violations(story("standard", route: route, events: events), "bounded-gaps")
+                .isEmpty)
         // iOS 26 relaunches no swiped app by region (R-B6 off): the same loss is iOS's.
         #expect(
             try violations(
@@ -52,7 +56,9 @@ struct LossAttributionTests {
             ).isEmpty)
     }
 
-    @Test("a nil location is no end of updates (R-C1): after a grant back the engine must be storing again")
+    @Test(
+        "a nil location is no end of updates (R-C1): after a grant back the engine must be storing again"
+    )
     func grantBack() throws {
         let route = "  drive 7m at 13.9 m/s"
         let regranted = "  0s open\n  1s authorization denied\n  1m authorization always"
@@ -94,7 +100,9 @@ struct LossAttributionTests {
     /// sent from its foreground callback, reach the daemon before the operating system's word
     /// that the app is in the foreground; the daemon starts the deferred session as the word
     /// arrives, and the engine did nothing wrong.
-    @Test("a session begun from the foreground is no violation when its request overtakes the foreground change (R-C5)")
+    @Test(
+        "a session begun from the foreground is no violation when its request overtakes the foreground change (R-C5)"
+    )
     func requestOvertakesForeground() throws {
         let text = """
             engine session stopOnTerminate=true
@@ -157,19 +165,25 @@ struct LossAttributionTests {
           drive 60m at 13.9 m/s
         """
 
-    @Test("startOnBoot false: the user opening the app as the phone comes back starts tracking after that reboot (R-B12)")
+    @Test(
+        "startOnBoot false: the user opening the app as the phone comes back starts tracking after that reboot (R-B12)"
+    )
     func openedAtTheReboot() throws {
         let events = "events\n  0s open\n  0s reboot\n  0s open\n  1m force-quit"
         #expect(try passes(Self.hourDrive + "\n" + events, engine: "session").isEmpty)
     }
 
-    @Test("startOnBoot false: a second reboot within the boot-time drift tolerance is not judged (R-B12)")
+    @Test(
+        "startOnBoot false: a second reboot within the boot-time drift tolerance is not judged (R-B12)"
+    )
     func twoRebootsInASecond() throws {
         let events = "events\n  0s open\n  0s reboot\n  0s open\n  1s reboot\n  1m unlock"
         #expect(try passes(Self.hourDrive + "\n" + events, engine: "session").isEmpty)
     }
 
-    @Test("bounded-gaps: a force-quit while denied leaves no region, and a grant back to a dead app wakes nothing (R-A3, R-B6)")
+    @Test(
+        "bounded-gaps: a force-quit while denied leaves no region, and a grant back to a dead app wakes nothing (R-A3, R-B6)"
+    )
     func deniedThenSwipedThenGranted() throws {
         let events = """
             events
@@ -182,7 +196,9 @@ struct LossAttributionTests {
         #expect(try passes(Self.hourDrive + "\n" + events, engine: "standard").isEmpty)
     }
 
-    @Test("uploaded-once: on a network that fails requests by chance, an uploader still retrying is not blamed (R-D13)")
+    @Test(
+        "uploaded-once: on a network that fails requests by chance, an uploader still retrying is not blamed (R-D13)"
+    )
     func flakyNetworkStillRetrying() throws {
         let text = """
             policy measured networkFailurePercent=30

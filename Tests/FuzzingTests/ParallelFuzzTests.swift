@@ -6,6 +6,7 @@ import EngineMutants
 import Engines
 import Foundation
 import Testing
+
 @testable import Fuzzing
 
 @Suite("Parallel fuzzing")

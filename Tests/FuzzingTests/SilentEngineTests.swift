@@ -4,12 +4,13 @@
 // case by both.
 import EngineMutants
 import Engines
-@testable import Fuzzing
 import Invariants
 import Scenarios
 import Simulation
 import Testing
 import World
+
+@testable import Fuzzing
 
 @Suite("Silent engines are judged as narrating ones")
 struct SilentEngineTests {

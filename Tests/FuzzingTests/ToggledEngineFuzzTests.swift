@@ -5,6 +5,7 @@ import Exploration
 import Scenarios
 import Simulation
 import Testing
+
 @testable import Fuzzing
 
 @Suite("Fuzzing an app that waits for its switch")

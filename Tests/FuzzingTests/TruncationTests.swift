@@ -4,6 +4,7 @@
 import Foundation
 import Scenarios
 import Testing
+
 @testable import Fuzzing
 
 @Suite("Truncated files")

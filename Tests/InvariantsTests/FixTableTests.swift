@@ -2,6 +2,7 @@
 // never added is not, and counts of a multiset come back as taken.
 import Simulation
 import Testing
+
 @testable import Invariants
 @testable import World
 

@@ -9,7 +9,9 @@ import World
 
 @Suite("LifelineKit: CLLocationManager")
 struct CLLocationManagerTests {
-    @Test("R-A8: with allowsBackgroundLocationUpdates, didUpdateLocations goes on in the background, stamped in virtual time")
+    @Test(
+        "R-A8: with allowsBackgroundLocationUpdates, didUpdateLocations goes on in the background, stamped in virtual time"
+    )
     func backgroundDelivery() {
         let (world, journal) = runProbe(
             until: 120, actions: [(0, .open), (5, .leave)]
@@ -32,7 +34,9 @@ struct CLLocationManagerTests {
         #expect(journal.locations.allSatisfy { abs($0.speed - 20) < 1e-9 })
     }
 
-    @Test("R-A8: without allowsBackgroundLocationUpdates, an Always app gets nothing in the background")
+    @Test(
+        "R-A8: without allowsBackgroundLocationUpdates, an Always app gets nothing in the background"
+    )
     func foregroundOnlyByDefault() {
         let (_, journal) = runProbe(until: 120, actions: [(0, .open), (5, .leave)]) { app, _ in
             app.makeManager().startUpdatingLocation()
@@ -44,7 +48,9 @@ struct CLLocationManagerTests {
         #expect(late.isEmpty)
     }
 
-    @Test("R-B5, R-A11: significant change relaunches a force-quit app into the background with the .location launch option")
+    @Test(
+        "R-B5, R-A11: significant change relaunches a force-quit app into the background with the .location launch option"
+    )
     func relaunchWithLocationOption() {
         let (world, journal) = runProbe(
             route: drive(50, parkedFor: .seconds(60)), until: 400,
@@ -55,11 +61,16 @@ struct CLLocationManagerTests {
         let launches = journal.notes.filter { $0.hasPrefix("didFinishLaunching") }
         #expect(launches.first == "didFinishLaunching inactive")
         #expect(launches.dropFirst().first == "didFinishLaunching location background")
-        #expect(world.log.contains { if case .launch(let c) = $0.kind { c.state == .background } else { false } })
+        #expect(
+            world.log.contains {
+                if case .launch(let c) = $0.kind { c.state == .background } else { false }
+            })
         #expect(journal.notes.contains("locations 1"), "the relaunched manager gets the change")
     }
 
-    @Test("R-B6: a region registered in one process reaches the next process's new manager, as a bare CLRegion with its identifier")
+    @Test(
+        "R-B6: a region registered in one process reaches the next process's new manager, as a bare CLRegion with its identifier"
+    )
     func regionAfterRelaunch() {
         let (_, journal) = runProbe(
             route: drive(20, parkedFor: .seconds(60)), until: 300,
@@ -69,7 +80,8 @@ struct CLLocationManagerTests {
             if app.journal.launches == 1 {
                 manager.startMonitoring(
                     for: CLCircularRegion(
-                        center: CLLocationCoordinate2D(latitude: home.latitude, longitude: home.longitude),
+                        center: CLLocationCoordinate2D(
+                            latitude: home.latitude, longitude: home.longitude),
                         radius: 100, identifier: "home"))
                 #expect(manager.monitoredRegions.map(\.identifier) == ["home"])
             } else {
@@ -80,14 +92,17 @@ struct CLLocationManagerTests {
         #expect(journal.notes.contains("exit home bare"))
     }
 
-    @Test("a region exit in the process that registered it arrives as the app's CLCircularRegion; notifyOnExit false silences it")
+    @Test(
+        "a region exit in the process that registered it arrives as the app's CLCircularRegion; notifyOnExit false silences it"
+    )
     func regionInSameProcess() {
         for notify in [true, false] {
             let (_, journal) = runProbe(
                 route: drive(20, parkedFor: .seconds(30)), until: 300, actions: [(0, .open)]
             ) { app, _ in
                 let region = CLCircularRegion(
-                    center: CLLocationCoordinate2D(latitude: home.latitude, longitude: home.longitude),
+                    center: CLLocationCoordinate2D(
+                        latitude: home.latitude, longitude: home.longitude),
                     radius: 100, identifier: "home")
                 region.notifyOnExit = notify
                 app.makeManager().startMonitoring(for: region)
@@ -96,7 +111,9 @@ struct CLLocationManagerTests {
         }
     }
 
-    @Test("R-A4: a When In Use app without background configuration, kept running by a test host, gets CLError.denied through didFailWithError once the grace is over")
+    @Test(
+        "R-A4: a When In Use app without background configuration, kept running by a test host, gets CLError.denied through didFailWithError once the grace is over"
+    )
     func accessLost() {
         let (_, journal) = runProbe(
             authorization: .whenInUse, until: 60,
@@ -107,7 +124,9 @@ struct CLLocationManagerTests {
         #expect(journal.notes.contains("failed 1"))
     }
 
-    @Test("a change of authorization reaches locationManagerDidChangeAuthorization with the new status")
+    @Test(
+        "a change of authorization reaches locationManagerDidChangeAuthorization with the new status"
+    )
     func authorizationChange() {
         let (_, journal) = runProbe(
             until: 60, actions: [(0, .open), (20, .setAuthorization(.denied))]
@@ -117,7 +136,9 @@ struct CLLocationManagerTests {
         #expect(journal.notes.contains("authorization 2"))
     }
 
-    @Test("a delegate with only the legacy didChangeAuthorization gets it; one with both gets only the new one")
+    @Test(
+        "a delegate with only the legacy didChangeAuthorization gets it; one with both gets only the new one"
+    )
     func legacyAuthorizationCallback() {
         final class Legacy: NSObject, CLLocationManagerDelegate {
             let journal: Journal
@@ -154,7 +175,9 @@ struct CLLocationManagerTests {
         #expect(bothJournal.notes == ["new 3", "new 4"])
     }
 
-    @Test("a new manager's delegate is told the initial authorization once, after the launch callback returns")
+    @Test(
+        "a new manager's delegate is told the initial authorization once, after the launch callback returns"
+    )
     func authorizationAtCreation() {
         let (_, journal) = runProbe(
             authorization: .whenInUse, until: 30, actions: [(0, .open), (10, .leave), (20, .open)]
@@ -177,7 +200,9 @@ struct CLLocationManagerTests {
             .init(.drive, .minutes(5), speedMetersPerSecond: 10),
         ])
 
-    @Test("R-F4: the automatic pause, twenty minutes parked, reaches locationManagerDidPauseLocationUpdates once")
+    @Test(
+        "R-F4: the automatic pause, twenty minutes parked, reaches locationManagerDidPauseLocationUpdates once"
+    )
     func automaticPause() {
         let (_, journal) = runProbe(
             route: Self.stopAndGo, until: 1_400, actions: [(0, .open), (5, .leave), (1_200, .open)]
@@ -189,7 +214,9 @@ struct CLLocationManagerTests {
         #expect(journal.notes.filter { $0 == "paused" || $0 == "resumed" } == ["paused"])
     }
 
-    @Test("R-F9: visits reach didVisit as CLVisit, an arrival with no departure yet and a departure with no arrival")
+    @Test(
+        "R-F9: visits reach didVisit as CLVisit, an arrival with no departure yet and a departure with no arrival"
+    )
     func visits() {
         let (_, journal) = runProbe(
             route: Self.stopAndGo, until: 1_500, actions: [(0, .open), (5, .leave)]
@@ -202,7 +229,9 @@ struct CLLocationManagerTests {
         #expect(visits.last?.hasPrefix("departure") == true)
     }
 
-    @Test("R-A9: allowsBackgroundLocationUpdates without the location background mode ends the process")
+    @Test(
+        "R-A9: allowsBackgroundLocationUpdates without the location background mode ends the process"
+    )
     func assertionWithoutMode() {
         let (world, journal) = runProbe(
             capabilities: AppCapabilities(locationBackgroundMode: false, sceneBased: false),
@@ -214,7 +243,9 @@ struct CLLocationManagerTests {
         #expect(journal.locations.isEmpty)
     }
 
-    @Test("a team's test subclasses CLLocationManager and overrides monitoredRegions and startMonitoring(for:), outside any process")
+    @Test(
+        "a team's test subclasses CLLocationManager and overrides monitoredRegions and startMonitoring(for:), outside any process"
+    )
     func subclassInUnitTest() {
         final class FakeManager: CLLocationManager {
             var started: [CLRegion] = []

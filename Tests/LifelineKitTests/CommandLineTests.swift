@@ -9,7 +9,10 @@ import Testing
 func runTool(_ arguments: [String], engines: [CustomEngine])
     -> (code: Int32, standard: String, error: String)
 {
-    final class Buffer { var standard = ""; var error = "" }
+    final class Buffer {
+        var standard = ""
+        var error = ""
+    }
     let buffer = Buffer()
     let output = CommandOutput(
         standard: { buffer.standard += $0 + "\n" }, error: { buffer.error += $0 + "\n" })

@@ -38,7 +38,8 @@ final class DeviceLocationStore: LocationStore {
 /// The example app as an engine.
 let delegateTracker = CustomEngine.application(
     name: "delegate-tracker",
-    summary: "Examples/DelegateTracker: a CLLocationManager delegate with significant change and a restart region"
+    summary:
+        "Examples/DelegateTracker: a CLLocationManager delegate with significant change and a restart region"
 ) { services in
     TrackerAppDelegate(store: DeviceLocationStore(services: services))
 } setTracking: { app, on in
@@ -73,7 +74,9 @@ struct ExampleTrackerTests {
     /// "every stored fix reaches the server" does not apply to it.
     static let invariants = Invariant.builtIn.filter { $0.name != "uploaded-once" }
 
-    @Test("fuzzed over generated lifecycles, the example tracker holds every built-in invariant but uploaded-once")
+    @Test(
+        "fuzzed over generated lifecycles, the example tracker holds every built-in invariant but uploaded-once"
+    )
     func fuzzed() {
         #expect(Self.invariants.count == Invariant.builtIn.count - 1)
         // 100 cases here; .ci/run sets LIFELINE_CASES=300.
@@ -107,7 +110,9 @@ let foregroundOnlyTracker = CustomEngine.application(
 }
 
 extension ExampleTrackerTests {
-    @Test("the fuzzer finds the mistake of resuming only in the foreground: a background relaunch records nothing")
+    @Test(
+        "the fuzzer finds the mistake of resuming only in the foreground: a background relaunch records nothing"
+    )
     func foregroundOnlyIsCaught() {
         var report: FuzzReport?
         withKnownIssue("the planted mistake is reported as a Swift Testing issue") {
@@ -140,7 +145,9 @@ extension ExampleTrackerTests {
             + world.storedRows.map(\.description).joined(separator: "\n")
     }
 
-    @Test("deterministic: the same seed gives the same log and disk, run after run, on other threads, and under random ordering")
+    @Test(
+        "deterministic: the same seed gives the same log and disk, run after run, on other threads, and under random ordering"
+    )
     func deterministic() async {
         let first = Self.runText(ordering: .fifo)
         #expect(first == Self.runText(ordering: .fifo))

@@ -29,8 +29,7 @@ final class NotingDelegate: NSObject, CLLocationManagerDelegate {
     let journal: Journal
     init(journal: Journal) { self.journal = journal }
 
-    func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation])
-    {
+    func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
         journal.locations += locations
         journal.note("locations \(locations.count)")
     }

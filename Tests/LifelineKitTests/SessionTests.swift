@@ -17,7 +17,8 @@ struct SessionTests {
         }
     }
 
-    @Test("a CLBackgroundActivitySession reaches the world's session: iOS 16 lacks it, iOS 18 has it")
+    @Test(
+        "a CLBackgroundActivitySession reaches the world's session: iOS 16 lacks it, iOS 18 has it")
     func backgroundActivitySessionByVersion() {
         #expect(unavailable(on: .iOS16) { CLBackgroundActivitySession() }.count == 1)
         #expect(unavailable(on: .iOS18) { CLBackgroundActivitySession() }.isEmpty)

@@ -9,7 +9,9 @@ import World
 
 @Suite("LifelineKit: UIApplication")
 struct UIApplicationTests {
-    @Test("launch, leave, return and force-quit call the app delegate in UIKit's order, with applicationState")
+    @Test(
+        "launch, leave, return and force-quit call the app delegate in UIKit's order, with applicationState"
+    )
     func lifecycleOrder() {
         let (_, journal) = runProbe(
             until: 60, actions: [(0, .open), (10, .leave), (12, .open), (20, .forceQuit)]
@@ -24,7 +26,9 @@ struct UIApplicationTests {
             ])
     }
 
-    @Test("R-F1: an expiration handler runs when background time is up; ending the task there avoids the watchdog")
+    @Test(
+        "R-F1: an expiration handler runs when background time is up; ending the task there avoids the watchdog"
+    )
     func expirationHandlerEndsTask() {
         let (world, journal) = runProbe(until: 120, actions: [(0, .open), (5, .leave)]) {
             app, application in
@@ -35,7 +39,8 @@ struct UIApplicationTests {
             }
         }
         #expect(journal.notes.contains("expired"))
-        #expect(!world.log.contains { if case .killed(.watchdog) = $0.kind { true } else { false } })
+        #expect(
+            !world.log.contains { if case .killed(.watchdog) = $0.kind { true } else { false } })
     }
 
     @Test("R-F1: a task held past its expiration handler gets the app killed by the watchdog")

@@ -9,11 +9,11 @@ import Simulation
 import Testing
 import World
 
+@testable import Pictures
+
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
-
-@testable import Pictures
 
 /// What a parsed SVG holds: its lanes in order, its tick labels, its markers by kind, and the
 /// elements of each lane.
@@ -131,7 +131,9 @@ struct TimelineSVGTests {
         #expect(first == second)
     }
 
-    @Test("the docs/pictures.md's scenario file is LifecycleMatrix's force-quit run of the session engine")
+    @Test(
+        "the docs/pictures.md's scenario file is LifecycleMatrix's force-quit run of the session engine"
+    )
     func readmeScenarioIsTheMatrixRun() throws {
         let matrix = LifecycleMatrix(policy: .measured)
         let plan = matrix.plan(.forceQuit)

@@ -1,5 +1,6 @@
 // Numbers as text: fixed notation computed in integers, the same on every platform.
 import Testing
+
 @testable import Simulation
 
 @Suite("Number formatting")

@@ -1,5 +1,6 @@
 // Same-instant ordering strategies: FIFO, random and PCT; recorded and replayed decisions.
 import Testing
+
 @testable import Simulation
 
 @Suite("Same-instant ordering")

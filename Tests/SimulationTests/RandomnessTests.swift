@@ -1,6 +1,7 @@
 // Seeded randomness: the generators against their authors' reference outputs, and the draws
 // built on them (bounded integers without bias, unit doubles, independent sub-streams).
 import Testing
+
 @testable import Simulation
 
 @Suite("Seeded randomness")

@@ -1,5 +1,6 @@
 // The scheduler and run loop: order of delivery, cancellation, bounds and their outcomes.
 import Testing
+
 @testable import Simulation
 
 @Suite("Scheduler and run loop")

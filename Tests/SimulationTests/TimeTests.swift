@@ -1,5 +1,6 @@
 // Virtual time: instants and durations, their readable forms, and parsing what people write.
 import Testing
+
 @testable import Simulation
 
 @Suite("Virtual time")

@@ -1,6 +1,7 @@
 // The trace: sinks, the JSON line form, and the running hash that proves two runs equal.
 import Foundation
 import Testing
+
 @testable import Simulation
 
 @Suite("Trace")

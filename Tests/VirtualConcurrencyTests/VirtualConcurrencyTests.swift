@@ -1,6 +1,7 @@
-@_spi(ExperimentalCustomExecutors) import _Concurrency
+import CVirtualClock
 import Foundation
 import Testing
+@_spi(ExperimentalCustomExecutors) import _Concurrency
 
 @testable import VirtualConcurrency
 
@@ -191,7 +192,9 @@ struct VirtualConcurrencyTests {
         return journal.lines
     }
 
-    @Test("same-instant jobs: FIFO without a pick, the same order for the same seed, others across seeds")
+    @Test(
+        "same-instant jobs: FIFO without a pick, the same order for the same seed, others across seeds"
+    )
     func orderingIsDeterministic() {
         let fifo = interleaving(pick: nil)
         #expect(fifo.prefix(2) == ["main first", "main second"])
@@ -251,7 +254,5 @@ struct SplitMix {
         return z ^ (z >> 31)
     }
 }
-
-import CVirtualClock
 
 func lifelineClockIsVirtual() -> Bool { lifeline_vc_clock_is_virtual() != 0 }

@@ -2,6 +2,7 @@
 // mailbox only while the process runs, late after a suspension, and ends with the process.
 import Simulation
 import Testing
+
 @testable import World
 
 /// Schedules, at its first launch only, a timer `delay` ahead, and a second timer that it

@@ -5,6 +5,7 @@ import Foundation
 import Simulation
 import Testing
 import VirtualConcurrency
+
 @testable import World
 
 /// What the engines' async code did, across processes, in order.
@@ -48,7 +49,8 @@ final class SleepingEngine: AppEngine {
     func didLaunch(_ launch: LaunchContext, services: LocationServices) {
         Self.launches += 1
         Self.launchesInProcess.value += 1
-        journal.note("launch: static \(Self.launches), process-local \(Self.launchesInProcess.value)")
+        journal.note(
+            "launch: static \(Self.launches), process-local \(Self.launchesInProcess.value)")
         let journal = journal
         let process = Self.launches
         MainActor.assumeIsolated { SleepingProbe(journal: journal, process: process).start() }

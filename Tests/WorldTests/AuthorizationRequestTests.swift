@@ -3,6 +3,7 @@
 // from not determined for Always gives When in Use.
 import Simulation
 import Testing
+
 @testable import World
 
 /// Makes the requests `requests` at each launch (by a manager when `throughManager`) and logs

@@ -3,6 +3,7 @@
 // updates (R-C1).
 import Simulation
 import Testing
+
 @testable import World
 
 /// Starts updating a plain manager (no background configuration) at every launch.

@@ -2,6 +2,7 @@
 // cause on its own (iOS would not have lost the item), or a drop that must name its rule.
 import Simulation
 import Testing
+
 @testable import World
 
 /// Events received by process `generation`, with their seconds.

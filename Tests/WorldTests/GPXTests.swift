@@ -4,6 +4,7 @@ import Formats
 import Foundation
 import Simulation
 import Testing
+
 @testable import World
 
 func gpx(_ body: String) -> Data {

@@ -1,16 +1,20 @@
 // swift-format-ignore-file: IdentifiersMustBeASCII
+
 // (φ, λ, θ, δ: the names the great-circle formulas use.)
 // Geodesy on portable trigonometry: known distances, destination and distance inverting each
 // other, and positions pinned to the bit so that a change to them is a deliberate one.
 import Foundation
 import Simulation
 import Testing
+
 @testable import World
 
 /// The haversine distance computed with the platform's libm, as a reference.
 private func libmDistance(_ a: Coordinate, _ b: Coordinate) -> Double {
-    let φ1 = a.latitude * .pi / 180, φ2 = b.latitude * .pi / 180
-    let Δφ = φ2 - φ1, Δλ = (b.longitude - a.longitude) * .pi / 180
+    let φ1 = a.latitude * .pi / 180
+    let φ2 = b.latitude * .pi / 180
+    let Δφ = φ2 - φ1
+    let Δλ = (b.longitude - a.longitude) * .pi / 180
     let h = sin(Δφ / 2) * sin(Δφ / 2) + cos(φ1) * cos(φ2) * sin(Δλ / 2) * sin(Δλ / 2)
     return 2 * Coordinate.earthRadiusMeters * atan2(h.squareRoot(), (1 - h).squareRoot())
 }

@@ -2,6 +2,7 @@
 // docs/rules.md: process states, suspension, terminations, background tasks.
 import Simulation
 import Testing
+
 @testable import World
 
 @Suite("Lifecycle rules")
@@ -94,8 +95,9 @@ struct LifecycleRuleTests {
         "R-F1: tasks begun one after another share the app's background time: chaining them keeps a backgrounded app running only for the 30 s budget"
     )
     func chainedTasksShareBackgroundTime() {
-        let world = runWorld(authorization: .always, until: 120, actions: [(0, .open), (2, .leave)])
-        {
+        let world = runWorld(
+            authorization: .always, until: 120, actions: [(0, .open), (2, .leave)]
+        ) {
             var held: ObjectID?
             let engine = ScriptedEngine { _, services in
                 services.startUpdatingLocation(services.makeManager())

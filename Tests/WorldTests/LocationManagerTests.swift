@@ -2,6 +2,7 @@
 // app process (batches, pause and resume, authorization with accuracy, regions after a relaunch).
 import Simulation
 import Testing
+
 @testable import World
 
 /// What the delegates of every process saw, in order: one entry per callback.

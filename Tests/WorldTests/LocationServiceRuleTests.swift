@@ -2,6 +2,7 @@
 // change, conditions, visits, fixes and their accuracy, automatic pause, live updates.
 import Simulation
 import Testing
+
 @testable import World
 
 @Suite("Location service rules")

@@ -5,6 +5,7 @@
 // are `indirect` for this).
 import Simulation
 import Testing
+
 @testable import World
 
 @Suite struct MessageLayoutTests {

@@ -3,6 +3,7 @@
 import Foundation
 import Simulation
 import Testing
+
 @testable import World
 
 private func dropTexts(_ world: World) -> [String] {
@@ -109,7 +110,9 @@ struct ModelLossTests {
     func refusedWhileRelaunchPending() {
         let world = runWorld(
             policy: {
-                var p = IOSPolicy.measured; p.relaunchLatencySession = .seconds(60); return p
+                var p = IOSPolicy.measured
+                p.relaunchLatencySession = .seconds(60)
+                return p
             }(),
             authorization: .always, route: drive(50), until: 400,
             actions: [(0, .open), (20, .forceQuit)]

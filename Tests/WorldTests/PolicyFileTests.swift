@@ -3,6 +3,7 @@
 // outcome of a small world scenario (`PolicyEffect.table`).
 import Simulation
 import Testing
+
 @testable import World
 
 @Suite("Policy files")

@@ -3,6 +3,7 @@
 // at zeros, infinities and NaN.
 import Foundation
 import Testing
+
 @testable import World
 
 /// How many doubles lie between `a` and `b` (0 when equal, also for two NaNs).

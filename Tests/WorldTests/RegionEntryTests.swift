@@ -2,6 +2,7 @@
 // exits, continuously, and an entry relaunches an Always app as an exit does.
 import Simulation
 import Testing
+
 @testable import World
 
 /// Parked at home 10 s; east at 50 m/s for 60 s (3 km); parked 60 s; back home at 50 m/s;

@@ -2,6 +2,7 @@
 // version: the pre-iOS 17 relaunch path of R-B6, and calls to APIs a version lacks.
 import Simulation
 import Testing
+
 @testable import World
 
 /// Creates a manager at every launch; in the foreground it also monitors `regions` regions of

@@ -2,6 +2,7 @@
 // after what kind of ending, with which authorization, and what the new process must do.
 import Simulation
 import Testing
+
 @testable import World
 
 /// Starts significant-change monitoring in the foreground; in the background, only if `rejoins`.

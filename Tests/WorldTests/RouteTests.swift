@@ -2,6 +2,7 @@
 // location daemon schedules its timers with.
 import Simulation
 import Testing
+
 @testable import World
 
 @Suite("Routes")
@@ -57,7 +58,8 @@ struct RouteTests {
                 .init(.walk, .minutes(4), speedMetersPerSecond: 1.3, headingChangeDegrees: 75),
             ])
         for index in 0..<(route.waypoints.count - 1) {
-            let from = route.waypoints[index].instant, to = route.waypoints[index + 1].instant
+            let from = route.waypoints[index].instant
+            let to = route.waypoints[index + 1].instant
             for step in stride(from: Int64(0), to: (to - from).nanoseconds, by: 7_777_777_777) {
                 let instant = from + .nanoseconds(step)
                 let found = route.position(at: instant)

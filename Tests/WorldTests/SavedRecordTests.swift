@@ -3,6 +3,7 @@
 // R-F3), and reads come back empty before the first unlock (R-D9).
 import Simulation
 import Testing
+
 @testable import World
 
 /// What the engines of one run read from their saved record.

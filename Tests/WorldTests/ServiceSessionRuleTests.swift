@@ -7,6 +7,7 @@
 // modelled (CONTRIBUTING.md, R-B9).
 import Simulation
 import Testing
+
 @testable import World
 
 /// The session objects each process made, kept across launches by the test.

@@ -2,6 +2,7 @@
 // objects with records: 000_…'s restoring exercise in small, R-C5, R-B9, R-F8 and R-A12.
 import Simulation
 import Testing
+
 @testable import World
 
 /// What the engines of every process made and were told, kept across launches by the test.

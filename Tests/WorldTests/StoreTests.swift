@@ -3,6 +3,7 @@
 // cannot be opened before the first unlock (R-D9); every loss names its rule (R-A1, R-F3).
 import Simulation
 import Testing
+
 @testable import World
 
 /// What the engines of one run read from their store, launch by launch.

@@ -2,6 +2,7 @@
 // authorization, Low Power Mode, the boot time (`kern.boottime`) and the uptime.
 import Simulation
 import Testing
+
 @testable import World
 
 /// What an engine read, at each launch and at each lifecycle change.
@@ -71,7 +72,9 @@ struct SystemFactsTests {
         #expect(boots[0] == boots[1])
         #expect(boots[2] == BootTime(sinceStart: .seconds(30)))
         // Rebooted at 30 s to the lock screen, unlocked at 100 s, read at 110 s.
-        #expect(readings[2].uptime == VirtualDuration.seconds(110 - 30) - VirtualDuration.seconds(100 - 30))
+        #expect(
+            readings[2].uptime == VirtualDuration.seconds(110 - 30)
+                - VirtualDuration.seconds(100 - 30))
     }
 
     @Test(

@@ -2,6 +2,7 @@
 // the scenario, refused in the background, and gone with the process.
 import Simulation
 import Testing
+
 @testable import World
 
 /// Updates on one manager with itself as delegate; at each launch it asks for temporary full
@@ -45,7 +46,9 @@ struct TemporaryFullAccuracyTests {
             authorization: .whenInUse, accuracy: .reduced, route: parked,
             authorizationAnswers: AuthorizationAnswers(temporaryFullAccuracy: granted))
         var world = World(configuration, engine: engine)
-        for (at, action) in actions { world.schedule(action, at: .start + VirtualDuration(seconds: at)) }
+        for (at, action) in actions {
+            world.schedule(action, at: .start + VirtualDuration(seconds: at))
+        }
         world.run(until: .start + .seconds(seconds))
         let changes = world.log.compactMap { entry -> (Double, AccuracyAuthorization)? in
             guard case .accuracyAuthorization(let value) = entry.kind else { return nil }
@@ -67,7 +70,8 @@ struct TemporaryFullAccuracyTests {
         #expect(!after.isEmpty)
         #expect(after.allSatisfy { $0.horizontalAccuracyMeters <= policy.gnssAccuracyMeters })
         let before = fixes.filter { $0.instant < .start + Self.delay }
-        #expect(before.allSatisfy { $0.horizontalAccuracyMeters >= policy.reducedAccuracyMetersMin })
+        #expect(
+            before.allSatisfy { $0.horizontalAccuracyMeters >= policy.reducedAccuracyMetersMin })
     }
 
     @Test("declined: accuracy stays reduced")

@@ -4,6 +4,7 @@
 // explicit message text, so the pins hold on every platform.
 import Simulation
 import Testing
+
 @testable import World
 
 /// Runs `configuration` with `actions` (seconds, action) until `end` seconds; returns the world

@@ -2,6 +2,7 @@
 // the foreground as `open` does, then the toggle reaches the engine through its mailbox.
 import Simulation
 import Testing
+
 @testable import World
 
 /// An engine that notes each toggle with the state UIKit reports then.

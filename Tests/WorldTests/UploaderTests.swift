@@ -2,6 +2,7 @@
 // whatever the network, a suspension or a kill does to the requests in flight.
 import Simulation
 import Testing
+
 @testable import World
 
 /// Stores every fix taken before `recordUntil` (one commit each) and uploads the store through
@@ -133,7 +134,9 @@ struct UploaderTests {
         #expect(world.server.repeatedKeys == [])
     }
 
-    @Test("without batchWait every commit's row goes at once; with it, rows wait for a batch and still all arrive once")
+    @Test(
+        "without batchWait every commit's row goes at once; with it, rows wait for a batch and still all arrive once"
+    )
     func batchWait() {
         let wait = VirtualDuration.seconds(30)
         var batched = UploaderConfiguration()

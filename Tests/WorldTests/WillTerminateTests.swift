@@ -3,6 +3,7 @@
 // reboot; requests made in it that outlive the process take effect (R-D7).
 import Simulation
 import Testing
+
 @testable import World
 
 /// An engine that, at `applicationWillTerminate` when `registers`, starts significant change

@@ -1,6 +1,7 @@
 // Helpers for the world tests: routes, an engine built from closures, and running a world with
 // timed actions.
 import Simulation
+
 @testable import World
 
 let home = Coordinate(latitude: 51.5007, longitude: -0.1246)
