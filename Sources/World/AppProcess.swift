@@ -548,11 +548,17 @@ final class AppProcess: SimulationActor, DiskViewSource {
     /// (`CLOCK_BOOTTIME`, the continuous clock of `Task.sleep`).
     private func clockReading(at now: Instant) -> VirtualClockReading {
         let uptime = bootTime.uptime(at: now)
-        return VirtualClockReading(
+        return clockReading(at: now, uptime: uptime, awake: uptime - sleep.asleep(until: now))
+    }
+
+    /// The same, from the uptime with and without sleep already read for `now`.
+    private func clockReading(at now: Instant, uptime: VirtualDuration, awake: VirtualDuration)
+        -> VirtualClockReading
+    {
+        VirtualClockReading(
             realtime: VirtualClockReading.realtimeAtStartSeconds * 1_000_000_000
                 + (now - .start).nanoseconds + clockAdjustment.nanoseconds,
-            monotonic: (uptime - sleep.asleep(until: now)).nanoseconds,
-            boottime: uptime.nanoseconds)
+            monotonic: awake.nanoseconds, boottime: uptime.nanoseconds)
     }
 
     /// Runs `process`'s jobs due now, until an assertion ends the process.
@@ -667,12 +673,14 @@ final class AppProcess: SimulationActor, DiskViewSource {
         // the callback runs: nothing of the disk is copied (or retained) for a callback that
         // does not read it, which is nearly every one.
         storage.inCallback = true
+        // The uptime is read once, for the callback's moment and for its clocks.
+        let uptime = bootTime.uptime(at: context.now)
+        let awake = uptime - sleep.asleep(until: context.now)
         services.moment = CallbackMoment(
             authorizationStatus: authorization, accuracyAuthorization: accuracy,
             isLowPowerModeEnabled: lowPowerMode,
             bootTime: BootTime(sinceStart: bootTime.sinceStart + clockAdjustment),
-            uptime: bootTime.uptime(at: context.now) - sleep.asleep(until: context.now),
-            now: context.now)
+            uptime: awake, now: context.now)
         if services.crashReason == nil {
             // The callback, then the jobs of the process's Swift concurrency due now (those
             // it made and the sleeps come due), as the process at this instant: they are the
@@ -683,7 +691,8 @@ final class AppProcess: SimulationActor, DiskViewSource {
             let process = concurrency
             let runsJobs = mailbox.state.isRunning
             let observe = callbackObserver
-            asConcurrency(process, context.now) {
+            let clock = clockReading(at: context.now, uptime: uptime, awake: awake)
+            process.withCurrent(at: context.now.nanosecondsSinceStart, clock: clock) {
                 observe?(true)
                 body(engine, services)
                 if runsJobs { Self.runDueJobs(of: process, services) }

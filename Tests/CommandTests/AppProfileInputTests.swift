@@ -118,6 +118,26 @@ struct AppProfileInputTests {
         #expect(profile.authorization == BuiltInEngine.session.profile.authorization)
     }
 
+    @Test("--info-plist reaches the generator: an app without the location mode is fuzzed apart")
+    func infoPlistChangesTheScenarios() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("Info.plist")
+        try infoPlist(modes: ["fetch"]).write(toFile: path, atomically: true, encoding: .utf8)
+        func summary(_ extra: [String]) -> String {
+            let result = runTool(
+                [
+                    "fuzz", "--engine", "session", "--cases", "20", "--json", "--corpus",
+                    "/nonexistent/c",
+                ] + extra)
+            #expect(result.code == 0, "\(result.error)")
+            return result.standard.replacingOccurrences(
+                of: #""seconds": [0-9.]+, "#, with: "", options: .regularExpression)
+        }
+        // Without the mode and the scene manifest, the same seed reaches other states.
+        #expect(summary([]) != summary(["--info-plist", path]))
+    }
+
     @Test("a reader that cannot read the app's rows is exit 2 naming the row, in fuzz and run")
     func unreadableRows() throws {
         let fuzz = runTool(
