@@ -6,7 +6,8 @@
 /// are only added, never removed, and the table is never iterated, so no order reaches an
 /// output.
 struct FixTable<Value> {
-    // invariant: `slots.count` is a power of two, at least twice `count`; a key's slot is on
+    // invariant: `slots.count` is a power of two, at least 4/3 of `count` (at most three
+    // quarters full: a run's tables are its largest transient memory); a key's slot is on
     // the probe sequence from its home slot with no empty (nil) slot before it. Keys and
     // values share one array: one uniqueness check per change, one read per probe.
     private var slots: [(key: FixKey, value: Value)?]
@@ -15,7 +16,7 @@ struct FixTable<Value> {
     /// A table that holds `capacity` keys before it grows.
     init(capacity: Int = 0) {
         var size = Self.sizeMin
-        while size < capacity * 2 { size <<= 1 }
+        while size * 3 < capacity * 4 { size <<= 1 }
         slots = Array(repeating: nil, count: size)
     }
 
@@ -41,12 +42,12 @@ struct FixTable<Value> {
 
     // MARK: - Internals
 
-    /// The slot of `key`, which is added with `value` (growing the table first when it is half
-    /// full) when it is not there; and whether it was added.
+    /// The slot of `key`, which is added with `value` (growing the table first when it is three
+    /// quarters full) when it is not there; and whether it was added.
     private mutating func slotAdding(_ key: FixKey, _ value: Value) -> (slot: Int, added: Bool) {
         var slot = self.slot(of: key)
         guard slots[slot] == nil else { return (slot, false) }
-        if (count + 1) * 2 > slots.count {
+        if (count + 1) * 4 > slots.count * 3 {
             grow()
             slot = self.slot(of: key)
         }

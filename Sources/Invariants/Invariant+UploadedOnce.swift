@@ -46,24 +46,25 @@ struct UploadedOnce {
         // runs never need them.
         var storedCounts: FixCounts?
         let batches = record.server.acceptedBatches
-        // Both tables sized once for every row: no rehash as they fill.
+        // One table sized once for every row (no rehash as it fills): per fix, the index of the
+        // first batch that held it (read only for a violation) and how many times the server
+        // accepted it. One probe per row.
         let rowCount = batches.reduce(0) { $0 + $1.rows.count }
-        var accepted = FixCounts(capacity: rowCount)
-        // The index of the first batch that held each fix: one probe for a fix seen first, the
-        // batch itself read only for a violation.
-        var firstBatch = FixTable<Int>(capacity: rowCount)
+        var accepted = FixTable<(firstBatch: Int32, count: Int32)>(capacity: rowCount)
         var found: [Violation] = []
         for (batchIndex, batch) in batches.enumerated() {
             for row in batch.rows {
                 guard let fix = record.fix(in: row) else { continue }
-                accepted.add(fix)
-                let key = FixKey(fix)
-                if firstBatch.insert(key, batchIndex) { continue }
+                var seen = (firstBatch: Int32(clamping: batchIndex), count: Int32(0))
+                accepted.update(FixKey(fix), initial: seen) { held in
+                    held.count += 1
+                    seen = held
+                }
+                if seen.count == 1 { continue }
                 let stored = storedCounts ?? FixCounts(record.storedFixes.map(\.fix))
                 storedCounts = stored
-                guard accepted.count(of: fix) > stored.count(of: fix),
-                    let firstIndex = firstBatch.value(for: key)
-                else { continue }
+                guard Int(seen.count) > stored.count(of: fix) else { continue }
+                let firstIndex = Int(seen.firstBatch)
                 let first = batches[firstIndex]
                 found.append(
                     Violation(
