@@ -470,12 +470,16 @@ final class AppProcess: SimulationActor, DiskViewSource {
             if !fixes.isEmpty { callDelegates(&context) { $0.deliver(fixes, to: id) } }
         case .failure(let error, let manager):
             record(.failure(error, manager), now)
-            call(&context) { $0.didFail(error, manager: manager, services: $1) }
+            call(&context) {
+                _ = ($0 as? any FirstFormCallbacks)?.didFail(
+                    error, manager: manager, services: $1)
+            }
             callDelegates(&context) { $0.fail(error, manager: manager) }
         case .monitoringFailure(let region, let error, let manager):
             record(.monitoringFailure(region: region, error, manager), now)
             call(&context) {
-                $0.monitoringDidFail(for: region, error: error, manager: manager, services: $1)
+                _ = ($0 as? any FirstFormCallbacks)?.monitoringDidFail(
+                    for: region, error: error, manager: manager, services: $1)
             }
             callDelegates(&context) { $0.monitoringFailed(region, error, manager: manager) }
         case .event(let event):
@@ -496,13 +500,15 @@ final class AppProcess: SimulationActor, DiskViewSource {
         case .locationUpdatesPaused(let manager):
             record(.locationUpdatesPaused(manager), now)
             call(&context) {
-                $0.locationUpdatesPausedChanged(manager: manager, paused: true, services: $1)
+                _ = ($0 as? any FirstFormCallbacks)?.locationUpdatesPausedChanged(
+                    manager: manager, paused: true, services: $1)
             }
             callDelegates(&context) { $0.pausedChanged(manager: manager, paused: true) }
         case .locationUpdatesResumed(let manager):
             record(.locationUpdatesResumed(manager), now)
             call(&context) {
-                $0.locationUpdatesPausedChanged(manager: manager, paused: false, services: $1)
+                _ = ($0 as? any FirstFormCallbacks)?.locationUpdatesPausedChanged(
+                    manager: manager, paused: false, services: $1)
             }
             callDelegates(&context) { $0.pausedChanged(manager: manager, paused: false) }
         case .protectedDataAvailable:
@@ -510,7 +516,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
             call(&context) { $0.protectedDataDidBecomeAvailable(services: $1) }
         case .backgroundTaskExpiring(let task):
             record(.backgroundTaskExpiring(task), now)
-            call(&context) { $0.backgroundTaskWillExpire(task, services: $1) }
+            call(&context) { $0.backgroundTaskWillExpire(BackgroundTaskID(task), services: $1) }
         case .storeDidCommit(let commit):
             record(.didCommit(commit), now)
             call(&context) { $0.storeDidCommit(commit, services: $1) }
@@ -525,7 +531,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
             callMonitor(monitor, &context) { $0.receive(records: records) }
         case .timerFired(let timer):
             record(.timerFired(timer), now)
-            call(&context) { $0.timerDidFire(timer, services: $1) }
+            call(&context) { $0.timerDidFire(TimerID(timer), services: $1) }
         case .trackingToggled(let on):
             record(.trackingToggled(on: on), now)
             call(&context) { $0.userDidSetTracking(on, services: $1) }

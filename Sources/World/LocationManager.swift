@@ -110,7 +110,7 @@ public enum LocationAccuracy {
 /// process at once (R-A9).
 public final class LocationManager {
     /// The manager's handle, the one the first form's calls and `LocationUpdate` use.
-    public let id: ObjectID
+    package let id: ObjectID
     private weak var services: LocationServices?
     private var delegateAnnounced = false
     /// True once this manager started significant change (its delegate gets those locations).

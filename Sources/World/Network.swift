@@ -147,11 +147,11 @@ public enum NetworkCondition: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// The network's timers: a request due to begin, and a request due to reach the server.
-public enum NetworkTimer: Sendable, Equatable, CustomStringConvertible {
+package enum NetworkTimer: Sendable, Equatable, CustomStringConvertible {
     case begin(UploadTaskID, generation: Int)
     case arrive(UploadTaskID, generation: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .begin(let task, let generation): "begin \(task) (process \(generation))"
         case .arrive(let task, let generation): "\(task) reaches the server (process \(generation))"
