@@ -11,6 +11,8 @@ public struct AppLogEntry: Sendable, CustomStringConvertible {
         case location(LocationUpdate)
         case failure(LocationError, ObjectID)
         case monitoringFailure(region: String, LocationError, ObjectID)
+        case monitoringStarted(region: String, ObjectID)
+        case regionState(region: String, ConditionState, ObjectID)
         case event(MonitoringEvent)
         case authorization(Authorization)
         case accuracyAuthorization(AccuracyAuthorization)
@@ -81,6 +83,10 @@ extension AppLogEntry.Kind: CustomStringConvertible {
         case .failure(let error, let manager): AppItem.failure(error, manager: manager).description
         case .monitoringFailure(let region, let error, let manager):
             AppItem.monitoringFailure(region: region, error, manager: manager).description
+        case .monitoringStarted(let region, let manager):
+            AppItem.monitoringStarted(region: region, manager: manager).description
+        case .regionState(let region, let state, let manager):
+            AppItem.regionState(region: region, state, manager: manager).description
         case .event(let event): AppItem.event(event).description
         case .authorization(let value): AppItem.authorization(value).description
         case .accuracyAuthorization(let value): AppItem.accuracyAuthorization(value).description
@@ -143,6 +149,9 @@ final class AppProcess: SimulationActor, DiskViewSource {
     /// `EngineCallbackObserver.observe` as it was when this world was made: read once here,
     /// not at every callback (each read of the global checked exclusivity at run time).
     private let callbackObserver = EngineCallbackObserver.observe
+    /// What the system keeps for the app across its processes (R-G2, R-G5), handed to every
+    /// process's services to read.
+    private let system = SystemRecord()
     private let capabilities: AppCapabilities
     private let policy: IOSPolicy
     /// The authorization and accuracy authorization as the system has told the app: from the
@@ -233,7 +242,8 @@ final class AppProcess: SimulationActor, DiskViewSource {
             uploadsInFlight.removeAll()
             disk.protectedDataAvailable = launch.protectedDataAvailable
             let services = LocationServices(
-                capabilities: capabilities, systemVersion: policy.systemVersion, nextObjectID: 1)
+                capabilities: capabilities, systemVersion: policy.systemVersion, nextObjectID: 1,
+                system: system)
             services.storage.diskSource = self
             self.services = services
             authorization = launch.authorization
@@ -298,6 +308,8 @@ final class AppProcess: SimulationActor, DiskViewSource {
                 drop(.event(event), reason, &context)
             }
         case .deliver(let item, let generation, let withheld, let boot):
+            // What the system keeps across processes (R-G2, R-G5), whatever becomes of it.
+            system.note(item)
             // The unlock makes the disk readable whether or not the app's code is told now.
             if case .protectedDataAvailable = item { disk.protectedDataAvailable = true }
             if case .authorization(let value) = item { authorization = value }
@@ -482,6 +494,12 @@ final class AppProcess: SimulationActor, DiskViewSource {
                     for: region, error: error, manager: manager, services: $1)
             }
             callDelegates(&context) { $0.monitoringFailed(region, error, manager: manager) }
+        case .monitoringStarted(let region, let manager):
+            record(.monitoringStarted(region: region, manager), now)
+            callDelegates(&context) { $0.monitoringStarted(region, manager: manager) }
+        case .regionState(let region, let state, let manager):
+            record(.regionState(region: region, state, manager), now)
+            callDelegates(&context) { $0.determined(state, region, manager: manager) }
         case .event(let event):
             record(.event(event), now)
             call(&context) { $0.didReceive(event, services: $1) }
@@ -737,6 +755,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
         guard let asked else { return endIfCrashed(services, &context) }
         applyTimerRequests(asked.timerRequests, &context)
         if !asked.requests.isEmpty {
+            system.note(asked.requests)
             changeMailbox { $0.noteRequests(asked.requests) }
             // Background tasks and prompts are the operating system's; the rest the daemon's.
             let tasks = asked.requests.filter(\.isOperatingSystemRequest)

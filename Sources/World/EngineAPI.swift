@@ -138,6 +138,13 @@ package enum AppRequest: Sendable, Equatable, CustomStringConvertible {
     /// A `Monitor` object was opened: the daemon sends the process the monitor's records.
     case requestMonitorRecords(String)
     case startMonitoringRegion(ObjectID, CircularRegion)
+    /// After `startMonitoringRegion` from a manager whose delegate is told
+    /// `didStartMonitoringFor` (R-G4): the daemon confirms the region if it now monitors it.
+    case confirmMonitoringStart(ObjectID, identifier: String)
+    /// `requestState(for:)` of a monitored legacy region (R-G3).
+    case requestRegionState(ObjectID, identifier: String)
+    /// `requestLocation()`: one fix, then the request ends (R-G1).
+    case requestLocation(ObjectID)
     case stopMonitoringRegion(ObjectID, identifier: String)
     case startVisits
     case stopVisits
@@ -195,6 +202,11 @@ package enum AppRequest: Sendable, Equatable, CustomStringConvertible {
                 + "\(PlainText.fixed(region.radiusMeters, digits: 1))m"
         case .stopMonitoringRegion(let id, let identifier):
             "manager \(id) stop monitoring region \(identifier)"
+        case .confirmMonitoringStart(let id, let identifier):
+            "manager \(id) confirm monitoring region \(identifier)"
+        case .requestRegionState(let id, let identifier):
+            "manager \(id) request state of region \(identifier)"
+        case .requestLocation(let id): "manager \(id) request location"
         case .startVisits: "visits start"
         case .stopVisits: "visits stop"
         case .beginBackgroundTask(let id): "background task \(id) begin"
@@ -275,6 +287,9 @@ public final class LocationServices {
     private var store: Store?
     /// The store this process opened, if any (its open transaction dies with the process).
     var openedStore: Store? { store }
+    /// What the system keeps for the app across its processes (`SystemRecord`), owned by the
+    /// app-process actor: read only.
+    let system: SystemRecord
     /// The `LocationManager` objects made in this process, in creation order. The services
     /// keep each for the life of the process (Core Location stops a manager the app lets go
     /// of; keep a reference anyway, as an iOS app must).
@@ -311,7 +326,11 @@ public final class LocationServices {
     /// network when the callback returns.
     public let urlSession: UploadSession
 
-    init(capabilities: AppCapabilities, systemVersion: Int, nextObjectID: Int) {
+    init(
+        capabilities: AppCapabilities, systemVersion: Int, nextObjectID: Int,
+        system: SystemRecord = SystemRecord()
+    ) {
+        self.system = system
         self.capabilities = capabilities
         self.systemVersion = systemVersion
         self.nextObjectID = nextObjectID
@@ -550,6 +569,22 @@ public final class LocationServices {
     /// `stopMonitoring(for:)` by the region's identifier.
     package func stopMonitoring(_ manager: ObjectID, regionIdentifier: String) {
         record(.stopMonitoringRegion(manager, identifier: regionIdentifier))
+    }
+
+    /// The system's most recent location, as `CLLocationManager.location` reads it: the last
+    /// fix the location daemon produced for this app (delivered, held or withheld), kept by the
+    /// system across launches, so a freshly launched process reads it before any fix of its
+    /// own (R-G2). Nil before the first fix and while the app is not authorized.
+    public var cachedLocation: Fix? {
+        authorizationStatus == .always || authorizationStatus == .whenInUse
+            ? system.lastFix : nil
+    }
+
+    /// The legacy regions the system monitors for this app (`monitoredRegions`, R-G5): those
+    /// any process of the app registered and did not stop, in the order registered, less
+    /// those the daemon refused (`monitoringDidFailFor`). It survives relaunches and reboots.
+    public var monitoredRegions: [CircularRegion] {
+        SystemRecord.regions(system.regions, after: asked.requests)
     }
 
     /// Visit monitoring (R-F9): it outlives the process, and a relaunched app receives visits

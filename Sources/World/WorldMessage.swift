@@ -135,6 +135,8 @@ package enum DaemonTimer: Sendable, Equatable, CustomStringConvertible {
     case regionExit(RegionKey)
     case regionEntry(RegionKey)
     case visit
+    /// A `requestLocation()` of the manager got no fix to the app in time (R-G1).
+    case locationRequestTimedOut(ObjectID, generation: Int)
 
     package var description: String {
         switch self {
@@ -147,6 +149,8 @@ package enum DaemonTimer: Sendable, Equatable, CustomStringConvertible {
         case .regionExit(let key): "exit \(key)"
         case .regionEntry(let key): "entry \(key)"
         case .visit: "visit"
+        case .locationRequestTimedOut(let manager, let generation):
+            "location request of manager \(manager) timed out (process \(generation))"
         }
     }
 }

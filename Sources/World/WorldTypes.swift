@@ -274,6 +274,9 @@ public enum LocationError: String, Sendable {
     /// A region could not be monitored: over the limit of `regionCountMax`, or reduced
     /// accuracy (R-F8, R-F10).
     case regionMonitoringFailure = "region-monitoring-failure"
+    /// No location could be determined in time for `requestLocation()` (R-G1,
+    /// `CLError.locationUnknown`).
+    case locationUnknown = "location-unknown"
 }
 
 /// A circular region for legacy region monitoring (`CLCircularRegion`, R-B6, R-F8).
