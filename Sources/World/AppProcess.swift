@@ -931,6 +931,6 @@ final class AppProcess: SimulationActor, DiskViewSource {
 /// it came inside a callback and on Lifeline's model otherwise. Set it only in a process that
 /// runs one world at a time, before the world is made (each app process reads it once, when
 /// it is made); nil, the default, costs one check per callback.
-public enum EngineCallbackObserver {
-    nonisolated(unsafe) public static var observe: ((Bool) -> Void)?
+package enum EngineCallbackObserver {
+    nonisolated(unsafe) package static var observe: ((Bool) -> Void)?
 }

@@ -1,5 +1,7 @@
-// The engine API, first form (layer 3): what the app under test is told, and the Core
-// Location-shaped services it calls. The engines issue completes it.
+// The engine API (layer 3): what the app under test is told, and the Core Location-shaped
+// services it calls. The first form (calls and callbacks that name objects by `ObjectID`) is
+// `package`: the objects (`LocationManager`, the sessions, `Monitor`) and the typed handles
+// (`BackgroundTaskID`, `TimerID`, `LiveUpdatesID`) are the public API.
 import Simulation
 
 /// The app code under test. A new engine is made for every process launch (in-memory state

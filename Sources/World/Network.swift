@@ -83,12 +83,12 @@ public enum UploadResult: Sendable, Equatable, CustomStringConvertible {
 
 /// One upload request as the app process sends it to the network: the task, its batch, and how
 /// long the network waits before beginning it (`URLSessionTask.earliestBeginDate`, as a delay).
-public struct UploadRequest: Sendable, Equatable, CustomStringConvertible {
-    public var task: UploadTaskID
-    public var batch: UploadBatch
-    public var earliestBeginDelay: VirtualDuration
+package struct UploadRequest: Sendable, Equatable, CustomStringConvertible {
+    package var task: UploadTaskID
+    package var batch: UploadBatch
+    package var earliestBeginDelay: VirtualDuration
 
-    public var description: String {
+    package var description: String {
         "\(task) \(batch)"
             + (earliestBeginDelay == .zero ? "" : " after \(earliestBeginDelay)")
     }
