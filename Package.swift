@@ -32,6 +32,9 @@ let package = Package(
         // Core Location-, UIKit- and BackgroundTasks-shaped types with Apple's names, over the
         // world's engine API: a team's tracker compiles with only its imports changed.
         .library(name: "LifelineKit", targets: ["LifelineKit"]),
+        // What a team's own tests import: LifelineKit, the world, the engines, the mutants, the
+        // invariants, the scenarios and `fuzzLifecycle`, re-exported by one module.
+        .library(name: "LifelineTesting", targets: ["LifelineTesting"]),
     ],
     targets: [
         // Layer 1: the discrete-event kernel (virtual time, scheduler, actors, ordering, trace,
@@ -97,6 +100,14 @@ let package = Package(
         .target(
             name: "FuzzingTesting",
             dependencies: ["Engines", "Fuzzing", "Invariants"]),
+        // `import LifelineTesting`: the modules a team's tests use, re-exported
+        // (`@_exported import`), for the `LifelineTesting` product.
+        .target(
+            name: "LifelineTesting",
+            dependencies: [
+                "Simulation", "World", "Engines", "EngineMutants", "LifelineKit", "Scenarios",
+                "Invariants", "Fuzzing", "FuzzingTesting",
+            ]),
         // The shrinking benchmark's challenges, run by Properties/ and by
         // `lifeline bench shrink`.
         .target(name: "ShrinkingChallenges", dependencies: ["Exploration"]),

@@ -34,7 +34,7 @@ final class UploadingProbe: AppEngine {
     func didCompleteUpload(_ task: UploadTaskID, result: UploadResult, services: LocationServices) {
         uploader.didCompleteUpload(task, result: result, services: services)
     }
-    func backgroundTaskWillExpire(_ task: ObjectID, services: LocationServices) {
+    func backgroundTaskWillExpire(_ task: BackgroundTaskID, services: LocationServices) {
         if !uploader.backgroundTaskWillExpire(task, services: services) {
             services.endBackgroundTask(task)
         }

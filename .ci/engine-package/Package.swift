@@ -37,17 +37,10 @@ let package = Package(
                 .product(name: "Simulation", package: "Lifeline"),
             ]),
         // The engine fuzzed inside `swift test` with `fuzzLifecycle`.
+        // Its one dependency, `LifelineTesting`, re-exports what the tests import.
         .testTarget(
             name: "MyTrackerTests",
-            dependencies: [
-                .product(name: "World", package: "Lifeline"),
-                .product(name: "Engines", package: "Lifeline"),
-                .product(name: "EngineMutants", package: "Lifeline"),
-                .product(name: "Invariants", package: "Lifeline"),
-                .product(name: "Scenarios", package: "Lifeline"),
-                .product(name: "Fuzzing", package: "Lifeline"),
-                .product(name: "FuzzingTesting", package: "Lifeline"),
-            ]),
+            dependencies: [.product(name: "LifelineTesting", package: "Lifeline")]),
     ],
     swiftLanguageModes: [.v6]
 )

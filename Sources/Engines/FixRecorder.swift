@@ -68,12 +68,12 @@ public final class FixRecorder {
     /// Hands the timer to the uploader (its wait for a batch); false for a timer of the
     /// engine's own.
     @discardableResult
-    public func timerDidFire(_ timer: ObjectID, services: LocationServices) -> Bool {
+    public func timerDidFire(_ timer: TimerID, services: LocationServices) -> Bool {
         uploader.timerDidFire(timer, services: services)
     }
 
     /// Ends the uploader's task, or any other task (a well-behaved app ends every task).
-    public func backgroundTaskWillExpire(_ task: ObjectID, services: LocationServices) {
+    public func backgroundTaskWillExpire(_ task: BackgroundTaskID, services: LocationServices) {
         if !uploader.backgroundTaskWillExpire(task, services: services) {
             services.endBackgroundTask(task)
         }
@@ -104,11 +104,11 @@ extension RecordingEngine {
         recorder.didCompleteUpload(task, result: result, services: services)
     }
 
-    public func backgroundTaskWillExpire(_ task: ObjectID, services: LocationServices) {
+    public func backgroundTaskWillExpire(_ task: BackgroundTaskID, services: LocationServices) {
         recorder.backgroundTaskWillExpire(task, services: services)
     }
 
-    public func timerDidFire(_ timer: ObjectID, services: LocationServices) {
+    public func timerDidFire(_ timer: TimerID, services: LocationServices) {
         recorder.timerDidFire(timer, services: services)
     }
 }

@@ -53,7 +53,7 @@ public final class LocationRuntime: RecordingEngine {
     /// The workout's background activity session, while a workout is recorded.
     public private(set) var backgroundActivitySession: BackgroundActivitySession?
     /// The workout's live-updates stream, while a workout is recorded.
-    public private(set) var liveUpdates: ObjectID?
+    public private(set) var liveUpdates: LiveUpdatesID?
     /// The "Places" monitor, while a place is watched.
     public private(set) var placesMonitor: Monitor?
     /// The manager that runs significant change, while commute detection is on.
@@ -188,7 +188,7 @@ public final class LocationRuntime: RecordingEngine {
     }
 
     public func didReceive(_ update: LocationUpdate, services: LocationServices) {
-        guard case .liveUpdates(let stream) = update.channel, stream == liveUpdates,
+        guard let stream = update.liveUpdates, stream == liveUpdates,
             let fix = update.fix
         else { return }
         recorder.accept(fix, services: services)

@@ -66,7 +66,7 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     /// The sessions and stream this process holds while tracking runs.
     public private(set) var serviceSession: ServiceSession?
     public private(set) var backgroundActivitySession: BackgroundActivitySession?
-    public var liveUpdates: ObjectID? { liveStream }
+    public var liveUpdates: LiveUpdatesID? { liveStream }
     /// The manager that holds significant change and the wake region.
     public var manager: LocationManager? { regionManager }
     /// The wake region's centre, while it is monitored.
@@ -76,7 +76,7 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     // module may reach it), a private one statically, as long as no call runs inside an
     // access to it (the events are appended moved out and back, `tell`).
     private var told: [TrackingEvent] = []
-    private var liveStream: ObjectID?
+    private var liveStream: LiveUpdatesID?
     private var regionManager: LocationManager?
     private var wakeCenter: Coordinate?
     /// Stores the fixes and uploads them (R-B14, R-D13).
@@ -87,7 +87,7 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     /// Its decisions (`Seams`): the defaults, unless another target of the package built it.
     let seams: Seams
     /// The timer of the launch work before resuming (`Seams.slowWorkBeforeResuming`).
-    private var slowWork: ObjectID?
+    private var slowWork: TimerID?
     /// True while a background launch restores (its launch or unlock callback): the one time
     /// the background activity session may be begun in the background, as a rejoin (R-C5,
     /// R-B10). Otherwise it waits for the next foreground.
@@ -227,7 +227,7 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
         start(services: services)
     }
 
-    public func timerDidFire(_ timer: ObjectID, services: LocationServices) {
+    public func timerDidFire(_ timer: TimerID, services: LocationServices) {
         guard !recorder.timerDidFire(timer, services: services), timer == slowWork else { return }
         slowWork = nil
         startMachinery(services: services)
@@ -277,7 +277,7 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     // MARK: Fixes
 
     public func didReceive(_ update: LocationUpdate, services: LocationServices) {
-        guard case .liveUpdates(let stream) = update.channel, stream == liveStream else { return }
+        guard let stream = update.liveUpdates, stream == liveStream else { return }
         guard let fix = update.fix else {
             if seams.updateWithoutLocationEndsStream {
                 // The reading loop ended, and the engine still thinks it runs.

@@ -8,7 +8,7 @@ import World
 /// the disk, the network and the OS, never by its narration, so a `SilentEngine` around any
 /// engine meets the same verdicts as the engine itself (`SilentEngineTests` and the
 /// planted-bug table in docs/fuzzing.md hold Lifeline to it).
-public final class SilentEngine: TrackingEngine {
+public final class SilentEngine: TrackingEngine, FirstFormCallbacks {
     /// The engine whose behaviour this one has.
     public let wrapped: any TrackingEngine
 
@@ -30,13 +30,14 @@ public final class SilentEngine: TrackingEngine {
     public func didReceive(_ update: LocationUpdate, services: LocationServices) {
         wrapped.didReceive(update, services: services)
     }
-    public func didFail(_ error: LocationError, manager: ObjectID, services: LocationServices) {
-        wrapped.didFail(error, manager: manager, services: services)
+    package func didFail(_ error: LocationError, manager: ObjectID, services: LocationServices) {
+        (wrapped as? any FirstFormCallbacks)?.didFail(error, manager: manager, services: services)
     }
-    public func monitoringDidFail(
+    package func monitoringDidFail(
         for region: String, error: LocationError, manager: ObjectID, services: LocationServices
     ) {
-        wrapped.monitoringDidFail(for: region, error: error, manager: manager, services: services)
+        (wrapped as? any FirstFormCallbacks)?.monitoringDidFail(
+            for: region, error: error, manager: manager, services: services)
     }
     public func didReceive(_ event: MonitoringEvent, services: LocationServices) {
         wrapped.didReceive(event, services: services)
@@ -49,15 +50,16 @@ public final class SilentEngine: TrackingEngine {
     ) {
         wrapped.accuracyAuthorizationChanged(to: accuracy, services: services)
     }
-    public func locationUpdatesPausedChanged(
+    package func locationUpdatesPausedChanged(
         manager: ObjectID, paused: Bool, services: LocationServices
     ) {
-        wrapped.locationUpdatesPausedChanged(manager: manager, paused: paused, services: services)
+        (wrapped as? any FirstFormCallbacks)?.locationUpdatesPausedChanged(
+            manager: manager, paused: paused, services: services)
     }
     public func protectedDataDidBecomeAvailable(services: LocationServices) {
         wrapped.protectedDataDidBecomeAvailable(services: services)
     }
-    public func backgroundTaskWillExpire(_ task: ObjectID, services: LocationServices) {
+    public func backgroundTaskWillExpire(_ task: BackgroundTaskID, services: LocationServices) {
         wrapped.backgroundTaskWillExpire(task, services: services)
     }
     public func storeDidCommit(_ commit: CommitID, services: LocationServices) {
@@ -68,7 +70,7 @@ public final class SilentEngine: TrackingEngine {
     ) {
         wrapped.didCompleteUpload(task, result: result, services: services)
     }
-    public func timerDidFire(_ timer: ObjectID, services: LocationServices) {
+    public func timerDidFire(_ timer: TimerID, services: LocationServices) {
         wrapped.timerDidFire(timer, services: services)
     }
     public func userDidSetTracking(_ on: Bool, services: LocationServices) {

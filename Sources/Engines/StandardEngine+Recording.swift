@@ -13,7 +13,7 @@ struct RecordingClock {
     /// "now" at the start comes with the next epoch, not at the instant tracking began).
     var anchored = false
     /// The pending timer that switches the configured accuracy on (R-D4).
-    var warmUpTimer: ObjectID?
+    var warmUpTimer: TimerID?
     /// The most accurate fix filtered out since `due`: the overdue rule records it (R-D11).
     var best: Fix?
 }
@@ -73,7 +73,7 @@ extension StandardEngine {
 
     /// The warm-up timer: the configured accuracy goes on `warmUpLead` before the fix is due
     /// (R-D4: "15 s before the next fix is due it switches to your configured accuracy").
-    func warmUpTimerFired(_ timer: ObjectID) {
+    func warmUpTimerFired(_ timer: TimerID) {
         guard timer == clock.warmUpTimer else { return }
         clock.warmUpTimer = nil
         guard recording else { return }

@@ -198,7 +198,7 @@ public final class StandardEngine: RecordingEngine {
 
     // MARK: - Timers (the store and uploads go to the recorder: `RecordingEngine`, R-D13)
 
-    public func timerDidFire(_ timer: ObjectID, services: LocationServices) {
+    public func timerDidFire(_ timer: TimerID, services: LocationServices) {
         guard !recorder.timerDidFire(timer, services: services) else { return }
         warmUpTimerFired(timer)
     }

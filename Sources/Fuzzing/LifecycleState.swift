@@ -157,6 +157,8 @@ public struct LifecycleState: Hashable, Sendable {
         case .location(let update): update.fix == nil ? .updateWithoutLocation : .fix
         case .failure(let error, _): EntryKind("failure \(error.rawValue)")
         case .monitoringFailure: .monitoringFailure
+        case .monitoringStarted: .monitoringStarted
+        case .regionState(_, let state, _): EntryKind("region state \(state.rawValue)")
         case .event(let event): EntryKind("event \(event.mechanism.rawValue)")
         case .authorization(let value): EntryKind("authorization \(value.rawValue)")
         case .accuracyAuthorization(let value): EntryKind("accuracy \(value.rawValue)")
@@ -208,6 +210,7 @@ struct EntryKind: Hashable, Sendable {
     static let fix = EntryKind("fix")
     static let updateWithoutLocation = EntryKind("update without location")
     static let monitoringFailure = EntryKind("monitoring failure")
+    static let monitoringStarted = EntryKind("monitoring started")
     static let paused = EntryKind("paused")
     static let resumed = EntryKind("resumed")
     static let backgroundTaskExpiring = EntryKind("background task expiring")

@@ -64,7 +64,8 @@ struct Causality {
     /// True for the entries of items the mailbox handed to the engine's code.
     static func isHanded(_ kind: AppLogEntry.Kind) -> Bool {
         switch kind {
-        case .location, .failure, .monitoringFailure, .event, .authorization,
+        case .location, .failure, .monitoringFailure, .monitoringStarted, .regionState, .event,
+            .authorization,
             .accuracyAuthorization, .locationUpdatesPaused, .locationUpdatesResumed,
             .backgroundTaskExpiring, .protectedDataAvailable, .didCommit, .uploadCompleted,
             .sessionDiagnostic, .monitorRecords, .timerFired:

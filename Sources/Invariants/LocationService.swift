@@ -17,7 +17,7 @@ public enum LocationService: String, Sendable, CaseIterable, CustomStringConvert
     public var isSession: Bool { self == .serviceSession || self == .backgroundActivitySession }
 
     /// The service `request` starts, if it starts one.
-    public static func started(by request: AppRequest) -> LocationService? {
+    package static func started(by request: AppRequest) -> LocationService? {
         switch request {
         case .beginServiceSession, .beginServiceSessionRequiring: .serviceSession
         case .beginBackgroundActivitySession: .backgroundActivitySession

@@ -51,7 +51,7 @@ public struct LocationRequest: Sendable {
     public var instant: Instant
     public var traceIndex: Int
     public var generation: Int
-    public var request: AppRequest
+    package var request: AppRequest
 }
 
 extension RunRecord {

@@ -45,7 +45,7 @@ public struct RunRecord {
     /// Every delivered message, in delivery order, with the running hash: kept only when the
     /// run was asked to (`run(keepsTrace:)`, for pictures, trace files and policy diffs), nil
     /// otherwise, so that a long run's memory does not grow with every delivery.
-    public let trace: MemoryTrace<WorldMessage>?
+    package let trace: MemoryTrace<WorldMessage>?
     /// What the invariants read of the trace, kept whether or not the trace is.
     public let digest: TraceDigest
     /// The engine of every launch, in launch order: `engines[g - 1]` ran process `g`.
@@ -112,7 +112,7 @@ public struct RunRecord {
     /// A record from parts gathered elsewhere (a replayed or edited run): `engines` in launch
     /// order and `engineEvents` stamped as `StampedEngineEvent` says; `digest` is read from
     /// `trace` unless given (a record that did not keep its trace gives its digest).
-    public init(
+    package init(
         configuration: WorldConfiguration, launchRules: LaunchRules?, actions: [ScheduledAction],
         horizon: Instant, outcome: RunOutcome, log: [AppLogEntry], storedRows: [StoredRow],
         server: UploadServer, trace: MemoryTrace<WorldMessage>?, digest: TraceDigest? = nil,

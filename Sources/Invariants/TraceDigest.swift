@@ -15,7 +15,7 @@ public struct TraceDigest: Sendable {
         /// The delivery's index in the trace.
         public var traceIndex: Int
         public var instant: Instant
-        public var message: WorldMessage
+        package var message: WorldMessage
     }
 
     /// A delivery at an instant before the delivery that preceded it (the kernel rules it out;
@@ -55,14 +55,14 @@ public struct TraceDigest: Sendable {
     public init() {}
 
     /// The digest of every delivery of `trace`, in order (a record made from parts).
-    public init(_ trace: MemoryTrace<WorldMessage>) {
+    package init(_ trace: MemoryTrace<WorldMessage>) {
         for record in trace.records {
             add(instant: record.instant, actor: record.actor, message: record.message)
         }
     }
 
     /// Folds in the next delivery of the trace.
-    public mutating func add(instant: Instant, actor: ActorID, message: WorldMessage) {
+    package mutating func add(instant: Instant, actor: ActorID, message: WorldMessage) {
         let index = deliveryCount
         deliveryCount += 1
         if instant < latest {

@@ -119,14 +119,14 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
 
     /// The expiration handler the app gave the task, if any. Without one the task is left
     /// running, as UIKit leaves it: the watchdog then ends the process (R-F1).
-    public func backgroundTaskWillExpire(_ task: ObjectID, services: LocationServices) {
-        guard let handler = scope?.expirationHandlers[task.value] else { return }
+    public func backgroundTaskWillExpire(_ task: BackgroundTaskID, services: LocationServices) {
+        guard let handler = scope?.expirationHandlers[task.object.value] else { return }
         enter(handler)
     }
 
     /// A run-loop timer of LifelineKit's own: the first authorization callback of the managers
     /// made since it was set.
-    public func timerDidFire(_ timer: ObjectID, services: LocationServices) {
+    public func timerDidFire(_ timer: TimerID, services: LocationServices) {
         guard let scope else { return }
         let managers = scope.takeNewManagers(firedBy: timer)
         guard !managers.isEmpty else { return }

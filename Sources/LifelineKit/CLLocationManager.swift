@@ -22,9 +22,8 @@ import World
 /// app's authorization then, after the code that made it returns (see
 /// `ProcessScope.announce`), as Core Location guarantees.
 ///
-/// Not sent, because the world does not model them yet (issue 23): `didStartMonitoringFor`
-/// (the daemon does not confirm a registration) and `didDetermineState` (no
-/// `requestState(for:)`).
+/// `didStartMonitoringFor` comes once the system monitors a region registered with
+/// `startMonitoring(for:)` (R-G4); `didDetermineState` answers `requestState(for:)` (R-G3).
 public protocol CLLocationManagerDelegate: NSObjectProtocol {
     func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation])
     func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error)
@@ -97,9 +96,7 @@ extension CLLocationManagerDelegate {
 /// reaches no system, reads `.notDetermined` and full accuracy, and its calls have no effect,
 /// which is what an override in a subclass is for.
 ///
-/// Not here yet, because the world does not model them (issue 23): `requestLocation()`, the
-/// system's cached `location`, `requestState(for:)`, heading and beacon ranging, deferred
-/// updates. `monitoredRegions` is the regions this process registered (see its comment).
+/// Not here: heading and beacon ranging, deferred updates.
 open class CLLocationManager: NSObject {
     /// The world's manager; nil for a detached manager.
     let backing: LocationManager?
@@ -114,6 +111,7 @@ open class CLLocationManager: NSObject {
         self.scope = scope
         if let services = scope?.services {
             let manager = LocationManager(services: services)
+            manager.reportsMonitoringStarts = true  // R-G4
             let bridge = DelegateBridge(scope: scope)
             backing = manager
             self.bridge = bridge
@@ -246,6 +244,16 @@ open class CLLocationManager: NSObject {
     open func startUpdatingLocation() { backing?.startUpdatingLocation() }
     open func stopUpdatingLocation() { backing?.stopUpdatingLocation() }
 
+    /// `requestLocation()` (R-G1): one location reaches `didUpdateLocations`, then the request
+    /// ends; when none reaches the app within the policy's `requestLocationTimeout`,
+    /// `didFailWithError` gets `CLError.locationUnknown`.
+    open func requestLocation() { backing?.requestLocation() }
+
+    /// `location`: the system's most recent location, kept across launches, so a freshly
+    /// launched process reads the last fix an earlier one was sent (R-G2). Nil before the
+    /// first fix, while the app is not authorized, and for a detached manager.
+    open var location: CLLocation? { backing?.location.map(CLLocation.init) }
+
     /// `startMonitoringSignificantLocationChanges()`: one registration per app that outlives
     /// the process and relaunches it (R-A10, R-B5); each process must start it again to get
     /// the locations (F).
@@ -284,23 +292,46 @@ open class CLLocationManager: NSObject {
         scope.services?.stopMonitoring(backing.id, regionIdentifier: region.identifier)
     }
 
-    /// `monitoredRegions`: the regions this process's managers registered and did not stop,
-    /// shared by every manager of the process.
-    ///
-    /// Unlike Core Location's, it does not list the regions an earlier process registered:
-    /// the world does not tell a new process what the daemon still monitors for it (issue 23).
-    /// Those regions are still monitored, still relaunch the app, and still reach the delegate
-    /// (as bare `CLRegion`s with their identifier); stopping one needs its identifier.
-    open var monitoredRegions: Set<CLRegion> { Set(scope?.regions ?? []) }
+    /// `requestState(for:)` (R-G3): the delegate's `locationManager(_:didDetermineState:for:)`
+    /// answers `.inside` or `.outside` for a region the system monitors, `.unknown` for
+    /// another or before the first unlock after a boot.
+    open func requestState(for region: CLRegion) {
+        backing?.requestState(forRegionIdentifier: region.identifier)
+    }
+
+    /// `monitoredRegions`: the regions the system monitors for the app, shared by every
+    /// manager and kept across launches (R-G5): a relaunched process reads those an earlier
+    /// one registered. A region this process registered is the object it passed (its
+    /// `notifyOnEntry` and `notifyOnExit` included); one from an earlier process is a new
+    /// `CLCircularRegion` with its identifier, center and radius (both flags true, as the
+    /// system does not keep them in the model).
+    open var monitoredRegions: Set<CLRegion> {
+        guard let backing else { return [] }
+        return Set(backing.monitoredRegions.map { region(for: $0) })
+    }
 
     // MARK: - From the world
 
     /// The first authorization callback (`ProcessScope.announce`).
     func announceAuthorization() { bridge?.locationManagerDidChangeAuthorizationAtCreation() }
 
-    /// The region the world names, as the app registered it, or a bare one.
+    /// The region the world names, as this process registered it, or as the system monitors
+    /// it for the app, or a bare one.
     func region(_ identifier: String) -> CLRegion {
-        scope?.region(identifier) ?? CLRegion(identifier: identifier)
+        if let registered = scope?.region(identifier) { return registered }
+        if let monitored = backing?.monitoredRegions.first(where: { $0.identifier == identifier }) {
+            return region(for: monitored)
+        }
+        return CLRegion(identifier: identifier)
+    }
+
+    /// `monitored` as this process registered it, or as a new `CLCircularRegion`.
+    private func region(for monitored: CircularRegion) -> CLRegion {
+        scope?.region(monitored.identifier)
+            ?? CLCircularRegion(
+                center: CLLocationCoordinate2D(
+                    latitude: monitored.center.latitude, longitude: monitored.center.longitude),
+                radius: monitored.radiusMeters, identifier: monitored.identifier)
     }
 }
 
@@ -370,6 +401,27 @@ final class DelegateBridge: LocationManagerDelegate {
             let region = owner.region(regionIdentifier)
             guard region.notifyOnExit else { return }
             delegate.locationManager(owner, didExitRegion: region)
+        }
+    }
+
+    func locationManager(
+        _ manager: LocationManager, didStartMonitoringFor regionIdentifier: String
+    ) {
+        tell { $1.locationManager($0, didStartMonitoringFor: $0.region(regionIdentifier)) }
+    }
+
+    func locationManager(
+        _ manager: LocationManager, didDetermineState state: ConditionState,
+        forRegion regionIdentifier: String
+    ) {
+        let regionState: CLRegionState =
+            switch state {
+            case .satisfied: .inside
+            case .unsatisfied: .outside
+            case .unknown: .unknown
+            }
+        tell {
+            $1.locationManager($0, didDetermineState: regionState, for: $0.region(regionIdentifier))
         }
     }
 

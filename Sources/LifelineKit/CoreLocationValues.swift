@@ -281,8 +281,9 @@ public enum CLRegionState: Int, Sendable {
 
 /// `CLError`: Core Location's error, thrown and passed as `any Error` and castable back
 /// (`error as? CLError`, `(error as NSError).code`). The world reports `.denied` (R-A4: access
-/// lost) and `.regionMonitoringFailure` (R-F8 over the limit, R-F10 reduced accuracy); the
-/// other codes exist so a team's `switch` compiles.
+/// lost), `.regionMonitoringFailure` (R-F8 over the limit, R-F10 reduced accuracy) and
+/// `.locationUnknown` (R-G1: `requestLocation()` got no fix in time); the other codes exist so
+/// a team's `switch` compiles.
 public struct CLError: Error, Hashable, Sendable, CustomNSError {
     /// `CLError.Code`, with Apple's raw values.
     public enum Code: Int, Sendable, Hashable {
@@ -327,6 +328,7 @@ public struct CLError: Error, Hashable, Sendable, CustomNSError {
         switch error {
         case .denied: code = .denied
         case .regionMonitoringFailure: code = .regionMonitoringFailure
+        case .locationUnknown: code = .locationUnknown
         }
     }
 }

@@ -31,7 +31,7 @@ final class ProcessScope: @unchecked Sendable {
     /// Managers made in this process whose first authorization callback is still due, in
     /// creation order, and the run-loop timer that delivers it.
     private var newManagers: [Weak<CLLocationManager>] = []
-    private var newManagersTimer: ObjectID?
+    private var newManagersTimer: TimerID?
 
     init(services: LocationServices) { self.services = services }
 
@@ -48,7 +48,7 @@ final class ProcessScope: @unchecked Sendable {
 
     /// The managers whose first authorization callback `timer` delivers (empty for another
     /// timer).
-    func takeNewManagers(firedBy timer: ObjectID) -> [CLLocationManager] {
+    func takeNewManagers(firedBy timer: TimerID) -> [CLLocationManager] {
         guard timer == newManagersTimer else { return [] }
         newManagersTimer = nil
         defer { newManagers = [] }

@@ -103,8 +103,8 @@ open class UIApplication: UIResponder {
     ) -> UIBackgroundTaskIdentifier {
         guard let services else { return .invalid }
         let task = services.beginBackgroundTask()
-        if let handler { scope?.expirationHandlers[task.value] = handler }
-        return UIBackgroundTaskIdentifier(rawValue: task.value)
+        if let handler { scope?.expirationHandlers[task.object.value] = handler }
+        return UIBackgroundTaskIdentifier(rawValue: task.object.value)
     }
 
     /// `beginBackgroundTask(expirationHandler:)`.
@@ -118,7 +118,7 @@ open class UIApplication: UIResponder {
     public func endBackgroundTask(_ identifier: UIBackgroundTaskIdentifier) {
         guard identifier != .invalid, let services else { return }
         scope?.expirationHandlers[identifier.rawValue] = nil
-        services.endBackgroundTask(ObjectID(identifier.rawValue))
+        services.endBackgroundTask(BackgroundTaskID(ObjectID(identifier.rawValue)))
     }
 }
 

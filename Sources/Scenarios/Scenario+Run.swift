@@ -39,8 +39,16 @@ extension Scenario {
     ///   - ordering: same-instant orderings to use instead of the scenario's (an explorer's
     ///     test case, so that an ordering shrinks).
     /// - Throws: `PolicyFileError` for a bad policy, `GPXError` for a bad GPX route.
-    public func makeWorld(
-        trace: (any TraceSink<WorldMessage>)? = nil, ordering: OrderingStrategy? = nil
+    public func makeWorld(ordering: OrderingStrategy? = nil) throws -> (
+        world: World, engines: LaunchedEngines
+    ) {
+        try makeWorld(trace: nil, ordering: ordering)
+    }
+
+    /// The same, with every delivery also recorded in `trace` (the message type is the
+    /// package's own).
+    package func makeWorld(
+        trace: (any TraceSink<WorldMessage>)?, ordering: OrderingStrategy? = nil
     ) throws -> (world: World, engines: LaunchedEngines) {
         precondition(horizon >= .zero, "a scenario's horizon is not negative")
         precondition(events.allSatisfy { $0.at >= .zero }, "an event comes at or after the start")
@@ -69,8 +77,13 @@ extension Scenario {
 
     /// Runs the scenario to its horizon (inclusive).
     /// - Throws: what `makeWorld` throws; the run itself cannot fail.
-    public func run(
-        trace: (any TraceSink<WorldMessage>)? = nil, ordering: OrderingStrategy? = nil
+    public func run(ordering: OrderingStrategy? = nil) throws -> ScenarioRun {
+        try run(trace: nil, ordering: ordering)
+    }
+
+    /// The same, with every delivery also recorded in `trace`.
+    package func run(
+        trace: (any TraceSink<WorldMessage>)?, ordering: OrderingStrategy? = nil
     ) throws -> ScenarioRun {
         var (world, launched) = try makeWorld(trace: trace, ordering: ordering)
         let outcome = world.run(until: .start + horizon)

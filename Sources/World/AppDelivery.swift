@@ -13,6 +13,11 @@ public enum AppItem: Sendable, Equatable, CustomStringConvertible {
     case failure(LocationError, manager: ObjectID)
     /// `monitoringDidFailFor` a legacy region (R-F8, R-F10).
     case monitoringFailure(region: String, LocationError, manager: ObjectID)
+    /// `didStartMonitoringFor` a legacy region the daemon now monitors (R-G4).
+    case monitoringStarted(region: String, manager: ObjectID)
+    /// `didDetermineState`: the answer to `requestState(for:)` (R-G3), inside (`satisfied`),
+    /// outside (`unsatisfied`) or `unknown`.
+    case regionState(region: String, ConditionState, manager: ObjectID)
     /// A significant-change, region, condition or visit event: meant for whichever process
     /// listens for it, including one launched for it (R-A10, R-A12).
     case event(MonitoringEvent)
@@ -60,6 +65,10 @@ public enum AppItem: Sendable, Equatable, CustomStringConvertible {
         case .failure(let error, let manager): "manager \(manager) failed: \(error.rawValue)"
         case .monitoringFailure(let region, let error, let manager):
             "manager \(manager) monitoring \(region) failed: \(error.rawValue)"
+        case .monitoringStarted(let region, let manager):
+            "manager \(manager) monitoring \(region) started"
+        case .regionState(let region, let state, let manager):
+            "manager \(manager) region \(region) state \(state.rawValue)"
         case .event(let event): "\(event)"
         case .authorization(let value): "authorization \(value.rawValue)"
         case .accuracyAuthorization(let value): "accuracy authorization \(value.rawValue)"

@@ -11,6 +11,8 @@ public struct AppLogEntry: Sendable, CustomStringConvertible {
         case location(LocationUpdate)
         case failure(LocationError, ObjectID)
         case monitoringFailure(region: String, LocationError, ObjectID)
+        case monitoringStarted(region: String, ObjectID)
+        case regionState(region: String, ConditionState, ObjectID)
         case event(MonitoringEvent)
         case authorization(Authorization)
         case accuracyAuthorization(AccuracyAuthorization)
@@ -81,6 +83,10 @@ extension AppLogEntry.Kind: CustomStringConvertible {
         case .failure(let error, let manager): AppItem.failure(error, manager: manager).description
         case .monitoringFailure(let region, let error, let manager):
             AppItem.monitoringFailure(region: region, error, manager: manager).description
+        case .monitoringStarted(let region, let manager):
+            AppItem.monitoringStarted(region: region, manager: manager).description
+        case .regionState(let region, let state, let manager):
+            AppItem.regionState(region: region, state, manager: manager).description
         case .event(let event): AppItem.event(event).description
         case .authorization(let value): AppItem.authorization(value).description
         case .accuracyAuthorization(let value): AppItem.accuracyAuthorization(value).description
@@ -143,6 +149,9 @@ final class AppProcess: SimulationActor, DiskViewSource {
     /// `EngineCallbackObserver.observe` as it was when this world was made: read once here,
     /// not at every callback (each read of the global checked exclusivity at run time).
     private let callbackObserver = EngineCallbackObserver.observe
+    /// What the system keeps for the app across its processes (R-G2, R-G5), handed to every
+    /// process's services to read.
+    private let system = SystemRecord()
     private let capabilities: AppCapabilities
     private let policy: IOSPolicy
     /// The authorization and accuracy authorization as the system has told the app: from the
@@ -233,7 +242,8 @@ final class AppProcess: SimulationActor, DiskViewSource {
             uploadsInFlight.removeAll()
             disk.protectedDataAvailable = launch.protectedDataAvailable
             let services = LocationServices(
-                capabilities: capabilities, systemVersion: policy.systemVersion, nextObjectID: 1)
+                capabilities: capabilities, systemVersion: policy.systemVersion, nextObjectID: 1,
+                system: system)
             services.storage.diskSource = self
             self.services = services
             authorization = launch.authorization
@@ -298,6 +308,8 @@ final class AppProcess: SimulationActor, DiskViewSource {
                 drop(.event(event), reason, &context)
             }
         case .deliver(let item, let generation, let withheld, let boot):
+            // What the system keeps across processes (R-G2, R-G5), whatever becomes of it.
+            system.note(item)
             // The unlock makes the disk readable whether or not the app's code is told now.
             if case .protectedDataAvailable = item { disk.protectedDataAvailable = true }
             if case .authorization(let value) = item { authorization = value }
@@ -470,14 +482,24 @@ final class AppProcess: SimulationActor, DiskViewSource {
             if !fixes.isEmpty { callDelegates(&context) { $0.deliver(fixes, to: id) } }
         case .failure(let error, let manager):
             record(.failure(error, manager), now)
-            call(&context) { $0.didFail(error, manager: manager, services: $1) }
+            call(&context) {
+                _ = ($0 as? any FirstFormCallbacks)?.didFail(
+                    error, manager: manager, services: $1)
+            }
             callDelegates(&context) { $0.fail(error, manager: manager) }
         case .monitoringFailure(let region, let error, let manager):
             record(.monitoringFailure(region: region, error, manager), now)
             call(&context) {
-                $0.monitoringDidFail(for: region, error: error, manager: manager, services: $1)
+                _ = ($0 as? any FirstFormCallbacks)?.monitoringDidFail(
+                    for: region, error: error, manager: manager, services: $1)
             }
             callDelegates(&context) { $0.monitoringFailed(region, error, manager: manager) }
+        case .monitoringStarted(let region, let manager):
+            record(.monitoringStarted(region: region, manager), now)
+            callDelegates(&context) { $0.monitoringStarted(region, manager: manager) }
+        case .regionState(let region, let state, let manager):
+            record(.regionState(region: region, state, manager), now)
+            callDelegates(&context) { $0.determined(state, region, manager: manager) }
         case .event(let event):
             record(.event(event), now)
             call(&context) { $0.didReceive(event, services: $1) }
@@ -496,13 +518,15 @@ final class AppProcess: SimulationActor, DiskViewSource {
         case .locationUpdatesPaused(let manager):
             record(.locationUpdatesPaused(manager), now)
             call(&context) {
-                $0.locationUpdatesPausedChanged(manager: manager, paused: true, services: $1)
+                _ = ($0 as? any FirstFormCallbacks)?.locationUpdatesPausedChanged(
+                    manager: manager, paused: true, services: $1)
             }
             callDelegates(&context) { $0.pausedChanged(manager: manager, paused: true) }
         case .locationUpdatesResumed(let manager):
             record(.locationUpdatesResumed(manager), now)
             call(&context) {
-                $0.locationUpdatesPausedChanged(manager: manager, paused: false, services: $1)
+                _ = ($0 as? any FirstFormCallbacks)?.locationUpdatesPausedChanged(
+                    manager: manager, paused: false, services: $1)
             }
             callDelegates(&context) { $0.pausedChanged(manager: manager, paused: false) }
         case .protectedDataAvailable:
@@ -510,7 +534,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
             call(&context) { $0.protectedDataDidBecomeAvailable(services: $1) }
         case .backgroundTaskExpiring(let task):
             record(.backgroundTaskExpiring(task), now)
-            call(&context) { $0.backgroundTaskWillExpire(task, services: $1) }
+            call(&context) { $0.backgroundTaskWillExpire(BackgroundTaskID(task), services: $1) }
         case .storeDidCommit(let commit):
             record(.didCommit(commit), now)
             call(&context) { $0.storeDidCommit(commit, services: $1) }
@@ -525,7 +549,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
             callMonitor(monitor, &context) { $0.receive(records: records) }
         case .timerFired(let timer):
             record(.timerFired(timer), now)
-            call(&context) { $0.timerDidFire(timer, services: $1) }
+            call(&context) { $0.timerDidFire(TimerID(timer), services: $1) }
         case .trackingToggled(let on):
             record(.trackingToggled(on: on), now)
             call(&context) { $0.userDidSetTracking(on, services: $1) }
@@ -731,6 +755,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
         guard let asked else { return endIfCrashed(services, &context) }
         applyTimerRequests(asked.timerRequests, &context)
         if !asked.requests.isEmpty {
+            system.note(asked.requests)
             changeMailbox { $0.noteRequests(asked.requests) }
             // Background tasks and prompts are the operating system's; the rest the daemon's.
             let tasks = asked.requests.filter(\.isOperatingSystemRequest)
@@ -906,6 +931,6 @@ final class AppProcess: SimulationActor, DiskViewSource {
 /// it came inside a callback and on Lifeline's model otherwise. Set it only in a process that
 /// runs one world at a time, before the world is made (each app process reads it once, when
 /// it is made); nil, the default, costs one check per callback.
-public enum EngineCallbackObserver {
-    nonisolated(unsafe) public static var observe: ((Bool) -> Void)?
+package enum EngineCallbackObserver {
+    nonisolated(unsafe) package static var observe: ((Bool) -> Void)?
 }

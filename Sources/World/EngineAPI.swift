@@ -1,5 +1,7 @@
-// The engine API, first form (layer 3): what the app under test is told, and the Core
-// Location-shaped services it calls. The engines issue completes it.
+// The engine API (layer 3): what the app under test is told, and the Core Location-shaped
+// services it calls. The first form (calls and callbacks that name objects by `ObjectID`) is
+// `package`: the objects (`LocationManager`, the sessions, `Monitor`) and the typed handles
+// (`BackgroundTaskID`, `TimerID`, `LiveUpdatesID`) are the public API.
 import Simulation
 
 /// The app code under test. A new engine is made for every process launch (in-memory state
@@ -11,11 +13,6 @@ public protocol AppEngine: AnyObject {
     func lifecycleChanged(to state: ProcessState, services: LocationServices)
     /// A location from a manager or a live-updates stream.
     func didReceive(_ update: LocationUpdate, services: LocationServices)
-    /// `didFailWithError` on a manager.
-    func didFail(_ error: LocationError, manager: ObjectID, services: LocationServices)
-    /// `monitoringDidFailFor` a legacy region (over the limit, or reduced accuracy; R-F8).
-    func monitoringDidFail(
-        for region: String, error: LocationError, manager: ObjectID, services: LocationServices)
     /// A significant-change, region, condition or visit event.
     func didReceive(_ event: MonitoringEvent, services: LocationServices)
     /// The authorization changed.
@@ -24,14 +21,10 @@ public protocol AppEngine: AnyObject {
     /// `LocationManager` (Core Location tells only delegates).
     func accuracyAuthorizationChanged(
         to accuracy: AccuracyAuthorization, services: LocationServices)
-    /// A manager's updates paused automatically (R-F4), or resumed when the app restarted them;
-    /// told only for a `LocationManager` with a delegate.
-    func locationUpdatesPausedChanged(
-        manager: ObjectID, paused: Bool, services: LocationServices)
     /// The first unlock after a boot made saved data readable (R-D9).
     func protectedDataDidBecomeAvailable(services: LocationServices)
     /// A background task's time is up; end it now or the process is killed (R-F1).
-    func backgroundTaskWillExpire(_ task: ObjectID, services: LocationServices)
+    func backgroundTaskWillExpire(_ task: BackgroundTaskID, services: LocationServices)
     /// A commit of the store completed: its rows are durable and in `Store.rows`. Called
     /// when the process runs: a commit that completes while it is suspended is durable at
     /// once, and this callback waits for the process to run again.
@@ -42,7 +35,7 @@ public protocol AppEngine: AnyObject {
     func didCompleteUpload(_ task: UploadTaskID, result: UploadResult, services: LocationServices)
     /// A timer made with `LocationServices.scheduledTimer(after:)` fired. Called only while the
     /// process runs: one that came due while it was suspended fires when it runs again.
-    func timerDidFire(_ timer: ObjectID, services: LocationServices)
+    func timerDidFire(_ timer: TimerID, services: LocationServices)
     /// `applicationWillTerminate`: the process is about to end. Called only when the user
     /// force-quits a running app (foreground, or background and not suspended) and the policy's
     /// `willTerminateOnForceQuit` holds; never for a suspended app, a memory purge (R-F3), a
@@ -62,35 +55,55 @@ public protocol AppEngine: AnyObject {
 extension AppEngine {
     public func lifecycleChanged(to state: ProcessState, services: LocationServices) {}
     public func didReceive(_ update: LocationUpdate, services: LocationServices) {}
-    public func didFail(_ error: LocationError, manager: ObjectID, services: LocationServices) {}
-    public func monitoringDidFail(
-        for region: String, error: LocationError, manager: ObjectID, services: LocationServices
-    ) {}
     public func didReceive(_ event: MonitoringEvent, services: LocationServices) {}
     public func authorizationChanged(to authorization: Authorization, services: LocationServices) {}
     public func accuracyAuthorizationChanged(
         to accuracy: AccuracyAuthorization, services: LocationServices
     ) {}
-    public func locationUpdatesPausedChanged(
-        manager: ObjectID, paused: Bool, services: LocationServices
-    ) {}
     public func protectedDataDidBecomeAvailable(services: LocationServices) {}
     /// By default the expiry handler ends the task, as a well-behaved app does.
-    public func backgroundTaskWillExpire(_ task: ObjectID, services: LocationServices) {
+    public func backgroundTaskWillExpire(_ task: BackgroundTaskID, services: LocationServices) {
         services.endBackgroundTask(task)
     }
     public func storeDidCommit(_ commit: CommitID, services: LocationServices) {}
     public func didCompleteUpload(
         _ task: UploadTaskID, result: UploadResult, services: LocationServices
     ) {}
-    public func timerDidFire(_ timer: ObjectID, services: LocationServices) {}
+    public func timerDidFire(_ timer: TimerID, services: LocationServices) {}
     public func applicationWillTerminate(services: LocationServices) {}
     public func userDidSetTracking(_ on: Bool, services: LocationServices) {}
 }
 
+/// The first form's callbacks that name a manager by its handle (`ObjectID`), for engines
+/// inside this package that use the first form (`LocationServices.makeManager()` and the calls
+/// that take its handle). A team's engine gets the same through `LocationManagerDelegate`
+/// (`didFailWithError`, `monitoringDidFailFor`, `didPause…`/`didResume…`). The app process
+/// calls them on an engine that conforms, before the delegates, as before.
+package protocol FirstFormCallbacks: AppEngine {
+    /// `didFailWithError` on a manager.
+    func didFail(_ error: LocationError, manager: ObjectID, services: LocationServices)
+    /// `monitoringDidFailFor` a legacy region (over the limit, or reduced accuracy; R-F8).
+    func monitoringDidFail(
+        for region: String, error: LocationError, manager: ObjectID, services: LocationServices)
+    /// A manager's updates paused automatically (R-F4), or resumed when the app restarted them;
+    /// told only for a `LocationManager` with a delegate.
+    func locationUpdatesPausedChanged(
+        manager: ObjectID, paused: Bool, services: LocationServices)
+}
+
+extension FirstFormCallbacks {
+    package func didFail(_ error: LocationError, manager: ObjectID, services: LocationServices) {}
+    package func monitoringDidFail(
+        for region: String, error: LocationError, manager: ObjectID, services: LocationServices
+    ) {}
+    package func locationUpdatesPausedChanged(
+        manager: ObjectID, paused: Bool, services: LocationServices
+    ) {}
+}
+
 /// What an engine asks of the system; sent to the location daemon (and the operating system)
 /// when the callback returns.
-public enum AppRequest: Sendable, Equatable, CustomStringConvertible {
+package enum AppRequest: Sendable, Equatable, CustomStringConvertible {
     case createManager(ObjectID)
     /// A `LocationManager` object was given a delegate (the first time): from now on the
     /// daemon sends it the callbacks only a delegate gets (pause and resume, accuracy).
@@ -127,6 +140,13 @@ public enum AppRequest: Sendable, Equatable, CustomStringConvertible {
     /// A `Monitor` object was opened: the daemon sends the process the monitor's records.
     case requestMonitorRecords(String)
     case startMonitoringRegion(ObjectID, CircularRegion)
+    /// After `startMonitoringRegion` from a manager whose delegate is told
+    /// `didStartMonitoringFor` (R-G4): the daemon confirms the region if it now monitors it.
+    case confirmMonitoringStart(ObjectID, identifier: String)
+    /// `requestState(for:)` of a monitored legacy region (R-G3).
+    case requestRegionState(ObjectID, identifier: String)
+    /// `requestLocation()`: one fix, then the request ends (R-G1).
+    case requestLocation(ObjectID)
     case stopMonitoringRegion(ObjectID, identifier: String)
     case startVisits
     case stopVisits
@@ -139,7 +159,7 @@ public enum AppRequest: Sendable, Equatable, CustomStringConvertible {
     /// `requestTemporaryFullAccuracyAuthorization(withPurposeKey:)`.
     case requestTemporaryFullAccuracy(purposeKey: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .createManager(let id): "create manager \(id)"
         case .setDelegate(let id): "manager \(id) delegate set"
@@ -184,6 +204,11 @@ public enum AppRequest: Sendable, Equatable, CustomStringConvertible {
                 + "\(PlainText.fixed(region.radiusMeters, digits: 1))m"
         case .stopMonitoringRegion(let id, let identifier):
             "manager \(id) stop monitoring region \(identifier)"
+        case .confirmMonitoringStart(let id, let identifier):
+            "manager \(id) confirm monitoring region \(identifier)"
+        case .requestRegionState(let id, let identifier):
+            "manager \(id) request state of region \(identifier)"
+        case .requestLocation(let id): "manager \(id) request location"
         case .startVisits: "visits start"
         case .stopVisits: "visits stop"
         case .beginBackgroundTask(let id): "background task \(id) begin"
@@ -244,7 +269,7 @@ public final class LocationServices {
     /// What the engine asked for so far in this callback.
     private var asked = CallbackRequests()
     /// The requests made so far in this callback.
-    public var requests: [AppRequest] { asked.requests }
+    package var requests: [AppRequest] { asked.requests }
     /// The assertion that ended the process, if one did.
     public var crashReason: String? { assertionMessage }
     // Not public itself, so that the compiler sees every access and checks them statically.
@@ -264,6 +289,9 @@ public final class LocationServices {
     private var store: Store?
     /// The store this process opened, if any (its open transaction dies with the process).
     var openedStore: Store? { store }
+    /// What the system keeps for the app across its processes (`SystemRecord`), owned by the
+    /// app-process actor: read only.
+    let system: SystemRecord
     /// The `LocationManager` objects made in this process, in creation order. The services
     /// keep each for the life of the process (Core Location stops a manager the app lets go
     /// of; keep a reference anyway, as an iOS app must).
@@ -300,7 +328,11 @@ public final class LocationServices {
     /// network when the callback returns.
     public let urlSession: UploadSession
 
-    init(capabilities: AppCapabilities, systemVersion: Int, nextObjectID: Int) {
+    init(
+        capabilities: AppCapabilities, systemVersion: Int, nextObjectID: Int,
+        system: SystemRecord = SystemRecord()
+    ) {
+        self.system = system
         self.capabilities = capabilities
         self.systemVersion = systemVersion
         self.nextObjectID = nextObjectID
@@ -377,7 +409,7 @@ public final class LocationServices {
     }
 
     /// The `LocationManager` object with handle `id`, if this process made one.
-    public func locationManager(_ id: ObjectID) -> LocationManager? {
+    package func locationManager(_ id: ObjectID) -> LocationManager? {
         locationManagers.first { $0.id == id }
     }
 
@@ -410,14 +442,14 @@ public final class LocationServices {
     }
 
     /// A new `CLLocationManager` (background updates off, R-A8; automatic pause on, R-F4).
-    public func makeManager() -> ObjectID {
+    package func makeManager() -> ObjectID {
         let id = newObject()
         record(.createManager(id))
         return id
     }
 
     /// `allowsBackgroundLocationUpdates`; true without the background mode aborts (R-A9).
-    public func setAllowsBackgroundLocationUpdates(_ manager: ObjectID, _ allowed: Bool) {
+    package func setAllowsBackgroundLocationUpdates(_ manager: ObjectID, _ allowed: Bool) {
         guard crashReason == nil else { return }
         if allowed && !capabilities.locationBackgroundMode {
             assertionMessage =
@@ -428,45 +460,48 @@ public final class LocationServices {
         record(.setAllowsBackgroundLocationUpdates(manager, allowed))
     }
 
-    public func setPausesLocationUpdatesAutomatically(_ manager: ObjectID, _ pauses: Bool) {
+    package func setPausesLocationUpdatesAutomatically(_ manager: ObjectID, _ pauses: Bool) {
         record(.setPausesLocationUpdatesAutomatically(manager, pauses))
     }
     /// `showsBackgroundLocationIndicator` (false by default, R-A8): it matters only for an
     /// Always app, which shows the blue background location indicator while this manager
     /// delivers in the background only if it is true (R-B8). When In Use apps always show it.
-    public func setShowsBackgroundLocationIndicator(_ manager: ObjectID, _ shows: Bool) {
+    package func setShowsBackgroundLocationIndicator(_ manager: ObjectID, _ shows: Bool) {
         record(.setShowsBackgroundLocationIndicator(manager, shows))
     }
     /// `desiredAccuracy` in metres (`kCLLocationAccuracyBest` is the default; 3000 is
     /// `kCLLocationAccuracyThreeKilometers`): it chooses the source of the fixes.
-    public func setDesiredAccuracy(_ manager: ObjectID, meters: Double) {
+    package func setDesiredAccuracy(_ manager: ObjectID, meters: Double) {
         record(.setDesiredAccuracy(manager, meters: meters))
     }
     /// `distanceFilter` in metres (none by default).
-    public func setDistanceFilter(_ manager: ObjectID, meters: Double) {
+    package func setDistanceFilter(_ manager: ObjectID, meters: Double) {
         record(.setDistanceFilter(manager, meters: meters))
     }
     /// `activityType` (`.other` by default).
-    public func setActivityType(_ manager: ObjectID, _ type: ActivityType) {
+    package func setActivityType(_ manager: ObjectID, _ type: ActivityType) {
         record(.setActivityType(manager, type))
     }
-    public func startUpdatingLocation(_ manager: ObjectID) {
+    package func startUpdatingLocation(_ manager: ObjectID) {
         record(.startUpdatingLocation(manager))
     }
-    public func stopUpdatingLocation(_ manager: ObjectID) { record(.stopUpdatingLocation(manager)) }
+    package func stopUpdatingLocation(_ manager: ObjectID) {
+        record(.stopUpdatingLocation(manager))
+    }
 
     /// Starts iterating `CLLocationUpdate.liveUpdates(configuration)`.
-    public func startLiveUpdates(_ configuration: LiveConfiguration = .default) -> ObjectID {
+    public func startLiveUpdates(_ configuration: LiveConfiguration = .default) -> LiveUpdatesID {
         let id = newObject()
         record(.startLiveUpdates(id, configuration), using: .liveUpdates)
-        return id
+        return LiveUpdatesID(id)
     }
-    public func stopLiveUpdates(_ stream: ObjectID) {
-        record(.stopLiveUpdates(stream), using: .liveUpdates)
+    /// Stops the stream `stream` (the iteration of `liveUpdates` ends).
+    public func stopLiveUpdates(_ stream: LiveUpdatesID) {
+        record(.stopLiveUpdates(stream.object), using: .liveUpdates)
     }
 
     /// Creates and holds a `CLBackgroundActivitySession` (R-C5).
-    public func beginBackgroundActivitySession() -> ObjectID {
+    package func beginBackgroundActivitySession() -> ObjectID {
         beginBackgroundActivitySession(observed: false)
     }
 
@@ -492,17 +527,17 @@ public final class LocationServices {
         recordIfAvailable(.observeSessionDiagnostics(id), .serviceSession)
         return id
     }
-    public func invalidateBackgroundActivitySession(_ session: ObjectID) {
+    package func invalidateBackgroundActivitySession(_ session: ObjectID) {
         record(.invalidateBackgroundActivitySession(session), using: .backgroundActivitySession)
     }
 
     /// Creates and holds a `CLServiceSession` (R-B9).
-    public func beginServiceSession(authorization: Authorization) -> ObjectID {
+    package func beginServiceSession(authorization: Authorization) -> ObjectID {
         let id = newObject()
         record(.beginServiceSession(id, authorization), using: .serviceSession)
         return id
     }
-    public func invalidateServiceSession(_ session: ObjectID) {
+    package func invalidateServiceSession(_ session: ObjectID) {
         record(.invalidateServiceSession(session), using: .serviceSession)
     }
 
@@ -511,10 +546,10 @@ public final class LocationServices {
 
     /// Opens `CLMonitor(name)` and starts reading its events: a relaunched app must do this with
     /// the same name to receive the event that woke it (R-A12).
-    public func openMonitor(_ name: String) { record(.openMonitor(name), using: .monitor) }
+    package func openMonitor(_ name: String) { record(.openMonitor(name), using: .monitor) }
 
     /// Adds a `CircularGeographicCondition` to the monitor `monitor` (R-F8).
-    public func addCondition(
+    package func addCondition(
         monitor: String, condition: String, center: Coordinate, radiusMeters: Double
     ) {
         record(
@@ -522,7 +557,7 @@ public final class LocationServices {
                 monitor: monitor, condition: condition, center: center, radiusMeters: radiusMeters),
             using: .monitor)
     }
-    public func removeCondition(monitor: String, condition: String) {
+    package func removeCondition(monitor: String, condition: String) {
         record(.removeCondition(monitor: monitor, condition: condition), using: .monitor)
     }
 
@@ -530,12 +565,28 @@ public final class LocationServices {
     /// persists across launches and relaunches the app on exit; a region with the same
     /// identifier replaces the old one. Over `regionCountMax` regions and conditions, or with
     /// reduced accuracy, the manager gets `monitoringDidFailFor` (R-F8, R-F10).
-    public func startMonitoring(_ manager: ObjectID, for region: CircularRegion) {
+    package func startMonitoring(_ manager: ObjectID, for region: CircularRegion) {
         record(.startMonitoringRegion(manager, region))
     }
     /// `stopMonitoring(for:)` by the region's identifier.
-    public func stopMonitoring(_ manager: ObjectID, regionIdentifier: String) {
+    package func stopMonitoring(_ manager: ObjectID, regionIdentifier: String) {
         record(.stopMonitoringRegion(manager, identifier: regionIdentifier))
+    }
+
+    /// The system's most recent location, as `CLLocationManager.location` reads it: the last
+    /// fix the location daemon produced for this app (delivered, held or withheld), kept by the
+    /// system across launches, so a freshly launched process reads it before any fix of its
+    /// own (R-G2). Nil before the first fix and while the app is not authorized.
+    public var cachedLocation: Fix? {
+        authorizationStatus == .always || authorizationStatus == .whenInUse
+            ? system.lastFix : nil
+    }
+
+    /// The legacy regions the system monitors for this app (`monitoredRegions`, R-G5): those
+    /// any process of the app registered and did not stop, in the order registered, less
+    /// those the daemon refused (`monitoringDidFailFor`). It survives relaunches and reboots.
+    public var monitoredRegions: [CircularRegion] {
+        SystemRecord.regions(system.regions, after: asked.requests)
     }
 
     /// Visit monitoring (R-F9): it outlives the process, and a relaunched app receives visits
@@ -544,12 +595,15 @@ public final class LocationServices {
     public func stopMonitoringVisits() { record(.stopVisits) }
 
     /// `beginBackgroundTask` (R-F1).
-    public func beginBackgroundTask() -> ObjectID {
+    public func beginBackgroundTask() -> BackgroundTaskID {
         let id = newObject()
         record(.beginBackgroundTask(id))
-        return id
+        return BackgroundTaskID(id)
     }
-    public func endBackgroundTask(_ task: ObjectID) { record(.endBackgroundTask(task)) }
+    /// `endBackgroundTask(_:)`.
+    public func endBackgroundTask(_ task: BackgroundTaskID) {
+        record(.endBackgroundTask(task.object))
+    }
 
     /// `requestWhenInUseAuthorization()`: while the authorization is not determined and the app
     /// is in the foreground, the user answers the prompt (`AuthorizationAnswers.whenInUse`)
@@ -578,15 +632,15 @@ public final class LocationServices {
     /// log records that it never fired (`timerEnded`).
     /// - Returns: the timer's handle, which `timerDidFire` carries.
     @discardableResult
-    public func scheduledTimer(after delay: VirtualDuration) -> ObjectID {
+    public func scheduledTimer(after delay: VirtualDuration) -> TimerID {
         let id = newObject()
         if crashReason == nil { ask { $0.timerRequests.append(.schedule(id, after: delay)) } }
-        return id
+        return TimerID(id)
     }
 
     /// `invalidate()`: the timer will not fire (nothing happens if it already has).
-    public func invalidateTimer(_ timer: ObjectID) {
-        if crashReason == nil { ask { $0.timerRequests.append(.invalidate(timer)) } }
+    public func invalidateTimer(_ timer: TimerID) {
+        if crashReason == nil { ask { $0.timerRequests.append(.invalidate(timer.object)) } }
     }
 }
 

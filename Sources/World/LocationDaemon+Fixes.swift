@@ -6,7 +6,7 @@ import Simulation
 extension LocationDaemon {
     /// True while some manager or live stream wants fixes.
     var hasActiveConsumer: Bool {
-        managers.contains { $0.updating && !$0.pausedBySystem }
+        managers.contains { ($0.updating && !$0.pausedBySystem) || $0.requestedLocation }
             || liveStreams.contains { !$0.paused }
     }
 
@@ -36,9 +36,30 @@ extension LocationDaemon {
         // Each manager and stream is changed as a copy, stored back once at the end of its
         // iteration (`changeObjects`).
         for index in managers.indices
-        where managers[index].updating && !managers[index].pausedBySystem {
+        where (managers[index].updating && !managers[index].pausedBySystem)
+            || managers[index].requestedLocation
+        {
             var manager = managers[index]
             defer { changeObjects { $0.managers[index] = manager } }
+            // R-G1: a one-time request takes this fix if it can reach the app, and ends.
+            if manager.requestedLocation && withheld == nil {
+                manager.requestedLocation = false
+                if let timer = manager.requestTimer { context.cancel(timer) }
+                manager.requestTimer = nil
+                if !manager.updating || manager.pausedBySystem {
+                    let update = LocationUpdate(
+                        channel: .manager(manager.id),
+                        fix: source(for: manager.desiredAccuracyMeters) == .gnss
+                            ? fix
+                            : makeFix(
+                                source: source(for: manager.desiredAccuracyMeters), at: context.now)
+                    )
+                    sendToApp(.location(update), &context)
+                    continue
+                }
+            } else if !manager.updating || manager.pausedBySystem {
+                continue
+            }
             if manager.pausesAutomatically && still {
                 let since = manager.stillSince ?? context.now
                 manager.stillSince = since

@@ -66,6 +66,9 @@ final class LocationDaemon: SimulationActor {
         var reducedFixAt: Instant?
         /// A `LocationManager` object with a delegate: it is told of pause and resume (R-F4).
         var hasDelegate = false
+        /// A `requestLocation()` waits for its one fix (R-G1), until `requestTimer` fires.
+        var requestedLocation = false
+        var requestTimer: EventHandle?
     }
     struct LiveStream {
         var id: ObjectID
@@ -465,6 +468,18 @@ final class LocationDaemon: SimulationActor {
                 }
             case .stopMonitoringRegion(_, let identifier):
                 removeCondition(.region(identifier), &context)
+            case .confirmMonitoringStart(let manager, let identifier):
+                // After the registration it follows: confirmed only if it was accepted (R-G4).
+                if conditions.contains(where: { $0.key == .region(identifier) }) {
+                    sendToApp(.monitoringStarted(region: identifier, manager: manager), &context)
+                }
+            case .requestRegionState(let manager, let identifier):
+                sendToApp(
+                    .regionState(region: identifier, regionState(identifier), manager: manager),
+                    &context)
+            case .requestLocation(let id):
+                registers = true
+                requestLocation(id, &context)
             case .startVisits:
                 registers = true
                 startVisits(&context)
@@ -614,6 +629,46 @@ final class LocationDaemon: SimulationActor {
         }
     }
 
+    // MARK: - One-time requests
+
+    /// `requestLocation()` (R-G1): the manager wants the next fix that can reach the app, for
+    /// at most `requestLocationTimeout`; a second request restarts the wait.
+    private func requestLocation(_ id: ObjectID, _ context: inout Scheduler<WorldMessage>) {
+        guard let index = managers.firstIndex(where: { $0.id == id }) else { return }
+        if let timer = managers[index].requestTimer { context.cancel(timer) }
+        let timer = context.setTimer(
+            after: policy.requestLocationTimeout,
+            .daemonTimer(.locationRequestTimedOut(id, generation: generation)))
+        changeObjects {
+            $0.managers[index].requestedLocation = true
+            $0.managers[index].requestTimer = timer
+        }
+    }
+
+    /// No fix reached the app in time: the request ends with `locationUnknown` (R-G1).
+    private func locationRequestTimedOut(
+        _ id: ObjectID, _ context: inout Scheduler<WorldMessage>
+    ) {
+        guard let index = managers.firstIndex(where: { $0.id == id }),
+            managers[index].requestedLocation
+        else { return }
+        changeObjects {
+            $0.managers[index].requestedLocation = false
+            $0.managers[index].requestTimer = nil
+        }
+        sendToApp(.failure(.locationUnknown, manager: id), &context)
+    }
+
+    /// The state of the legacy region `identifier` for `requestState(for:)` (R-G3): known only
+    /// for a region the daemon monitors, and only once monitoring runs after the first unlock
+    /// since the boot (R-F6).
+    private func regionState(_ identifier: String) -> ConditionState {
+        guard unlockedSinceBoot,
+            let region = conditions.first(where: { $0.key == .region(identifier) })
+        else { return .unknown }
+        return region.inside ? .satisfied : .unsatisfied
+    }
+
     // MARK: - Timers
 
     private func handle(_ timer: DaemonTimer, _ context: inout Scheduler<WorldMessage>) {
@@ -638,6 +693,9 @@ final class LocationDaemon: SimulationActor {
         case .regionExit(let key): regionCrossingDue(key, entered: false, &context)
         case .regionEntry(let key): regionCrossingDue(key, entered: true, &context)
         case .visit: visitDue(&context)
+        case .locationRequestTimedOut(let manager, let generation):
+            guard generation == self.generation else { return }
+            locationRequestTimedOut(manager, &context)
         }
     }
 }

@@ -47,6 +47,15 @@ public protocol LocationManagerDelegate: AnyObject {
     func locationManager(_ manager: LocationManager, didExitRegion regionIdentifier: String)
     /// `locationManager(_:didVisit:)` (R-F9).
     func locationManager(_ manager: LocationManager, didVisit visit: Visit)
+    /// `locationManager(_:didStartMonitoringFor:)`, by the region's identifier: the daemon
+    /// monitors the region (R-G4). Sent only to a manager that asks for it
+    /// (`reportsMonitoringStarts`).
+    func locationManager(_ manager: LocationManager, didStartMonitoringFor regionIdentifier: String)
+    /// `locationManager(_:didDetermineState:for:)`, the answer to `requestState(for:)` (R-G3):
+    /// `satisfied` inside, `unsatisfied` outside, `unknown` when not known.
+    func locationManager(
+        _ manager: LocationManager, didDetermineState state: ConditionState,
+        forRegion regionIdentifier: String)
 }
 
 extension LocationManagerDelegate {
@@ -65,6 +74,13 @@ extension LocationManagerDelegate {
     public func locationManager(_ manager: LocationManager, didExitRegion regionIdentifier: String)
     {}
     public func locationManager(_ manager: LocationManager, didVisit visit: Visit) {}
+    public func locationManager(
+        _ manager: LocationManager, didStartMonitoringFor regionIdentifier: String
+    ) {}
+    public func locationManager(
+        _ manager: LocationManager, didDetermineState state: ConditionState,
+        forRegion regionIdentifier: String
+    ) {}
 }
 
 /// `CLVisit`: an arrival at a place, or a departure from it (R-F9).
@@ -110,13 +126,22 @@ public enum LocationAccuracy {
 /// process at once (R-A9).
 public final class LocationManager {
     /// The manager's handle, the one the first form's calls and `LocationUpdate` use.
-    public let id: ObjectID
+    package let id: ObjectID
     private weak var services: LocationServices?
     private var delegateAnnounced = false
     /// True once this manager started significant change (its delegate gets those locations).
     public private(set) var monitorsSignificantLocationChanges = false
-    /// The most recent fix this manager's delegate was given (`location`).
-    public internal(set) var location: Fix?
+    /// `location`: the system's most recent fix for the app, valid in a freshly launched
+    /// process before any fix of its own (R-G2); nil before the first and while the app is not
+    /// authorized (`LocationServices.cachedLocation`).
+    public var location: Fix? { services?.cachedLocation }
+    /// `monitoredRegions`: the legacy regions the system monitors for the app, shared by every
+    /// manager and kept across launches (R-G5; `LocationServices.monitoredRegions`).
+    public var monitoredRegions: [CircularRegion] { services?.monitoredRegions ?? [] }
+    /// Whether the delegate is told `didStartMonitoringFor` (R-G4). Core Location always tells
+    /// it; LifelineKit's `CLLocationManager` sets this. The built-in engines' managers leave it
+    /// off, so their runs (and pinned trace hashes) stay as they were before it existed.
+    package var reportsMonitoringStarts = false
 
     /// `CLLocationManager()` within the process that `services` serves.
     public init(services: LocationServices) {
@@ -207,7 +232,26 @@ public final class LocationManager {
     /// `startMonitoring(for:)` (R-B6, R-F8): the region persists across launches.
     public func startMonitoring(for region: CircularRegion) {
         services?.startMonitoring(id, for: region)
+        if reportsMonitoringStarts {
+            services?.record(.confirmMonitoringStart(id, identifier: region.identifier))
+        }
     }
+
+    /// `requestState(for:)` (R-G3): the delegate's `didDetermineState` answers, by the region's
+    /// identifier, whether the device is inside a region the system monitors.
+    public func requestState(for region: CircularRegion) {
+        requestState(forRegionIdentifier: region.identifier)
+    }
+
+    /// `requestState(for:)` by the region's identifier.
+    package func requestState(forRegionIdentifier identifier: String) {
+        services?.record(.requestRegionState(id, identifier: identifier))
+    }
+
+    /// `requestLocation()` (R-G1): one fix reaches the delegate's `didUpdateLocations`, then
+    /// the request ends; with none within `requestLocationTimeout`, `didFailWithError` with
+    /// `locationUnknown`. It works alongside `startUpdatingLocation()`.
+    public func requestLocation() { services?.record(.requestLocation(id)) }
     /// `stopMonitoring(for:)`.
     public func stopMonitoring(for region: CircularRegion) {
         services?.stopMonitoring(id, regionIdentifier: region.identifier)
@@ -225,8 +269,7 @@ struct Delegates {
 
     /// A manager's fixes, in one batch.
     func deliver(_ fixes: [Fix], to id: ObjectID) {
-        guard let manager = services.locationManager(id), let last = fixes.last else { return }
-        manager.location = last
+        guard let manager = services.locationManager(id), !fixes.isEmpty else { return }
         manager.delegate?.locationManager(manager, didUpdateLocations: fixes)
     }
 
@@ -239,6 +282,16 @@ struct Delegates {
         guard let manager = services.locationManager(id) else { return }
         manager.delegate?.locationManager(
             manager, monitoringDidFailFor: region, withError: error)
+    }
+
+    func monitoringStarted(_ region: String, manager id: ObjectID) {
+        guard let manager = services.locationManager(id) else { return }
+        manager.delegate?.locationManager(manager, didStartMonitoringFor: region)
+    }
+
+    func determined(_ state: ConditionState, _ region: String, manager id: ObjectID) {
+        guard let manager = services.locationManager(id) else { return }
+        manager.delegate?.locationManager(manager, didDetermineState: state, forRegion: region)
     }
 
     func pausedChanged(manager id: ObjectID, paused: Bool) {
@@ -262,7 +315,6 @@ struct Delegates {
         for manager in services.locationManagers {
             switch event {
             case .significantChange(let fix) where manager.monitorsSignificantLocationChanges:
-                manager.location = fix
                 manager.delegate?.locationManager(manager, didUpdateLocations: [fix])
             case .regionExit(let identifier):
                 manager.delegate?.locationManager(manager, didExitRegion: identifier)

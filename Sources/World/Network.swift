@@ -83,12 +83,12 @@ public enum UploadResult: Sendable, Equatable, CustomStringConvertible {
 
 /// One upload request as the app process sends it to the network: the task, its batch, and how
 /// long the network waits before beginning it (`URLSessionTask.earliestBeginDate`, as a delay).
-public struct UploadRequest: Sendable, Equatable, CustomStringConvertible {
-    public var task: UploadTaskID
-    public var batch: UploadBatch
-    public var earliestBeginDelay: VirtualDuration
+package struct UploadRequest: Sendable, Equatable, CustomStringConvertible {
+    package var task: UploadTaskID
+    package var batch: UploadBatch
+    package var earliestBeginDelay: VirtualDuration
 
-    public var description: String {
+    package var description: String {
         "\(task) \(batch)"
             + (earliestBeginDelay == .zero ? "" : " after \(earliestBeginDelay)")
     }
@@ -147,11 +147,11 @@ public enum NetworkCondition: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// The network's timers: a request due to begin, and a request due to reach the server.
-public enum NetworkTimer: Sendable, Equatable, CustomStringConvertible {
+package enum NetworkTimer: Sendable, Equatable, CustomStringConvertible {
     case begin(UploadTaskID, generation: Int)
     case arrive(UploadTaskID, generation: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .begin(let task, let generation): "begin \(task) (process \(generation))"
         case .arrive(let task, let generation): "\(task) reaches the server (process \(generation))"

@@ -53,6 +53,7 @@ extension IOSPolicy {
             ("legacyLaunchOptionsCarryLocation", .flag(\.legacyLaunchOptionsCarryLocation)),
             ("whenInUseGrace", .duration(\.whenInUseGrace)),
             ("deniedSignalDelay", .duration(\.deniedSignalDelay)),
+            ("requestLocationTimeout", .duration(\.requestLocationTimeout)),
             ("systemVersion", .count(\.systemVersion, 5...99)),
             ("stationaryPauseDelay", .duration(\.stationaryPauseDelay)),
             ("stationarySpeedMetersPerSecond", .meters(\.stationarySpeedMetersPerSecond)),

@@ -75,6 +75,14 @@ public struct IOSPolicy: Sendable, Equatable {
     /// 13.4–13.5 s after leaving began, 2 s after the last fix, A). Live updates get no signal.
     public var deniedSignalDelay = VirtualDuration.seconds(2)
 
+    // MARK: One-time location
+
+    /// How long `requestLocation()` waits for a fix to reach the app before the request ends
+    /// with `didFailWithError(locationUnknown)` (R-G1: Apple says a fix "may take several
+    /// seconds" and that one not determined "in a timely manner" is a failure, without a
+    /// figure: 10 s is assumed).
+    public var requestLocationTimeout = VirtualDuration.seconds(10)
+
     // MARK: What exists (by iOS generation)
 
     /// The major iOS version modelled: it decides which APIs exist (`CoreLocationAPI`: live

@@ -86,7 +86,7 @@ protocol DiagnosedSession: AnyObject {
 /// callback returns, through the mailbox).
 public final class BackgroundActivitySession: DiagnosedSession {
     /// The session's handle, the one the first form's calls use.
-    public let id: ObjectID
+    package let id: ObjectID
     private weak var services: LocationServices?
     /// The last diagnostic the system sent (nil before the first, and on iOS versions without
     /// `CLBackgroundActivitySession`, where the call does nothing).
@@ -130,7 +130,7 @@ public final class BackgroundActivitySession: DiagnosedSession {
 /// made it, and `diagnostic` is nil until the system has answered.
 public final class ServiceSession: DiagnosedSession {
     /// The session's handle.
-    public let id: ObjectID
+    package let id: ObjectID
     /// The authorization it requires.
     public let authorization: ServiceSessionRequirement
     /// True when it also requires full accuracy (`fullAccuracyPurposeKey`).

@@ -88,7 +88,7 @@ public final class Uploader {
     /// Failed attempts of the first batch in a row.
     public var failedAttemptCount: Int { failures }
     /// The background task held while the queue works.
-    public var backgroundTask: ObjectID? { heldBackgroundTask }
+    public var backgroundTask: BackgroundTaskID? { heldBackgroundTask }
 
     // The state behind the four above. Public stored properties are checked at run time at
     // every access (another module may reach them), and `resume` reads them at every commit:
@@ -97,7 +97,7 @@ public final class Uploader {
     private var batches: [UploadBatch] = []
     private var taskInFlight: UploadTaskID?
     private var failures = 0
-    private var heldBackgroundTask: ObjectID?
+    private var heldBackgroundTask: BackgroundTaskID?
 
     /// Whether the store's outbox has been read in this process.
     private var restored = false
@@ -114,7 +114,7 @@ public final class Uploader {
     private var waitingCount = 0
     private var countedUpTo = 0
     /// The timer that ends the wait, while one is scheduled.
-    private var waitTimer: ObjectID?
+    private var waitTimer: TimerID?
 
     public init(_ configuration: UploaderConfiguration = UploaderConfiguration()) {
         self.configuration = configuration
@@ -177,7 +177,9 @@ public final class Uploader {
     /// Call from the engine's `backgroundTaskWillExpire`: ends the uploader's task (a request
     /// still in flight goes on without it) and returns true, or returns false for another task.
     @discardableResult
-    public func backgroundTaskWillExpire(_ task: ObjectID, services: LocationServices) -> Bool {
+    public func backgroundTaskWillExpire(_ task: BackgroundTaskID, services: LocationServices)
+        -> Bool
+    {
         guard task == heldBackgroundTask else { return false }
         services.endBackgroundTask(task)
         heldBackgroundTask = nil
@@ -187,7 +189,7 @@ public final class Uploader {
     /// Call from the engine's `timerDidFire`; returns false for a timer that is not the
     /// uploader's: its wait for a batch is over.
     @discardableResult
-    public func timerDidFire(_ timer: ObjectID, services: LocationServices) -> Bool {
+    public func timerDidFire(_ timer: TimerID, services: LocationServices) -> Bool {
         guard timer == waitTimer else { return false }
         waitTimer = nil
         resume(services: services)

@@ -54,7 +54,7 @@ public struct WorldConfiguration: Sendable {
 ///     world.log   // what the app saw
 public struct World {
     /// The simulation the actors run on.
-    public var simulation: Simulation<WorldMessage>
+    package var simulation: Simulation<WorldMessage>
     public let operatingSystem = ActorID(index: 0)
     public let daemon = ActorID(index: 1)
     public let app = ActorID(index: 2)
@@ -64,8 +64,13 @@ public struct World {
     private let locationDaemon: LocationDaemon
     private let networkActor: Network
 
-    public init(
-        _ configuration: WorldConfiguration, trace: (any TraceSink<WorldMessage>)? = nil,
+    public init(_ configuration: WorldConfiguration, engine: @escaping () -> any AppEngine) {
+        self.init(configuration, trace: nil, engine: engine)
+    }
+
+    /// A world whose messages also go to `trace` (the message type is the package's own).
+    package init(
+        _ configuration: WorldConfiguration, trace: (any TraceSink<WorldMessage>)?,
         engine: @escaping () -> any AppEngine
     ) {
         self.init(
@@ -77,7 +82,15 @@ public struct World {
     /// configuration's (an explorer's test case, say, so that a failing ordering shrinks).
     public init(
         _ configuration: WorldConfiguration, ordering: OrderingStrategy,
-        trace: (any TraceSink<WorldMessage>)? = nil, engine: @escaping () -> any AppEngine
+        engine: @escaping () -> any AppEngine
+    ) {
+        self.init(configuration, ordering: ordering, trace: nil, engine: engine)
+    }
+
+    /// The same, with the messages also going to `trace`.
+    package init(
+        _ configuration: WorldConfiguration, ordering: OrderingStrategy,
+        trace: (any TraceSink<WorldMessage>)?, engine: @escaping () -> any AppEngine
     ) {
         let root = Seed(configuration.seed)
         simulation = Simulation(ordering: ordering, trace: trace)

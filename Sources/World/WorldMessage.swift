@@ -95,7 +95,7 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// The operating system's timers.
-public enum OSTimer: Sendable, Equatable, CustomStringConvertible {
+package enum OSTimer: Sendable, Equatable, CustomStringConvertible {
     case enterBackground(generation: Int)
     case suspend(generation: Int)
     case wakeRuntimeEnded(generation: Int)
@@ -107,7 +107,7 @@ public enum OSTimer: Sendable, Equatable, CustomStringConvertible {
     /// The user answered the temporary full accuracy prompt.
     case temporaryFullAccuracyAnswered(granted: Bool, generation: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .enterBackground(let generation): "enter background (process \(generation))"
         case .suspend(let generation): "suspend (process \(generation))"
@@ -126,7 +126,7 @@ public enum OSTimer: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// The location daemon's timers.
-public enum DaemonTimer: Sendable, Equatable, CustomStringConvertible {
+package enum DaemonTimer: Sendable, Equatable, CustomStringConvertible {
     case fix
     case motionResumes
     case graceEnded(generation: Int)
@@ -135,8 +135,10 @@ public enum DaemonTimer: Sendable, Equatable, CustomStringConvertible {
     case regionExit(RegionKey)
     case regionEntry(RegionKey)
     case visit
+    /// A `requestLocation()` of the manager got no fix to the app in time (R-G1).
+    case locationRequestTimedOut(ObjectID, generation: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .fix: "fix"
         case .motionResumes: "motion resumes"
@@ -147,13 +149,15 @@ public enum DaemonTimer: Sendable, Equatable, CustomStringConvertible {
         case .regionExit(let key): "exit \(key)"
         case .regionEntry(let key): "entry \(key)"
         case .visit: "visit"
+        case .locationRequestTimedOut(let manager, let generation):
+            "location request of manager \(manager) timed out (process \(generation))"
         }
     }
 }
 
 /// The app process's timers: held events whose listener did not come back in time, and the
 /// disk's writes (a store commit completing, the saved record written).
-public enum AppTimer: Sendable, Equatable, CustomStringConvertible {
+package enum AppTimer: Sendable, Equatable, CustomStringConvertible {
     case heldEventsExpired(generation: Int)
     case commitCompleted(CommitID, generation: Int)
     case savedRecordWrite(generation: Int)
@@ -163,7 +167,7 @@ public enum AppTimer: Sendable, Equatable, CustomStringConvertible {
     /// (VirtualConcurrency): its jobs run now.
     case concurrencyWake(generation: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .heldEventsExpired(let generation): "held events expired (process \(generation))"
         case .commitCompleted(let commit, let generation):
@@ -177,7 +181,7 @@ public enum AppTimer: Sendable, Equatable, CustomStringConvertible {
 
 /// Every message of a world simulation. Messages to the app carry the process generation they
 /// were meant for; a later process ignores them.
-public enum WorldMessage: Sendable, CustomStringConvertible {
+package enum WorldMessage: Sendable, CustomStringConvertible {
     // The scenario to the operating system.
     case user(UserAction)
     // The app process to the location daemon and the operating system.
@@ -236,7 +240,7 @@ public enum WorldMessage: Sendable, CustomStringConvertible {
     case appTimer(AppTimer)
     case networkTimer(NetworkTimer)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .user(let action): "user \(action)"
         case .requests(let requests, let generation):

@@ -129,11 +129,40 @@ public struct Fix: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// A per-process object the app created through `LocationServices`.
+/// A per-process object the app created through `LocationServices`, as the simulator numbers
+/// it (the trace and `World.log` name objects by it). Only this package makes or reads one: a
+/// team's engine holds the object itself (`LocationManager`, the sessions, `Monitor`) or a
+/// handle typed by what it names (`BackgroundTaskID`, `TimerID`, `LiveUpdatesID`).
 public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
-    public var value: Int
-    public init(_ value: Int) { self.value = value }
+    package var value: Int
+    package init(_ value: Int) { self.value = value }
     public var description: String { "#\(value)" }
+}
+
+/// A background task's identifier, as `UIBackgroundTaskIdentifier`: returned by
+/// `LocationServices.beginBackgroundTask()`, passed to `endBackgroundTask(_:)` and to the
+/// engine's `backgroundTaskWillExpire(_:services:)`.
+public struct BackgroundTaskID: Hashable, Sendable, CustomStringConvertible {
+    package let object: ObjectID
+    package init(_ object: ObjectID) { self.object = object }
+    public var description: String { object.description }
+}
+
+/// A one-shot timer's identifier: returned by `LocationServices.scheduledTimer(after:)`,
+/// passed to `invalidateTimer(_:)` and to the engine's `timerDidFire(_:services:)`.
+public struct TimerID: Hashable, Sendable, CustomStringConvertible {
+    package let object: ObjectID
+    package init(_ object: ObjectID) { self.object = object }
+    public var description: String { object.description }
+}
+
+/// A live-updates stream's identifier (one iteration of `CLLocationUpdate.liveUpdates`):
+/// returned by `LocationServices.startLiveUpdates(_:)`, passed to `stopLiveUpdates(_:)`, and
+/// carried by the stream's updates (`LocationUpdate.liveUpdates`).
+public struct LiveUpdatesID: Hashable, Sendable, CustomStringConvertible {
+    package let object: ObjectID
+    package init(_ object: ObjectID) { self.object = object }
+    public var description: String { object.description }
 }
 
 /// The diagnostic flags of a live update (`CLLocationUpdate`, iOS 17 and 18, R-C1, F): each
@@ -205,6 +234,11 @@ public struct LocationUpdate: Sendable, Equatable, CustomStringConvertible {
     /// The stationary flag (R-C2).
     public var stationary: Bool { diagnostics.contains(.stationary) }
 
+    /// The live-updates stream this update belongs to; nil for a manager's location.
+    public var liveUpdates: LiveUpdatesID? {
+        if case .liveUpdates(let stream) = channel { LiveUpdatesID(stream) } else { nil }
+    }
+
     // `CLLocationUpdate`'s names (iOS 17 and 18) for the same fields (R-C1).
     /// `location`: the fix, nil when none is available now.
     public var location: Fix? { fix }
@@ -240,6 +274,9 @@ public enum LocationError: String, Sendable {
     /// A region could not be monitored: over the limit of `regionCountMax`, or reduced
     /// accuracy (R-F8, R-F10).
     case regionMonitoringFailure = "region-monitoring-failure"
+    /// No location could be determined in time for `requestLocation()` (R-G1,
+    /// `CLError.locationUnknown`).
+    case locationUnknown = "location-unknown"
 }
 
 /// A circular region for legacy region monitoring (`CLCircularRegion`, R-B6, R-F8).

@@ -170,7 +170,7 @@ struct SessionEngineTests {
         let relaunched = run.engines[1]
         let service = relaunched.serviceSession?.id.value ?? -1
         let activity = relaunched.backgroundActivitySession?.id.value ?? -1
-        let stream = relaunched.liveUpdates?.value ?? -1
+        let stream = relaunched.liveUpdates?.object.value ?? -1
         #expect(0 <= service && service < activity && activity < stream)
         #expect(relaunched.serviceSession?.diagnostic?.isActive == true)
         #expect(relaunched.backgroundActivitySession?.diagnostic?.isActive == true)

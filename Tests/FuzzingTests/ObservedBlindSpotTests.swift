@@ -21,7 +21,7 @@ final class PlainTracker: RecordingEngine {
     let task: Task
     let recorder = FixRecorder()
     private(set) var events: [TrackingEvent] = []
-    private var stream: ObjectID?
+    private var stream: LiveUpdatesID?
     private var service: ServiceSession?
     private var activity: BackgroundActivitySession?
 
@@ -62,7 +62,7 @@ final class PlainTracker: RecordingEngine {
         activity = nil
     }
 
-    func backgroundTaskWillExpire(_ task: ObjectID, services: LocationServices) {
+    func backgroundTaskWillExpire(_ task: BackgroundTaskID, services: LocationServices) {
         if self.task == .endsIt { recorder.backgroundTaskWillExpire(task, services: services) }
     }
 
@@ -77,7 +77,7 @@ final class PlainTracker: RecordingEngine {
     }
 
     func didReceive(_ update: LocationUpdate, services: LocationServices) {
-        guard case .liveUpdates(let id) = update.channel, id == stream, let fix = update.fix
+        guard let id = update.liveUpdates, id == stream, let fix = update.fix
         else { return }
         if mistake == .rejectsApproximateFixes && fix.horizontalAccuracyMeters > 100 {
             events.append(.fixRejected(fix, reason: "too coarse"))

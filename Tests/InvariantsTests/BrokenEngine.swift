@@ -38,7 +38,7 @@ final class BrokenEngine: TrackingEngine {
     let rules: LaunchRules
     private(set) var events: [TrackingEvent] = []
     private var enabled = false
-    private var stream: ObjectID?
+    private var stream: LiveUpdatesID?
     private var service: ServiceSession?
     private var activity: BackgroundActivitySession?
     private var manager: LocationManager?
@@ -116,7 +116,7 @@ final class BrokenEngine: TrackingEngine {
     }
 
     func didReceive(_ update: LocationUpdate, services: LocationServices) {
-        guard case .liveUpdates(let id) = update.channel, id == stream, let fix = update.fix
+        guard let id = update.liveUpdates, id == stream, let fix = update.fix
         else { return }
         fixCount += 1
         if flaw == .silentlyDropsFixes && fixCount % 2 == 0 { return }
@@ -148,7 +148,7 @@ final class BrokenEngine: TrackingEngine {
         uploader.didCompleteUpload(task, result: result, services: services)
     }
 
-    func backgroundTaskWillExpire(_ task: ObjectID, services: LocationServices) {
+    func backgroundTaskWillExpire(_ task: BackgroundTaskID, services: LocationServices) {
         if !uploader.backgroundTaskWillExpire(task, services: services) {
             services.endBackgroundTask(task)
         }

@@ -69,7 +69,7 @@ struct CLLocationManagerTests {
     }
 
     @Test(
-        "R-B6: a region registered in one process reaches the next process's new manager, as a bare CLRegion with its identifier"
+        "R-B6, R-G5: a region registered in one process is in the next process's monitoredRegions and reaches its new manager as a CLCircularRegion"
     )
     func regionAfterRelaunch() {
         let (_, journal) = runProbe(
@@ -85,11 +85,13 @@ struct CLLocationManagerTests {
                         radius: 100, identifier: "home"))
                 #expect(manager.monitoredRegions.map(\.identifier) == ["home"])
             } else {
-                #expect(manager.monitoredRegions.isEmpty, "the world does not tell a new process")
+                let regions = manager.monitoredRegions.compactMap { $0 as? CLCircularRegion }
+                #expect(regions.map(\.identifier) == ["home"], "the system keeps it (R-G5)")
+                #expect(regions.map(\.radius) == [100])
             }
         }
         #expect(journal.launches == 2)
-        #expect(journal.notes.contains("exit home bare"))
+        #expect(journal.notes.contains("exit home circular"))
     }
 
     @Test(

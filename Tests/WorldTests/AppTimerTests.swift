@@ -9,8 +9,8 @@ import Testing
 /// invalidates at once when `invalidateSecond` is set. Records the handles of timers fired.
 final class TimerEngine: AppEngine {
     final class Record: @unchecked Sendable {
-        var scheduled: [ObjectID] = []
-        var fired: [ObjectID] = []
+        var scheduled: [TimerID] = []
+        var fired: [TimerID] = []
         var launches = 0
     }
     private let record: Record
@@ -34,7 +34,7 @@ final class TimerEngine: AppEngine {
         }
     }
 
-    func timerDidFire(_ timer: ObjectID, services: LocationServices) {
+    func timerDidFire(_ timer: TimerID, services: LocationServices) {
         record.fired.append(timer)
     }
 }
@@ -90,7 +90,7 @@ struct AppTimerTests {
         ) { TimerEngine(record, delay: Self.delay) }
         #expect(world.timerFiredSeconds.isEmpty)
         #expect(record.fired.isEmpty)
-        #expect(world.timersEnded.map(\.0) == record.scheduled)
+        #expect(world.timersEnded.map(\.0) == record.scheduled.map(\.object))
         #expect(world.terminations.count == 1)
         #expect(world.timersEnded.map(\.1) == world.terminations)
     }
@@ -109,7 +109,7 @@ struct AppTimerTests {
                 nil
             }
         }
-        #expect(drops.map(\.0) == record.scheduled)
+        #expect(drops.map(\.0) == record.scheduled.map(\.object))
         #expect(drops.map(\.1) == ["R-F3"])
         #expect(world.timersEnded.isEmpty)
     }

@@ -98,7 +98,7 @@ struct LifecycleRuleTests {
         let world = runWorld(
             authorization: .always, until: 120, actions: [(0, .open), (2, .leave)]
         ) {
-            var held: ObjectID?
+            var held: BackgroundTaskID?
             let engine = ScriptedEngine { _, services in
                 services.startUpdatingLocation(services.makeManager())
             }

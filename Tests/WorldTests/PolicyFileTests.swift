@@ -153,6 +153,7 @@ struct PolicyEffect: Sendable {
             .significantChangeRelaunch(sceneBased: false)),
         .init("whenInUseGrace", #""5s""#, .whenInUseAppLeaves),
         .init("deniedSignalDelay", #""4s""#, .whenInUseAppLeaves),
+        .init("requestLocationTimeout", #""200ms""#, .oneTimeLocation),
         .init("systemVersion", "16", .newerAPIs),
         .init("stationaryPauseDelay", #""5m""#, .liveUpdatesPark),
         .init("stationarySpeedMetersPerSecond", "20", .liveUpdatesPark),
@@ -505,6 +506,16 @@ extension PolicyScenario {
 
     /// An Always app starts significant change at its first launch only and exits at 10 s;
     /// the user opens it again at 50 s; the 84 s event finds no listener: when it is dropped.
+    /// An app asks for one location at launch (`requestLocation()`, R-G1): what its delegate
+    /// is told, a fix or `locationUnknown` (the first fix comes 1 s after the launch).
+    static let oneTimeLocation = PolicyScenario(name: "one-time location") { policy in
+        let notes = CallNotes()
+        _ = runWorld(policy: policy, authorization: .always, until: 30, actions: [(0, .open)]) {
+            CallEngine(notes) { manager, _ in manager.requestLocation() }
+        }
+        return notes.lines
+    }
+
     static let userOpenedAppIgnoresEvent = PolicyScenario(name: "event with no listener") {
         policy in
         let launches = Counter()

@@ -46,12 +46,12 @@ final class UploadingEngine: AppEngine {
     func didCompleteUpload(_ task: UploadTaskID, result: UploadResult, services: LocationServices) {
         uploader.didCompleteUpload(task, result: result, services: services)
     }
-    func backgroundTaskWillExpire(_ task: ObjectID, services: LocationServices) {
+    func backgroundTaskWillExpire(_ task: BackgroundTaskID, services: LocationServices) {
         if !uploader.backgroundTaskWillExpire(task, services: services) {
             services.endBackgroundTask(task)
         }
     }
-    func timerDidFire(_ timer: ObjectID, services: LocationServices) {
+    func timerDidFire(_ timer: TimerID, services: LocationServices) {
         uploader.timerDidFire(timer, services: services)
     }
 }

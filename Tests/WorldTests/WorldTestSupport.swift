@@ -23,9 +23,9 @@ final class ScriptedEngine: AppEngine {
     var onLaunch: (LaunchContext, LocationServices) -> Void
     var onEvent: (MonitoringEvent, LocationServices) -> Void = { _, _ in }
     var onUpdate: (LocationUpdate, LocationServices) -> Void = { _, _ in }
-    var onTimer: (ObjectID, LocationServices) -> Void = { _, _ in }
+    var onTimer: (TimerID, LocationServices) -> Void = { _, _ in }
     var onLifecycle: (ProcessState, LocationServices) -> Void = { _, _ in }
-    var onTaskExpiry: ((ObjectID, LocationServices) -> Void)?
+    var onTaskExpiry: ((BackgroundTaskID, LocationServices) -> Void)?
 
     init(onLaunch: @escaping (LaunchContext, LocationServices) -> Void) { self.onLaunch = onLaunch }
 
@@ -38,13 +38,13 @@ final class ScriptedEngine: AppEngine {
     func didReceive(_ update: LocationUpdate, services: LocationServices) {
         onUpdate(update, services)
     }
-    func timerDidFire(_ timer: ObjectID, services: LocationServices) {
+    func timerDidFire(_ timer: TimerID, services: LocationServices) {
         onTimer(timer, services)
     }
     func lifecycleChanged(to state: ProcessState, services: LocationServices) {
         onLifecycle(state, services)
     }
-    func backgroundTaskWillExpire(_ task: ObjectID, services: LocationServices) {
+    func backgroundTaskWillExpire(_ task: BackgroundTaskID, services: LocationServices) {
         if let onTaskExpiry {
             onTaskExpiry(task, services)
         } else {

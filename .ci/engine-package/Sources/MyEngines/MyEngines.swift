@@ -64,14 +64,6 @@ final class Breaking: TrackingEngine {
     func didReceive(_ update: LocationUpdate, services: LocationServices) {
         inner.didReceive(update, services: services)
     }
-    func didFail(_ error: LocationError, manager: ObjectID, services: LocationServices) {
-        inner.didFail(error, manager: manager, services: services)
-    }
-    func monitoringDidFail(
-        for region: String, error: LocationError, manager: ObjectID, services: LocationServices
-    ) {
-        inner.monitoringDidFail(for: region, error: error, manager: manager, services: services)
-    }
     func didReceive(_ event: MonitoringEvent, services: LocationServices) {
         inner.didReceive(event, services: services)
     }
@@ -83,15 +75,10 @@ final class Breaking: TrackingEngine {
     ) {
         inner.accuracyAuthorizationChanged(to: accuracy, services: services)
     }
-    func locationUpdatesPausedChanged(
-        manager: ObjectID, paused: Bool, services: LocationServices
-    ) {
-        inner.locationUpdatesPausedChanged(manager: manager, paused: paused, services: services)
-    }
     func protectedDataDidBecomeAvailable(services: LocationServices) {
         inner.protectedDataDidBecomeAvailable(services: services)
     }
-    func backgroundTaskWillExpire(_ task: ObjectID, services: LocationServices) {
+    func backgroundTaskWillExpire(_ task: BackgroundTaskID, services: LocationServices) {
         inner.backgroundTaskWillExpire(task, services: services)
     }
     func storeDidCommit(_ commit: CommitID, services: LocationServices) {
@@ -100,7 +87,7 @@ final class Breaking: TrackingEngine {
     func didCompleteUpload(_ task: UploadTaskID, result: UploadResult, services: LocationServices) {
         inner.didCompleteUpload(task, result: result, services: services)
     }
-    func timerDidFire(_ timer: ObjectID, services: LocationServices) {
+    func timerDidFire(_ timer: TimerID, services: LocationServices) {
         inner.timerDidFire(timer, services: services)
     }
     func applicationWillTerminate(services: LocationServices) {

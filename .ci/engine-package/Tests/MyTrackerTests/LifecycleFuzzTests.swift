@@ -1,14 +1,8 @@
 // A team's own engine fuzzed from its own package with `fuzzLifecycle`, against the built-in
 // invariants plus one of the team's own, through Lifeline's public API only.
-import EngineMutants
-import Engines
 import Foundation
-import Fuzzing
-import FuzzingTesting
-import Invariants
-import Scenarios
+import LifelineTesting
 import Testing
-import World
 
 /// The team's engine: here, the session engine configured as the team ships it (stopping at
 /// termination when the user asks), registered under the team's name.
