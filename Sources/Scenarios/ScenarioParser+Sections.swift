@@ -94,12 +94,7 @@ extension ScenarioParser {
     private func readEventWords(_ reader: inout ScenarioTokenReader) throws(ScenarioParseError)
         -> UserAction
     {
-        var candidates = UserAction.readable.map { action in
-            let spelling = action.spelling
-            var words = spelling.words
-            if case .word(let word, _) = spelling.value { words.append(word) }
-            return (action: action, spelling: spelling, words: words)
-        }
+        var candidates = Self.vocabulary
         var position = 0
         while true {
             if let done = candidates.first(where: { $0.words.count == position }) {
@@ -137,6 +132,15 @@ extension ScenarioParser {
             candidates = candidates.filter { $0.words[position] == word }
             position += 1
         }
+    }
+
+    /// Every action a file can write with its spelling and its words, a word value included
+    /// (`precise-location`, `on`), worked out once rather than for every event line.
+    private static let vocabulary = UserAction.readable.map { action in
+        let spelling = action.spelling
+        var words = spelling.words
+        if case .word(let word, _) = spelling.value { words.append(word) }
+        return (action: action, spelling: spelling, words: words)
     }
 
     /// `words` without repeats, in their order.
