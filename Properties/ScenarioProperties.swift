@@ -91,20 +91,16 @@ var scenarioRoutes: Gen<ScenarioRoute> {
     ])
 }
 
-var scenarioEvents: Gen<ScenarioEvent> {
-    Gen<ScenarioEvent>.oneOf([
-        Gen.element(of: [
-            .open, .leave, .lock, .unlock, .forceQuit, .memoryPressure, .crash, .exit, .reboot,
-            .liveActivityStart, .liveActivityEnd, .networkDown, .networkUp,
-        ]),
-        Gen.element(of: Authorization.allCases).map { .authorization($0) },
-        Gen<Bool>.bool.map { .preciseLocation($0) },
-        Gen<Bool>.bool.map { .lowPowerMode($0) },
-        durations(upTo: .minutes(5)).map { .networkSlow($0) },
-        Gen.zip(Gen<Bool>.bool, durations(upTo: .hours(2))).map {
-            .clockAdjusted($0.0 ? .zero - $0.1 : $0.1)
-        },
-    ])
+/// Any action a scenario file can write (`UserAction.readable`), a kind that takes a duration
+/// with any duration up to two hours, either way for a signed one: no case is listed here.
+var scenarioEvents: Gen<UserAction> {
+    Gen.zip(Gen.element(of: UserAction.readable), durations(upTo: .hours(2)), Gen<Bool>.bool)
+        .map { action, duration, back in
+            guard case .duration(_, let signed, _, let make) = action.spelling.value else {
+                return action
+            }
+            return make(signed && back ? .zero - duration : duration)
+        }
 }
 
 var orderings: Gen<OrderingSpecification> {
@@ -137,7 +133,7 @@ var scenarios: Gen<Scenario> {
         scenario.seed = seeds.generate(testCase)
         scenario.horizon = durations(upTo: Scenario.horizonMax).generate(testCase)
         let timed = Gen.zip(durations(upTo: scenario.horizon), scenarioEvents)
-            .map { ScenarioEvent.Timed(at: $0.0, $0.1) }
+            .map { TimedEvent(at: $0.0, $0.1) }
         scenario.events = Gen.array(of: timed, length: 0...12).generate(testCase)
         return scenario
     }

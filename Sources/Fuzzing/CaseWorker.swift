@@ -206,7 +206,7 @@ public final class CaseWorker {
         defer { EngineCallbackObserver.observe = nil }
         var world = World(configuration, trace: StreamingTrace()) { engine.make() }
         for event in scenario.events {
-            world.schedule(event.event.userAction, at: .start + event.at)
+            world.schedule(event.event, at: .start + event.at)
         }
         world.run(until: .start + scenario.horizon)
     }

@@ -31,7 +31,7 @@ public struct FailureExplanation: Sendable, Equatable, CustomStringConvertible {
         /// The event's index in the scenario's `events`.
         public var index: Int
         /// The event as the scenario has it.
-        public var event: ScenarioEvent.Timed
+        public var event: TimedEvent
         /// The earliest time found at which the scenario still fails (at or before `event.at`).
         public var earliest: VirtualDuration
         /// The latest time found at which it still fails (at or after `event.at`).
@@ -44,7 +44,7 @@ public struct FailureExplanation: Sendable, Equatable, CustomStringConvertible {
         public var isAnywhere: Bool
 
         public init(
-            index: Int, event: ScenarioEvent.Timed, earliest: VirtualDuration,
+            index: Int, event: TimedEvent, earliest: VirtualDuration,
             latest: VirtualDuration, isEarliestExact: Bool, isLatestExact: Bool,
             isAnywhere: Bool
         ) {

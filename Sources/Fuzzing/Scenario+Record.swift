@@ -19,7 +19,7 @@ extension Scenario {
     /// - Throws: `GPXError` for a bad GPX route.
     public func record(policy: IOSPolicy, keepsTrace: Bool = false) throws -> RunRecord {
         let configuration = try worldConfiguration(policy: policy)
-        let actions = events.map { ScheduledAction(.start + $0.at, $0.event.userAction) }
+        let actions = events.map { ScheduledAction(.start + $0.at, $0.event) }
         let engine = self.engine
         let profile = engine.name.profile
         let record = RunRecord.run(

@@ -54,7 +54,7 @@ public struct ScenarioGenerator: Sendable {
     /// Which external events may be drawn, if narrowed: a drawn event it refuses is left out
     /// of the scenario (the draws stay the same, so a case shrinks as before). Nil, the
     /// default, keeps every kind.
-    public var eventFilter: (@Sendable (ScenarioEvent) -> Bool)?
+    public var eventFilter: (@Sendable (UserAction) -> Bool)?
 
     /// With a profile of `TrackingStart.onUserToggle`, the user turns tracking on within
     /// this of the opening (whole seconds, 0 the simplest), so that every run tracks a while.
@@ -76,7 +76,7 @@ public struct ScenarioGenerator: Sendable {
 
     /// Whether `event` is one of the app's lifecycle: it is opened or left, force-quit,
     /// purged for memory, crashes, exits, or the device reboots.
-    public static func isLifecycle(_ event: ScenarioEvent) -> Bool {
+    public static func isLifecycle(_ event: UserAction) -> Bool {
         switch event {
         case .open, .leave, .forceQuit, .memoryPressure, .crash, .exit, .reboot: true
         default: false
@@ -84,27 +84,28 @@ public struct ScenarioGenerator: Sendable {
     }
 
     /// The lifecycle kinds drawn to reach `lifecycleEventCountMin`.
-    static let lifecycleKinds: [ScenarioEvent] = [
+    static let lifecycleKinds: [UserAction] = [
         .leave, .open, .forceQuit, .memoryPressure, .crash, .reboot,
     ]
 
     /// The kinds of external event, each one feature of the swarm mask: between them every
-    /// `UserAction` of the world (`ScenarioEvent.userAction`). The user sets the app's
-    /// permission to `denied` or to one of `authorizations`.
-    static func eventKinds(authorizations: [Authorization]) -> [Gen<ScenarioEvent>] {
+    /// case of `UserAction` (`GeneratorCoverageTests` checks each kind of
+    /// `UserAction.readable` is drawn). The user sets the app's permission to `denied` or to
+    /// one of `authorizations`.
+    static func eventKinds(authorizations: [Authorization]) -> [Gen<UserAction>] {
         [
             .constant(.leave), .constant(.open), .constant(.forceQuit), .constant(.memoryPressure),
             .constant(.lock), .constant(.unlock), .constant(.reboot), .constant(.crash),
-            Gen.element(of: [Authorization.denied] + authorizations).map { .authorization($0) },
-            Gen<Bool>.bool.map { .preciseLocation($0) },
+            Gen.element(of: [Authorization.denied] + authorizations).map { .setAuthorization($0) },
+            Gen<Bool>.bool.map { .setAccuracy($0 ? .full : .reduced) },
             .constant(.networkDown), .constant(.networkUp),
-            Gen<Bool>.bool.map { .lowPowerMode($0) },
-            .constant(.liveActivityStart), .constant(.liveActivityEnd),
+            Gen<Bool>.bool.map { .setLowPowerMode($0) },
+            .constant(.startLiveActivity), .constant(.endLiveActivity),
             .constant(.exit),
             Gen.element(of: slowNetworkDelays).map { .networkSlow($0) },
             clockAdjustment,
             .constant(.trackingOff), .constant(.trackingOn),
-            Gen<Bool>.bool.map { .testHost($0) },
+            Gen<Bool>.bool.map { .attachTestHost($0) },
         ]
     }
 
@@ -118,24 +119,24 @@ public struct ScenarioGenerator: Sendable {
     static let clockDriftMax = VirtualDuration.seconds(30)
 
     /// A wall-clock adjustment of whole seconds, forward or back, at most `clockDriftMax`.
-    static var clockAdjustment: Gen<ScenarioEvent> {
+    static var clockAdjustment: Gen<UserAction> {
         Gen("clock") { testCase in
             let seconds = Gen<Int64>.int64(in: 1...(clockDriftMax.nanoseconds / 1_000_000_000))
                 .generate(testCase)
             let back = Gen<Bool>.bool.generate(testCase)
-            return .clockAdjusted(.seconds(back ? -seconds : seconds))
+            return .adjustClock(by: .seconds(back ? -seconds : seconds))
         }
     }
 
     /// `events` in time order (ties in their order), without the clock adjustments that would
     /// take the clock's total adjustment from the start past `clockDriftMax` either way
     /// (`clockAdjustment`).
-    static func withinClockDrift(_ events: [ScenarioEvent.Timed]) -> [ScenarioEvent.Timed] {
+    static func withinClockDrift(_ events: [TimedEvent]) -> [TimedEvent] {
         var total = VirtualDuration.zero
         let sorted = events.enumerated()
             .sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
         return sorted.filter { timed in
-            guard case .clockAdjusted(let offset) = timed.event else { return true }
+            guard case .adjustClock(let offset) = timed.event else { return true }
             let moved = total + offset
             guard moved <= clockDriftMax, moved >= .zero - clockDriftMax else { return false }
             total = moved
@@ -228,10 +229,10 @@ public struct ScenarioGenerator: Sendable {
                 }
             }
             if let keep = settings.eventFilter { drawn.removeAll { !keep($0.event) } }
-            var opening = [ScenarioEvent.Timed(at: .zero, .open)]
+            var opening = [TimedEvent(at: .zero, .open)]
             if profile.trackingStart == .onUserToggle {
                 let at = VirtualDuration.seconds(trackingOnSecond.generate(testCase))
-                opening.append(ScenarioEvent.Timed(at: min(at, scenario.horizon), .trackingOn))
+                opening.append(TimedEvent(at: min(at, scenario.horizon), .trackingOn))
             }
             scenario.events = opening + Self.withinClockDrift(drawn)
             return scenario
@@ -297,21 +298,21 @@ public struct ScenarioGenerator: Sendable {
     /// before `horizon`; the seconds past the minute are drawn apart, so that they shrink to a
     /// round minute.
     static func event(
-        enabledBy mask: FeatureMask, kinds: [Gen<ScenarioEvent>], within horizon: VirtualDuration
-    ) -> Gen<ScenarioEvent.Timed> {
+        enabledBy mask: FeatureMask, kinds: [Gen<UserAction>], within horizon: VirtualDuration
+    ) -> Gen<TimedEvent> {
         event(of: Gen.weighted(kinds.map { (1, $0) }, enabledBy: mask), within: horizon)
     }
 
     /// An event of a kind `kinds` draws, at a whole second before `horizon`.
-    static func event(of kinds: Gen<ScenarioEvent>, within horizon: VirtualDuration)
-        -> Gen<ScenarioEvent.Timed>
+    static func event(of kinds: Gen<UserAction>, within horizon: VirtualDuration)
+        -> Gen<TimedEvent>
     {
         let minutesMax = max(0, horizon.nanoseconds / VirtualDuration.minutes(1).nanoseconds - 1)
         return Gen("event") { testCase in
             let minute = Gen<Int64>.int64(in: 0...minutesMax).generate(testCase)
             let second = Gen<Int64>.int64(in: 0...59).generate(testCase)
             let kind = kinds.generate(testCase)
-            return ScenarioEvent.Timed(at: .minutes(minute) + .seconds(second), kind)
+            return TimedEvent(at: .minutes(minute) + .seconds(second), kind)
         }
     }
 

@@ -89,7 +89,7 @@ public struct Timeline: Sendable {
         var keyed: [(instant: Instant, rank: SourceRank, order: Int, item: Item)] = []
         for (order, scheduled) in record.actions.enumerated() {
             let line = Line(
-                marker: .none, instant: scheduled.instant, actor: actor(of: scheduled.action),
+                marker: .none, instant: scheduled.instant, actor: scheduled.action.source.rawValue,
                 text: scheduled.action.description)
             keyed.append((scheduled.instant, .action, order, Item(line: line, routine: nil)))
         }
@@ -109,16 +109,6 @@ public struct Timeline: Sendable {
             ($0.instant, $0.rank.rawValue, $0.order) < ($1.instant, $1.rank.rawValue, $1.order)
         }
         return keyed.map(\.item)
-    }
-
-    private static func actor(of action: UserAction) -> String {
-        switch action {
-        case .networkDown, .networkUp, .networkSlow: "network"
-        case .memoryPressure, .reboot, .crash, .exit, .attachTestHost, .adjustClock: "system"
-        case .open, .leave, .lock, .unlock, .forceQuit, .setAuthorization, .setAccuracy,
-            .startLiveActivity, .endLiveActivity, .setLowPowerMode, .trackingOn, .trackingOff:
-            "user"
-        }
     }
 
     private static func item(_ entry: AppLogEntry) -> Item {

@@ -57,10 +57,8 @@ public struct RunPicture {
         public var label: String
     }
 
-    /// Who did an external action.
-    public enum ActionSource: String, Sendable, CaseIterable {
-        case user, system, network
-    }
+    /// Who did an external action (`UserAction.Source`, from the action's words' row).
+    public typealias ActionSource = UserAction.Source
 
     /// An external action of the scenario, at its instant.
     public struct Action: Sendable, Equatable {
@@ -101,7 +99,7 @@ public struct RunPicture {
         markers = Self.markers(record)
         actions = record.actions.map { scheduled in
             Action(
-                instant: scheduled.instant, source: Self.source(of: scheduled.action),
+                instant: scheduled.instant, source: scheduled.action.source,
                 text: scheduled.action.description)
         }
         self.violations = violations.enumerated().sorted {
@@ -200,14 +198,4 @@ public struct RunPicture {
         }
     }
 
-    /// Who does `action`: the network's conditions, the system's events, the user's gestures.
-    static func source(of action: UserAction) -> ActionSource {
-        switch action {
-        case .networkDown, .networkUp, .networkSlow: .network
-        case .memoryPressure, .reboot, .crash, .exit, .attachTestHost, .adjustClock: .system
-        case .open, .leave, .lock, .unlock, .forceQuit, .setAuthorization, .setAccuracy,
-            .startLiveActivity, .endLiveActivity, .setLowPowerMode, .trackingOn, .trackingOff:
-            .user
-        }
-    }
 }

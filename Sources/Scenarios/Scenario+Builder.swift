@@ -18,8 +18,8 @@ extension Scenario {
     }
 
     /// Adds `event` at `offset` from the start, after any event already at that time.
-    public mutating func at(_ offset: VirtualDuration, _ event: ScenarioEvent) {
-        events.append(ScenarioEvent.Timed(at: offset, event))
+    public mutating func at(_ offset: VirtualDuration, _ event: UserAction) {
+        events.append(TimedEvent(at: offset, event))
     }
 
     /// Sets the policy's preset (`IOSPolicy.presetNames`).

@@ -59,7 +59,7 @@ extension Scenario {
             configuration, ordering: ordering ?? self.ordering.makeStrategy(), trace: trace
         ) { launched.record(engine.make()) }
         for timed in events {
-            world.schedule(timed.event.userAction, at: .start + timed.at)
+            world.schedule(timed.event, at: .start + timed.at)
         }
         return (world, launched)
     }

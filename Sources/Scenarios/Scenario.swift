@@ -43,7 +43,7 @@ public struct Scenario: Sendable, Equatable {
         start: Scenario.defaultStart, headingDegrees: Scenario.defaultHeadingDegrees, [])
     /// What the user and the system do, and when; kept sorted by time, events at the same
     /// time in the order they were added (the order the world receives them in).
-    public var events: [ScenarioEvent.Timed] = [] {
+    public var events: [TimedEvent] = [] {
         didSet { events = Self.sortedStably(events) }
     }
     /// How deliveries due at the same instant are ordered.
@@ -72,7 +72,7 @@ public struct Scenario: Sendable, Equatable {
     public static let horizonMax = VirtualDuration.hours(24)
 
     /// `events` sorted by time, ties in their given order.
-    static func sortedStably(_ events: [ScenarioEvent.Timed]) -> [ScenarioEvent.Timed] {
+    static func sortedStably(_ events: [TimedEvent]) -> [TimedEvent] {
         let isSorted = zip(events, events.dropFirst()).allSatisfy { $0.at <= $1.at }
         guard !isSorted else { return events }
         return events.enumerated()

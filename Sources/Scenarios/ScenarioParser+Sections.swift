@@ -84,53 +84,75 @@ extension ScenarioParser {
                     + "order), found '\(first.text)'")
         }
         let event = try readEventWords(&reader)
-        events.append(ScenarioEvent.Timed(at: at, event))
+        events.append(TimedEvent(at: at, event))
         eventTimeTokens.append((line, first))
     }
 
-    /// The words of an event after its time.
+    /// The words of an event after its time, read against the world's words for its actions
+    /// (`UserAction.readable`): word by word among the actions whose words so far match, then
+    /// a duration for a kind that takes one. No case has code of its own here.
     private func readEventWords(_ reader: inout ScenarioTokenReader) throws(ScenarioParseError)
-        -> ScenarioEvent
+        -> UserAction
     {
-        let what = "an event (\(ScenarioEvent.words.joined(separator: ", ")))"
-        let word = try reader.next(what)
-        if let plain = ScenarioEvent.plainEvents.first(where: { $0.word == word.text }) {
-            return plain.event
-        }
-        let onOff = [("on", true), ("off", false)]
-        switch word.text {
-        case "authorization":
-            return .authorization(
-                try reader.choice(
-                    reader.next("an authorization"), "an authorization",
-                    Authorization.allCases.map { ($0.rawValue, $0) }))
-        case "precise-location":
-            return .preciseLocation(try reader.choice(reader.next("on or off"), "on or off", onOff))
-        case "low-power":
-            return .lowPowerMode(try reader.choice(reader.next("on or off"), "on or off", onOff))
-        case "tracking":
-            let on = try reader.choice(reader.next("on or off"), "on or off", onOff)
-            return on ? .trackingOn : .trackingOff
-        case "test-host":
-            return .testHost(try reader.choice(reader.next("on or off"), "on or off", onOff))
-        case "live-activity":
-            return try reader.choice(
-                reader.next("start or end"), "start or end",
-                [("start", ScenarioEvent.liveActivityStart), ("end", .liveActivityEnd)])
-        case "network":
-            let state = try reader.choice(
-                reader.next("down, up or slow"), "down, up or slow",
-                [("down", ScenarioEvent.networkDown), ("up", .networkUp), ("slow", nil)])
-            guard let state else {
-                let what = "the extra latency (\(ScenarioTokenReader.durationForms))"
-                return .networkSlow(try reader.duration(reader.next(what), what))
+        var candidates = Self.vocabulary
+        var position = 0
+        while true {
+            if let done = candidates.first(where: { $0.words.count == position }) {
+                guard case .duration(_, let signed, let name, let action) = done.spelling.value
+                else { return done.action }
+                if signed {
+                    let what = "\(name) such as +5m or -90s"
+                    return action(try reader.signedDuration(reader.next(what), what))
+                }
+                let what = "\(name) (\(ScenarioTokenReader.durationForms))"
+                return action(try reader.duration(reader.next(what), what))
             }
-            return state
-        case "clock":
-            let what = "a clock adjustment such as +5m or -90s"
-            return .clockAdjusted(try reader.signedDuration(reader.next(what), what))
-        default:
-            throw reader.fail(word, expected: what)
+            let options = Self.distinct(candidates.map { $0.words[position] })
+            let word: String
+            if position == 0 {
+                let what = "an event (\(options.joined(separator: ", ")))"
+                let aliases = candidates.flatMap { candidate in
+                    candidate.spelling.aliases.map { (name: $0, value: candidate.words[0]) }
+                }
+                word = try reader.choice(
+                    reader.next(what), what, options.map { (name: $0, value: $0) } + aliases,
+                    listed: false)
+            } else {
+                // A value's name (`an authorization`) says what is expected better than its words.
+                let named = candidates.lazy.compactMap { candidate -> String? in
+                    guard position == candidate.spelling.words.count,
+                        case .word(_, let name?) = candidate.spelling.value
+                    else { return nil }
+                    return name
+                }.first
+                let what = named ?? Self.alternatives(options)
+                word = try reader.choice(
+                    reader.next(what), what, options.map { (name: $0, value: $0) })
+            }
+            candidates = candidates.filter { $0.words[position] == word }
+            position += 1
         }
+    }
+
+    /// Every action a file can write with its spelling and its words, a word value included
+    /// (`precise-location`, `on`), worked out once rather than for every event line.
+    private static let vocabulary = UserAction.readable.map { action in
+        let spelling = action.spelling
+        var words = spelling.words
+        if case .word(let word, _) = spelling.value { words.append(word) }
+        return (action: action, spelling: spelling, words: words)
+    }
+
+    /// `words` without repeats, in their order.
+    private static func distinct(_ words: [String]) -> [String] {
+        var seen: [String] = []
+        for word in words where !seen.contains(word) { seen.append(word) }
+        return seen
+    }
+
+    /// `on or off`, `down, up or slow`.
+    private static func alternatives(_ words: [String]) -> String {
+        guard let last = words.last, words.count > 1 else { return words.first ?? "" }
+        return words.dropLast().joined(separator: ", ") + " or " + last
     }
 }

@@ -71,7 +71,7 @@ struct ScenarioParser {
     var section = Section.none
     var segments: [Route.Segment] = []
     var routeDuration = VirtualDuration.zero
-    var events: [ScenarioEvent.Timed] = []
+    var events: [TimedEvent] = []
     /// Where each event's time is written, for the horizon check at the end.
     var eventTimeTokens: [(line: Int, token: ScenarioToken)] = []
     /// The line of `end`, once read: nothing but comments may follow it.

@@ -67,31 +67,62 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    /// The words of a scenario file, which the trace, the timeline and the pictures use too.
+    public var description: String { spelling.text }
+
+    /// How the action is written, and who does it (UserAction+Words.swift): one row per case.
+    /// The switch has no default, so a new case is not built until it has its words; the
+    /// parser reads them back from `readable`, with no code of its own per case.
+    public var spelling: Spelling {
         switch self {
-        case .open: "open"
-        case .leave: "leave"
-        case .lock: "lock"
-        case .unlock: "unlock"
-        case .forceQuit: "force-quit"
-        case .memoryPressure: "memory-pressure"
-        case .crash: "crash"
-        case .exit: "exit"
-        case .reboot: "reboot"
-        case .setAuthorization(let value): "authorization \(value.rawValue)"
-        case .setAccuracy(let value): "accuracy \(value.rawValue)"
-        case .attachTestHost(let value): "test-host \(value)"
-        case .startLiveActivity: "start live activity"
-        case .endLiveActivity: "end live activity"
-        case .networkDown: "network down"
-        case .networkUp: "network up"
-        case .networkSlow(let extra): "network slow +\(extra)"
-        case .setLowPowerMode(let enabled): "low power mode \(enabled ? "on" : "off")"
-        case .adjustClock(let offset): "clock adjusted by \(offset)"
-        case .trackingOn: "tracking on"
-        case .trackingOff: "tracking off"
+        case .open: Spelling(.user, "open", aliases: ["launch", "return"])
+        case .leave: Spelling(.user, "leave")
+        case .lock: Spelling(.user, "lock")
+        case .unlock: Spelling(.user, "unlock")
+        case .forceQuit: Spelling(.user, "force-quit")
+        case .memoryPressure: Spelling(.system, "memory-pressure")
+        case .crash: Spelling(.system, "crash")
+        case .exit: Spelling(.system, "exit")
+        case .reboot: Spelling(.system, "reboot")
+        case .setAuthorization(let value):
+            Spelling(.user, "authorization", value: .word(value.rawValue, name: "an authorization"))
+        case .setAccuracy(let value):
+            Spelling(.user, "precise-location", value: Self.onOff(value == .full))
+        case .attachTestHost(let on): Spelling(.system, "test-host", value: Self.onOff(on))
+        case .startLiveActivity: Spelling(.user, "live-activity", "start")
+        case .endLiveActivity: Spelling(.user, "live-activity", "end")
+        case .networkDown: Spelling(.network, "network", "down")
+        case .networkUp: Spelling(.network, "network", "up")
+        case .networkSlow(let extra):
+            Spelling(
+                .network, "network", "slow",
+                value: .duration(extra, signed: false, name: "the extra latency") {
+                    .networkSlow($0)
+                })
+        case .setLowPowerMode(let on): Spelling(.user, "low-power", value: Self.onOff(on))
+        case .adjustClock(let offset):
+            Spelling(
+                .system, "clock",
+                value: .duration(offset, signed: true, name: "a clock adjustment") {
+                    .adjustClock(by: $0)
+                })
+        case .trackingOn: Spelling(.user, "tracking", "on")
+        case .trackingOff: Spelling(.user, "tracking", "off")
         }
     }
+
+    /// Every action a scenario file can write: each case, with every value of its own when it
+    /// carries one (a duration once, at zero: the file gives it), kinds in the order an error
+    /// lists their first words, values in the order it lists them.
+    public static let readable: [UserAction] =
+        [.open, .leave, .lock, .unlock, .forceQuit, .memoryPressure, .crash, .exit, .reboot]
+        + Authorization.allCases.map { .setAuthorization($0) }
+        + [
+            .setAccuracy(.full), .setAccuracy(.reduced), .setLowPowerMode(true),
+            .setLowPowerMode(false), .startLiveActivity, .endLiveActivity, .networkDown,
+            .networkUp, .networkSlow(.zero), .adjustClock(by: .zero), .trackingOn, .trackingOff,
+            .attachTestHost(true), .attachTestHost(false),
+        ]
 }
 
 /// The operating system's timers.

@@ -12,36 +12,10 @@ import World
 
 @Suite("Generator coverage and the app's profile")
 struct GeneratorCoverageTests {
-    /// The number of `UserAction` cases: `caseIndex` maps each to one of `0..<caseCount`.
-    static let caseCount = 21
-
-    /// The index of `action`'s case. The switch has no default: a new case of `UserAction`
-    /// breaks the build here, and must be given the next index (and `caseCount` raised),
-    /// which the test below then requires the generator to draw.
-    static func caseIndex(_ action: UserAction) -> Int {
-        switch action {
-        case .open: 0
-        case .leave: 1
-        case .lock: 2
-        case .unlock: 3
-        case .forceQuit: 4
-        case .memoryPressure: 5
-        case .crash: 6
-        case .exit: 7
-        case .reboot: 8
-        case .setAuthorization: 9
-        case .setAccuracy: 10
-        case .attachTestHost: 11
-        case .startLiveActivity: 12
-        case .endLiveActivity: 13
-        case .networkDown: 14
-        case .networkUp: 15
-        case .networkSlow: 16
-        case .setLowPowerMode: 17
-        case .adjustClock: 18
-        case .trackingOn: 19
-        case .trackingOff: 20
-        }
+    /// The kinds of action a scenario file can write, each case of `UserAction` one, by its
+    /// words (`UserAction.Spelling.kind`: `network slow`, `precise-location`).
+    static let kinds: [String] = UserAction.readable.map(\.spelling.kind).reduce(into: []) {
+        if !$0.contains($1) { $0.append($1) }
     }
 
     /// The valid scenarios of `generator` for case seeds `0..<count` of seed 1.
@@ -57,12 +31,14 @@ struct GeneratorCoverageTests {
     @Test("every UserAction case is drawn, and every preset", arguments: EngineChoice.all)
     func everyActionDrawn(engine: EngineChoice) {
         let drawn = Self.scenarios(ScenarioGenerator(engine: engine), count: 1_000)
-        var seen = Set<Int>()
+        var seen = Set<String>()
         for scenario in drawn {
-            for timed in scenario.events { seen.insert(Self.caseIndex(timed.event.userAction)) }
+            for timed in scenario.events { seen.insert(timed.event.spelling.kind) }
         }
-        let missing = (0..<Self.caseCount).filter { !seen.contains($0) }
+        let missing = Self.kinds.filter { !seen.contains($0) }
         #expect(missing.isEmpty, "UserAction cases never drawn: \(missing)")
+        let unreadable = seen.filter { !Self.kinds.contains($0) }.sorted()
+        #expect(unreadable.isEmpty, "drawn but not in UserAction.readable: \(unreadable)")
         let presets = Set(drawn.map(\.policy.preset))
         #expect(presets == Set(IOSPolicy.presetNames), "presets drawn: \(presets.sorted())")
     }
@@ -73,7 +49,7 @@ struct GeneratorCoverageTests {
         for scenario in Self.scenarios(ScenarioGenerator(engine: .builtIn(.session)), count: 500) {
             var total = VirtualDuration.zero
             for timed in scenario.events {
-                guard case .clockAdjusted(let offset) = timed.event else { continue }
+                guard case .adjustClock(let offset) = timed.event else { continue }
                 adjusted += 1
                 total = total + offset
                 #expect(total <= .seconds(30) && total >= .zero - .seconds(30))
@@ -99,7 +75,7 @@ struct GeneratorCoverageTests {
             #expect(scenario.authorization != .always)
             #expect(scenario.answers.always == AuthorizationAnswers().always)
             for timed in scenario.events {
-                #expect(timed.event != .authorization(.always))
+                #expect(timed.event != .setAuthorization(.always))
             }
         }
         #expect(drawn.contains { $0.answers.whenInUse == .denied })

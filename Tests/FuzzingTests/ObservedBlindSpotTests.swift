@@ -111,7 +111,7 @@ struct ObservedBlindSpotTests {
         let scenario = try Scenario(parsing: text, path: "blind-spot.scenario")
         let record = RunRecord.run(
             configuration: try scenario.worldConfiguration(),
-            actions: scenario.events.map { ScheduledAction(.start + $0.at, $0.event.userAction) },
+            actions: scenario.events.map { ScheduledAction(.start + $0.at, $0.event) },
             horizon: .start + scenario.horizon, launchRules: LaunchRules(), engine: make)
         return record.violations()
     }

@@ -36,7 +36,7 @@ struct SilentEngineTests {
         let engine = scenario.engine
         let record = RunRecord.run(
             configuration: try scenario.worldConfiguration(),
-            actions: scenario.events.map { ScheduledAction(.start + $0.at, $0.event.userAction) },
+            actions: scenario.events.map { ScheduledAction(.start + $0.at, $0.event) },
             horizon: .start + scenario.horizon, launchRules: engine.launchRules
         ) {
             let made = engine.make()

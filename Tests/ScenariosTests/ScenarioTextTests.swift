@@ -102,25 +102,72 @@ struct ScenarioTextTests {
         #expect(scenario == expected)
     }
 
+    /// Every action a file can write (`UserAction.readable`: each case, with each of its
+    /// values), a kind with a duration at several, forward and back when signed.
+    static var everyAction: [UserAction] {
+        UserAction.readable.flatMap { action -> [UserAction] in
+            guard case .duration(_, let signed, _, let make) = action.spelling.value else {
+                return [action]
+            }
+            let durations: [VirtualDuration] = [.zero, .milliseconds(1_500), .minutes(5)]
+            let back: [VirtualDuration] = signed ? [.zero - .seconds(90), .zero - .hours(2)] : []
+            return (durations + back).map(make)
+        }
+    }
+
+    @Test("every UserAction has its words, prints and reads back as itself, one by one")
+    func everyActionRoundTrips() throws {
+        for action in Self.everyAction {
+            let spelling = action.spelling
+            #expect(!spelling.words.isEmpty, "\(action) has no words")
+            #expect(
+                spelling.words.allSatisfy { !$0.isEmpty && !$0.contains(" ") },
+                "each word of \(spelling.words) is one token of a file")
+            let scenario = Scenario.build { $0.at(.seconds(1), action) }
+            let text = scenario.description
+            #expect(text.contains("\n  1s \(spelling.text)\n"), "printed with its words: \(text)")
+            let read = try Scenario(parsing: text, path: "x")
+            #expect(read.events.map(\.event) == [action], "\(spelling.text) reads back")
+        }
+    }
+
     @Test("every event prints and reads back, `launch` and `return` read as open")
     func everyEventRoundTrips() throws {
-        let events: [ScenarioEvent] = [
-            .open, .leave, .lock, .unlock, .forceQuit, .memoryPressure, .crash, .exit, .reboot,
-            .authorization(.denied), .authorization(.notDetermined), .preciseLocation(false),
-            .preciseLocation(true), .lowPowerMode(true), .lowPowerMode(false),
-            .liveActivityStart, .liveActivityEnd, .networkDown, .networkUp,
-            .networkSlow(.milliseconds(1_500)), .clockAdjusted(.minutes(5)),
-            .clockAdjusted(.zero - .seconds(90)), .trackingOn, .trackingOff, .testHost(true),
-            .testHost(false),
-        ]
         let scenario = Scenario.build { builder in
-            for (index, event) in events.enumerated() { builder.at(.seconds(Int64(index)), event) }
+            for (index, event) in Self.everyAction.enumerated() {
+                builder.at(.seconds(Int64(index)), event)
+            }
         }
         #expect(try Scenario(parsing: scenario.description, path: "x") == scenario)
         let aliases = try Scenario(
             parsing: "engine session\nhorizon 1m\nroute\nevents\n  0s launch\n  1s return\n",
             path: "x")
         #expect(aliases.events.map(\.event) == [.open, .open])
+    }
+
+    @Test("scenario files keep their words: each event reads as the action it always has")
+    func wordsKept() throws {
+        let lines: [(String, UserAction)] = [
+            ("open", .open), ("launch", .open), ("return", .open), ("leave", .leave),
+            ("lock", .lock), ("unlock", .unlock), ("force-quit", .forceQuit),
+            ("memory-pressure", .memoryPressure), ("crash", .crash), ("exit", .exit),
+            ("reboot", .reboot), ("authorization when-in-use", .setAuthorization(.whenInUse)),
+            ("precise-location off", .setAccuracy(.reduced)),
+            ("precise-location on", .setAccuracy(.full)), ("low-power on", .setLowPowerMode(true)),
+            ("live-activity start", .startLiveActivity), ("live-activity end", .endLiveActivity),
+            ("network down", .networkDown), ("network up", .networkUp),
+            ("network slow 30s", .networkSlow(.seconds(30))),
+            ("clock +5m", .adjustClock(by: .minutes(5))),
+            ("clock 5m", .adjustClock(by: .minutes(5))),
+            ("clock -90s", .adjustClock(by: .zero - .seconds(90))), ("tracking on", .trackingOn),
+            ("tracking off", .trackingOff), ("test-host on", .attachTestHost(true)),
+            ("test-host off", .attachTestHost(false)),
+        ]
+        for (words, action) in lines {
+            let scenario = try Scenario(
+                parsing: "engine session\nhorizon 1m\nroute\nevents\n  0s \(words)\n", path: "x")
+            #expect(scenario.events.map(\.event) == [action], "\(words)")
+        }
     }
 
     @Test("events added out of order are kept sorted by time, ties in the order added")

@@ -118,6 +118,6 @@ struct SystemFactsTests {
         world.schedule(.setLowPowerMode(true), at: .start + .seconds(1))
         world.run(until: .start + .seconds(2))
         #expect(
-            trace.records.map(\.message.description).contains { $0.contains("low power mode on") })
+            trace.records.map(\.message.description).contains { $0.contains("user low-power on") })
     }
 }

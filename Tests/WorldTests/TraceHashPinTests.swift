@@ -87,7 +87,9 @@ struct TraceHashPinTests {
         }
         #expect(world.terminations.first == .memory)
         // Issue 25 moved it: reduced-accuracy fixes come 20 minutes apart (R-F10), and the
-        // boot relaunch at 160 s, before the unlock, is repeated at the unlock (R-D9).
-        #expect(hash == "928b136a43bffb09")
+        // boot relaunch at 160 s, before the unlock, is repeated at the unlock (R-D9). Issue 26
+        // moved it: the action at 260 s reads `user precise-location on` (was `user accuracy
+        // full`), the scenario file's words; nothing else in the trace changed.
+        #expect(hash == "95f5cac6c8136f07")
     }
 }
