@@ -134,6 +134,26 @@ func liveUpdateSeconds(_ world: World) -> [Double] {
         #expect(delivered.count >= 10 && delivered.count <= 12, "\(delivered)")
     }
 
+    @Test func aDetachedTaskIteratesInItsProcess() {
+        // `Task.detached` inherits no task-local: the iteration finds its process through the
+        // process-local scope the engine set at launch.
+        let (_, journal) = runProbe(
+            route: drive(10), until: 60, actions: [(0, .open)]
+        ) { app, _ in
+            let journal = app.journal
+            Task.detached {
+                var count = 0
+                for try await update in CLLocationUpdate.liveUpdates() where update.location != nil
+                {
+                    count += 1
+                    if count == 3 { break }
+                }
+                journal.note("detached got \(count)")
+            }
+        }
+        #expect(journal.notes.contains("detached got 3"))
+    }
+
     @Test func iteratedOutsideASimulatedProcessTheSequenceIsEmpty() async throws {
         var count = 0
         for try await _ in CLLocationUpdate.liveUpdates() { count += 1 }
