@@ -68,6 +68,7 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
 
     public func didLaunch(_ launch: LaunchContext, services: LocationServices) {
         let scope = ProcessScope(services: services)
+        ProcessScope.ofProcess.value = scope
         let application = UIApplication(
             services: services, state: launch.state == .foreground ? .inactive : .background,
             protectedDataAvailable: launch.protectedDataAvailable)
@@ -104,6 +105,13 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
             default: break
             }
         }
+    }
+
+    /// A live update: to the `CLLocationUpdate.liveUpdates(_:)` iteration whose stream sent
+    /// it (a manager's locations reach its `CLLocationManager` delegate, not this).
+    public func didReceive(_ update: LocationUpdate, services: LocationServices) {
+        guard case .liveUpdates = update.channel else { return }
+        enter { LiveStreams.ofProcess.value.deliver(update) }
     }
 
     public func protectedDataDidBecomeAvailable(services: LocationServices) {

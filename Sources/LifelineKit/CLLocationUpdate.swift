@@ -1,0 +1,234 @@
+// `CLLocationUpdate.liveUpdates(_:)` with Apple's shapes (layer 4): an `AsyncSequence` of
+// updates over the world's live-updates stream, iterated on the virtual executors
+// (docs/concurrency.md), so a `for try await` loop runs in the simulation's time.
+import Foundation
+import Simulation
+import VirtualConcurrency
+import World
+
+/// The world's configuration, named apart from `CLLocationUpdate.LiveConfiguration`.
+typealias WorldLiveConfiguration = LiveConfiguration
+
+/// `CLLocationUpdate` (iOS 17): one element of `liveUpdates(_:)`, a location if one is
+/// available now and the diagnostic flags that say why updates are paused or limited.
+///
+/// Mapped from the world's `LocationUpdate` (R-C1, R-C2):
+/// - `location`: the world's fix, as `CLLocation`; nil when the world sent an update without
+///   one (a stream suspended for a reason it flags).
+/// - `stationary` (and the older `isStationary`): the update that pauses a still stream
+///   (R-C2). The stream then sends nothing until the device moves, and resumes with updates
+///   whose flag is false.
+/// - `authorizationDenied`, `insufficientlyInUse`, `accuracyLimited`: set where the world sets
+///   them (see `LocationDiagnostics`); bare live updates of a When In Use app whose grace ends
+///   get no flag at all, as source A measured (R-A5).
+/// - `locationUnavailable`, `serviceSessionRequired`: carried over, but the world never sets
+///   them (no GNSS outage, no `NSLocationRequireExplicitServiceSession`).
+/// - `authorizationDeniedGlobally`, `authorizationRestricted`, `authorizationRequestInProgress`:
+///   always false. The world models neither Location Services turned off for the whole
+///   device, nor a restricted (parental-control) authorization, nor tells a stream that a
+///   prompt is showing.
+public struct CLLocationUpdate: Sendable {
+    /// `location`: the device's location, if available.
+    public let location: CLLocation?
+    /// `stationary` (iOS 18): the device is still and updates pause until it moves.
+    public let stationary: Bool
+    /// `authorizationDenied` (iOS 18): the user denied the app location access.
+    public let authorizationDenied: Bool
+    /// `authorizationDeniedGlobally` (iOS 18): Location Services are off for the device. Not
+    /// modelled: always false.
+    public let authorizationDeniedGlobally: Bool
+    /// `authorizationRestricted` (iOS 18): the app's authorization is restricted. Not
+    /// modelled: always false.
+    public let authorizationRestricted: Bool
+    /// `authorizationRequestInProgress` (iOS 18): an authorization prompt is showing. Not
+    /// modelled: always false.
+    public let authorizationRequestInProgress: Bool
+    /// `insufficientlyInUse` (iOS 18): a When In Use app is not in use enough (in the
+    /// background without a session that counts, R-C5).
+    public let insufficientlyInUse: Bool
+    /// `locationUnavailable` (iOS 18): no location can be determined now. Never set here.
+    public let locationUnavailable: Bool
+    /// `accuracyLimited` (iOS 18): reduced accuracy limits the updates (R-F10).
+    public let accuracyLimited: Bool
+    /// `serviceSessionRequired` (iOS 18): the app must hold a `CLServiceSession`. Never set
+    /// here.
+    public let serviceSessionRequired: Bool
+
+    /// `isStationary` (iOS 17). Apple's documentation marks it deprecated, `stationary` (iOS
+    /// 18) replacing it; the deprecation is declared for iOS, so it warns in an iOS build and
+    /// not here, as `CLLocationManager`'s deprecations do.
+    @available(iOS, deprecated: 18.0, renamed: "stationary")
+    public var isStationary: Bool { stationary }
+
+    init(_ update: LocationUpdate) {
+        location = update.fix.map(CLLocation.init)
+        stationary = update.diagnostics.contains(.stationary)
+        authorizationDenied = update.diagnostics.contains(.authorizationDenied)
+        authorizationDeniedGlobally = false
+        authorizationRestricted = false
+        authorizationRequestInProgress = false
+        insufficientlyInUse = update.diagnostics.contains(.insufficientlyInUse)
+        locationUnavailable = update.diagnostics.contains(.locationUnavailable)
+        accuracyLimited = update.diagnostics.contains(.accuracyLimited)
+        serviceSessionRequired = update.diagnostics.contains(.serviceSessionRequired)
+    }
+
+    /// `CLLocationUpdate.LiveConfiguration`: the kind of updates (R-C3: the old activity
+    /// types). Recorded by the world; it does not change delivery yet.
+    public enum LiveConfiguration: Sendable, Hashable {
+        case `default`
+        case automotiveNavigation
+        case otherNavigation
+        case fitness
+        case airborne
+
+        var world: WorldLiveConfiguration {
+            switch self {
+            case .default: .default
+            case .automotiveNavigation: .automotiveNavigation
+            case .otherNavigation: .otherNavigation
+            case .fitness: .fitness
+            case .airborne: .airborne
+            }
+        }
+    }
+
+    /// `liveUpdates(_:)`: the updates of `configuration`. Nothing starts until the sequence is
+    /// iterated: making its iterator starts the world's stream (`services.startLiveUpdates`)
+    /// in the calling process, and ending the iteration stops it (`stopLiveUpdates`), whether
+    /// the loop breaks, the iterator is dropped or the iterating task is cancelled (the loop
+    /// then ends: `next()` returns nil).
+    ///
+    /// The calling process is the one whose code iterates: a task made in the app's code
+    /// (`Task { }`, `Task.detached { }`) belongs to the process that made it. Iterated outside
+    /// a simulated process, the sequence is empty.
+    public static func liveUpdates(_ configuration: LiveConfiguration = .default) -> Updates {
+        Updates(configuration: configuration)
+    }
+
+    /// `CLLocationUpdate.Updates`: the asynchronous sequence `liveUpdates(_:)` returns.
+    public struct Updates: AsyncSequence, Sendable {
+        public typealias Element = CLLocationUpdate
+        public typealias Failure = any Error
+        let configuration: LiveConfiguration
+
+        public func makeAsyncIterator() -> Iterator {
+            Iterator(stream: LiveStream(configuration: configuration.world))
+        }
+
+        /// `CLLocationUpdate.Updates.Iterator`.
+        public struct Iterator: AsyncIteratorProtocol, Sendable {
+            public typealias Element = CLLocationUpdate
+            public typealias Failure = any Error
+            let stream: LiveStream
+
+            public mutating func next() async throws -> CLLocationUpdate? {
+                await stream.next()
+            }
+
+            public mutating func next(
+                isolation actor: isolated (any Actor)? = #isolation
+            ) async throws -> CLLocationUpdate? {
+                await stream.next()
+            }
+        }
+    }
+}
+
+/// One iteration of `liveUpdates(_:)`: the world's stream it started, the updates delivered
+/// and not yet taken, and the task waiting for one. Only the simulation's thread touches it
+/// (the process's callbacks and jobs), hence `@unchecked Sendable`.
+final class LiveStream: @unchecked Sendable {
+    private weak var services: LocationServices?
+    private(set) var id: ObjectID?
+    private var buffer: [CLLocationUpdate] = []
+    private var waiting: CheckedContinuation<CLLocationUpdate?, Never>?
+    private var ended = false
+
+    init(configuration: WorldLiveConfiguration) {
+        guard let scope = ProcessScope.ofTask, let services = scope.services else {
+            ended = true
+            return
+        }
+        self.services = services
+        let id = services.startLiveUpdates(configuration)
+        self.id = id
+        LiveStreams.ofProcess.value.add(self)
+    }
+
+    deinit { stop() }
+
+    /// An update for this stream: handed to the waiting task, or kept for the next `next()`.
+    func deliver(_ update: LocationUpdate) {
+        guard !ended else { return }
+        let converted = CLLocationUpdate(update)
+        if let waiting {
+            self.waiting = nil
+            waiting.resume(returning: converted)
+        } else {
+            buffer.append(converted)
+        }
+    }
+
+    func next() async -> CLLocationUpdate? {
+        if !buffer.isEmpty { return buffer.removeFirst() }
+        if ended { return nil }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if ended {
+                    continuation.resume(returning: nil)
+                } else {
+                    waiting = continuation
+                }
+            }
+        } onCancel: {
+            self.cancel()
+        }
+    }
+
+    /// The iterating task was cancelled: the loop ends and the world's stream stops.
+    private func cancel() {
+        buffer = []
+        stop()
+        if let waiting {
+            self.waiting = nil
+            waiting.resume(returning: nil)
+        }
+    }
+
+    private func stop() {
+        guard !ended else { return }
+        ended = true
+        if let id, let services { services.stopLiveUpdates(id) }
+    }
+}
+
+/// The live-updates iterations of one simulated process, held weakly (an iteration ends when
+/// its iterator goes), so the process's `didReceive` can find the one an update is for.
+final class LiveStreams: @unchecked Sendable {
+    /// This process's iterations; a fresh, empty list in every simulated process.
+    static let ofProcess = ProcessLocal { LiveStreams() }
+
+    private var streams: [Weak<LiveStream>] = []
+
+    func add(_ stream: LiveStream) {
+        streams.removeAll { $0.value == nil }
+        streams.append(Weak(stream))
+    }
+
+    /// Hands `update` to the iteration whose world stream sent it, if it still runs.
+    func deliver(_ update: LocationUpdate) {
+        guard case .liveUpdates(let id) = update.channel else { return }
+        streams.first { $0.value?.id == id }?.value?.deliver(update)
+    }
+}
+
+extension ProcessScope {
+    /// The process an `ApplicationEngine` launched on this thread's simulated process, for
+    /// code that runs without the task-local (a `Task.detached`).
+    static let ofProcess = ProcessLocal<ProcessScope?> { nil }
+
+    /// The process of the calling code: the task-local when a callback or a task made in one
+    /// bound it, else the simulated process running on this thread.
+    static var ofTask: ProcessScope? { current ?? ofProcess.value }
+}

@@ -1,0 +1,1 @@
+../../../Examples/BackgroundProbes/Sources/background-probes/Probes.swift
