@@ -36,6 +36,11 @@ let package = Package(
                 .product(name: "Engines", package: "Lifeline"),
                 .product(name: "Simulation", package: "Lifeline"),
             ]),
+        // Source A's background probes as the article writes them (`.ci/run` copies
+        // Examples/BackgroundProbes' sources into Sources/BackgroundProbesCheck first).
+        .executableTarget(
+            name: "BackgroundProbesCheck",
+            dependencies: [.product(name: "LifelineKit", package: "Lifeline")]),
         // The engine fuzzed inside `swift test` with `fuzzLifecycle`.
         // Its one dependency, `LifelineTesting`, re-exports what the tests import.
         .testTarget(

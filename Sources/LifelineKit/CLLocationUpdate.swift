@@ -140,7 +140,7 @@ public struct CLLocationUpdate: Sendable {
 /// (the process's callbacks and jobs), hence `@unchecked Sendable`.
 final class LiveStream: @unchecked Sendable {
     private weak var services: LocationServices?
-    private(set) var id: ObjectID?
+    private(set) var id: LiveUpdatesID?
     private var buffer: [CLLocationUpdate] = []
     private var waiting: CheckedContinuation<CLLocationUpdate?, Never>?
     private var ended = false
@@ -218,7 +218,7 @@ final class LiveStreams: @unchecked Sendable {
 
     /// Hands `update` to the iteration whose world stream sent it, if it still runs.
     func deliver(_ update: LocationUpdate) {
-        guard case .liveUpdates(let id) = update.channel else { return }
+        guard let id = update.liveUpdates else { return }
         streams.first { $0.value?.id == id }?.value?.deliver(update)
     }
 }
