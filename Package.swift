@@ -136,6 +136,11 @@ let package = Package(
         .target(
             name: "DelegateTrackerExample", dependencies: ["LifelineKit"],
             path: "Examples/DelegateTracker"),
+        // Source C's live-updates code and a CLMonitor and a CLServiceSession, as their sources
+        // write them (Swift 5 mode, as written), compiled against LifelineKit.
+        .target(
+            name: "SourceShapesExample", dependencies: ["LifelineKit"],
+            path: "Examples/SourceShapes", swiftSettings: [.swiftLanguageMode(.v5)]),
 
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
         .testTarget(name: "FormatsTests", dependencies: ["Formats"]),

@@ -41,6 +41,12 @@ let package = Package(
         .executableTarget(
             name: "BackgroundProbesCheck",
             dependencies: [.product(name: "LifelineKit", package: "Lifeline")]),
+        // Source C's live-updates code, a CLMonitor and a CLServiceSession as their sources
+        // write them, in Swift 5 mode as written (`.ci/run` copies Examples/SourceShapes in).
+        .target(
+            name: "SourceShapesCheck",
+            dependencies: [.product(name: "LifelineKit", package: "Lifeline")],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
         // The engine fuzzed inside `swift test` with `fuzzLifecycle`.
         // Its one dependency, `LifelineTesting`, re-exports what the tests import.
         .testTarget(
