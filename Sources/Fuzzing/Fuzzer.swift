@@ -54,6 +54,9 @@ public struct FuzzSettings: Sendable {
     /// Runs the explain phase may spend on a shrunk failure in all (`Fuzzer.explain`); 0
     /// skips it.
     public var explainRunMax = 400
+    /// Whether the first valid case runs twice first, to catch engine state that outlives its
+    /// simulated process (`no-state-outliving-process`, `ProcessStateCheck`).
+    public var checksProcessState = true
     /// Runs the explain phase may spend on the window of one event.
     public var explainEventRunMax = 40
     /// The scenarios generated.
@@ -204,6 +207,10 @@ public enum Fuzzer {
                 return report
             }
         }
+        if settings.checksProcessState, let failure = processStateFailure(settings) {
+            report.failure = failure
+            return report
+        }
         guard let failing = try search(settings, report: &report, progress: progress) else {
             return report
         }
@@ -225,6 +232,27 @@ public enum Fuzzer {
         }
         report.failure = failure
         return report
+    }
+
+    /// `ProcessStateCheck` on the first valid case of the first ten.
+    static func processStateFailure(_ settings: FuzzSettings) -> FuzzFailure? {
+        let generator = settings.generator.scenarios
+        for caseIndex in 0..<10 {
+            let testCase = generatedCase(caseIndex, settings: settings)
+            let scenario = generator.generate(testCase)
+            guard testCase.status == .valid else { continue }
+            // Told as the case it runs, so that a supervisor blames a trap or a hang in it on
+            // that case, as it would in the search.
+            if let observer = settings.caseObserver {
+                observer.tell(
+                    .started(
+                        caseIndex: caseIndex,
+                        choices: observer.wantsChoices ? testCase.values : nil))
+            }
+            defer { settings.caseObserver?.tell(.finished(caseIndex: caseIndex)) }
+            return ProcessStateCheck.failure(scenario, caseIndex: caseIndex)
+        }
+        return nil
     }
 
     /// The test case of case `caseIndex`, ready to generate from.
