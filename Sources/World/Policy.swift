@@ -44,8 +44,9 @@ public struct IOSPolicy: Sendable, Equatable {
     public var backgroundWakeRuntime = VirtualDuration.seconds(10)
     /// How long an app refresh task (`BGAppRefreshTask`) keeps the app running in the
     /// background before its expiration handler is called (R-H3). Apple's BackgroundTasks
-    /// reference gives no figure (H: `BGAppRefreshTask`, "a short task"); 30 s is the figure
-    /// commonly reported for app refresh and an assumption here.
+    /// reference gives no figure (H: `BGAppRefreshTask`, "a short task"); 30 s is what Apple's
+    /// WWDC 2019 talk "Advances in App Background Execution" (session 707) says app refresh
+    /// gets, as third-party notes of it report: not documented on the reference pages.
     public var appRefreshRuntime = VirtualDuration.seconds(30)
     /// How long a silent push keeps the app running in the background for it to call its
     /// fetch completion handler before the process is killed (R-H4: "up to 30 seconds of
