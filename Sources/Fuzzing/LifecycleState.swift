@@ -186,6 +186,9 @@ public struct LifecycleState: Hashable, Sendable {
         case .timerEnded: .timerEnded
         case .willTerminate: .willTerminate
         case .trackingToggled(let on): on ? .trackingOn : .trackingOff
+        case .wake(_, .appRefresh): .appRefresh
+        case .wake(_, .remoteNotification): .remoteNotification
+        case .wakeExpiring: .wakeExpiring
         }
     }
 }
@@ -231,4 +234,7 @@ struct EntryKind: Hashable, Sendable {
     static let uncommittedRowsLost = EntryKind("uncommitted rows lost")
     static let trackingOn = EntryKind("tracking on")
     static let trackingOff = EntryKind("tracking off")
+    static let appRefresh = EntryKind("app refresh")
+    static let remoteNotification = EntryKind("remote notification")
+    static let wakeExpiring = EntryKind("wake expiring")
 }

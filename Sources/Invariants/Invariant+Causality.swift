@@ -68,7 +68,7 @@ struct Causality {
             .authorization,
             .accuracyAuthorization, .locationUpdatesPaused, .locationUpdatesResumed,
             .backgroundTaskExpiring, .protectedDataAvailable, .didCommit, .uploadCompleted,
-            .sessionDiagnostic, .monitorRecords, .timerFired:
+            .sessionDiagnostic, .monitorRecords, .timerFired, .wake, .wakeExpiring:
             true
         default: false
         }

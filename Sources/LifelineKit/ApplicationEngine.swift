@@ -132,6 +132,47 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
         enter(handler)
     }
 
+    /// A wake (R-H1, R-H4): an app refresh task goes to the launch handler this process
+    /// registered for its identifier (`BGTaskScheduler.register`); with none registered, the
+    /// task is completed unsuccessfully at once (an assumption: Apple documents no behaviour
+    /// for it). A silent push goes to the app delegate's
+    /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`, whose completion
+    /// handler completes the wake.
+    public func didBeginWake(_ task: WakeTaskID, kind: WakeKind, services: LocationServices) {
+        switch kind {
+        case .appRefresh(let identifier):
+            guard let scope, let handler = scope.taskScheduler.launchHandler(for: identifier)
+            else { return services.completeWake(task, success: false) }
+            let refresh = BGAppRefreshTask(identifier: identifier, wake: task, services: services)
+            scope.refreshTasks[task.value] = refresh
+            enter { handler(refresh) }
+        case .remoteNotification:
+            guard application != nil, appDelegate != nil else {
+                return services.completeWake(task, success: false)
+            }
+            withApp { application, delegate in
+                delegate.application(
+                    application, didReceiveRemoteNotification: UIApplication.silentPushUserInfo,
+                    fetchCompletionHandler: { result in
+                        services.completeWake(task, success: result != .failed)
+                    })
+            }
+        }
+    }
+
+    /// An app refresh task's time is up (R-H3): its expiration handler runs (and is cleared);
+    /// a task without one is marked completed, unsuccessful, as Apple documents.
+    public func wakeWillExpire(_ task: WakeTaskID, services: LocationServices) {
+        guard let refresh = scope?.refreshTasks.removeValue(forKey: task.value) else {
+            return services.completeWake(task, success: false)
+        }
+        guard let handler = refresh.expirationHandler else {
+            return refresh.setTaskCompleted(success: false)
+        }
+        refresh.expirationHandler = nil
+        enter(handler)
+    }
+
     /// A run-loop timer of LifelineKit's own: the first authorization callback of the managers
     /// made since it was set.
     public func timerDidFire(_ timer: TimerID, services: LocationServices) {

@@ -27,13 +27,20 @@ final class ProcessScope: @unchecked Sendable {
     var regions: [CLRegion] = []
     /// The expiration handlers of this process's background tasks, by task handle.
     var expirationHandlers: [Int: () -> Void] = [:]
+    /// `BGTaskScheduler.shared` for this process: its launch handlers die with it.
+    let taskScheduler: BGTaskScheduler
+    /// The app refresh tasks handed to this process and not yet expired, by wake handle.
+    var refreshTasks: [Int: BGTask] = [:]
 
     /// Managers made in this process whose first authorization callback is still due, in
     /// creation order, and the run-loop timer that delivers it.
     private var newManagers: [Weak<CLLocationManager>] = []
     private var newManagersTimer: TimerID?
 
-    init(services: LocationServices) { self.services = services }
+    init(services: LocationServices) {
+        self.services = services
+        taskScheduler = BGTaskScheduler(services: services)
+    }
 
     /// Core Location calls a new manager's delegate with the app's authorization once the
     /// code that made it returns ("the system is guaranteed to call the delegate method with

@@ -122,6 +122,19 @@ open class UIApplication: UIResponder {
     }
 }
 
+/// `UIBackgroundFetchResult`: what a background fetch or a silent push's handling found.
+public enum UIBackgroundFetchResult: UInt, Sendable {
+    case newData = 0
+    case noData = 1
+    case failed = 2
+}
+
+extension UIApplication {
+    /// The payload of the world's silent push (`UserAction.silentPush`): a background
+    /// notification carries `content-available` and nothing to show.
+    static var silentPushUserInfo: [AnyHashable: Any] { ["aps": ["content-available": 1]] }
+}
+
 /// `UIApplicationDelegate`: the app delegate's lifecycle calls, every one optional (defaults in
 /// an extension). Not main-actor isolated, unlike Apple's (see `UIApplication`).
 /// `ApplicationEngine` calls them as UIKit does, from the world's process events:
@@ -134,7 +147,9 @@ open class UIApplication: UIResponder {
 /// - returning: `applicationWillEnterForeground(_:)` then `applicationDidBecomeActive(_:)`;
 /// - `applicationProtectedDataDidBecomeAvailable(_:)` at the first unlock after a boot (R-D9);
 /// - `applicationWillTerminate(_:)` when the world's policy calls it (a force-quit of a
-///   running app, R-D7; never for a suspended app, a purge, a crash or a reboot).
+///   running app, R-D7; never for a suspended app, a purge, a crash or a reboot);
+/// - `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)` for a silent push
+///   (R-H4), after the launch when the push launched the app.
 ///
 /// Suspension is not told, as UIKit does not tell it.
 public protocol UIApplicationDelegate: NSObjectProtocol {
@@ -152,6 +167,13 @@ public protocol UIApplicationDelegate: NSObjectProtocol {
     func applicationWillEnterForeground(_ application: UIApplication)
     func applicationWillTerminate(_ application: UIApplication)
     func applicationProtectedDataDidBecomeAvailable(_ application: UIApplication)
+    /// A silent push woke the app (R-H4): call `completionHandler` within
+    /// `remoteNotificationRuntime` (30 s) or, in the background, the process is killed. By
+    /// default the handler is called at once with `.noData`.
+    func application(
+        _ application: UIApplication,
+        didReceiveRemoteNotification userInfo: [AnyHashable: Any],
+        fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void)
 }
 
 extension UIApplicationDelegate {
@@ -169,4 +191,9 @@ extension UIApplicationDelegate {
     public func applicationWillEnterForeground(_ application: UIApplication) {}
     public func applicationWillTerminate(_ application: UIApplication) {}
     public func applicationProtectedDataDidBecomeAvailable(_ application: UIApplication) {}
+    public func application(
+        _ application: UIApplication,
+        didReceiveRemoteNotification userInfo: [AnyHashable: Any],
+        fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void
+    ) { completionHandler(.noData) }
 }

@@ -58,6 +58,12 @@ public enum AppItem: Sendable, Equatable, CustomStringConvertible {
     /// The user turned tracking on (true) or off in the app's UI (`UserAction.trackingOn`,
     /// `.trackingOff`): sent by the operating system once the app is in the foreground.
     case trackingToggled(on: Bool)
+    /// The system runs the app in the background for `WakeKind` (R-H1, R-H4): the engine's
+    /// `didBeginWake`. It keeps the app running until the engine completes it or its time is
+    /// up (R-H3, R-H4).
+    case wake(WakeTaskID, WakeKind)
+    /// An app refresh task's time is up (R-H3): the engine's `wakeWillExpire`.
+    case wakeExpiring(WakeTaskID)
 
     public var description: String {
         switch self {
@@ -84,6 +90,8 @@ public enum AppItem: Sendable, Equatable, CustomStringConvertible {
             "monitor \(monitor) records [\(records.map(\.description).joined(separator: "; "))]"
         case .timerFired(let timer): "timer \(timer) fired"
         case .trackingToggled(let on): "user turned tracking \(on ? "on" : "off")"
+        case .wake(let task, let kind): "\(kind) (\(task))"
+        case .wakeExpiring(let task): "\(task) expiring"
         }
     }
 }

@@ -58,6 +58,10 @@ public struct AppLogEntry: Sendable, CustomStringConvertible {
         /// The engine's `userDidSetTracking` ran: the user turned tracking on or off
         /// (`UserAction.trackingOn`, `.trackingOff`).
         case trackingToggled(on: Bool)
+        /// The engine's `didBeginWake` ran (R-H1, R-H4).
+        case wake(WakeTaskID, WakeKind)
+        /// The engine's `wakeWillExpire` ran (R-H3).
+        case wakeExpiring(WakeTaskID)
     }
 
     public var instant: Instant
@@ -120,6 +124,8 @@ extension AppLogEntry.Kind: CustomStringConvertible {
         case .timerFired(let timer): AppItem.timerFired(timer).description
         case .willTerminate: "will terminate"
         case .trackingToggled(let on): AppItem.trackingToggled(on: on).description
+        case .wake(let task, let kind): AppItem.wake(task, kind).description
+        case .wakeExpiring(let task): AppItem.wakeExpiring(task).description
         case .timerEnded(let timer, let cause):
             "timer \(timer) ended with the process (\(cause.rawValue))"
         case .unavailableAPI(let api):
@@ -553,6 +559,12 @@ final class AppProcess: SimulationActor, DiskViewSource {
         case .trackingToggled(let on):
             record(.trackingToggled(on: on), now)
             call(&context) { $0.userDidSetTracking(on, services: $1) }
+        case .wake(let task, let kind):
+            record(.wake(task, kind), now)
+            call(&context) { $0.didBeginWake(task, kind: kind, services: $1) }
+        case .wakeExpiring(let task):
+            record(.wakeExpiring(task), now)
+            call(&context) { $0.wakeWillExpire(task, services: $1) }
         }
     }
 

@@ -50,6 +50,16 @@ public protocol AppEngine: AnyObject {
     /// running, after `didLaunch`). By default nothing happens; a `TrackingEngine` calls its
     /// `start(services:)` or `stop(services:)`.
     func userDidSetTracking(_ on: Bool, services: LocationServices)
+    /// The system runs the app in the background for `kind` (R-H1, R-H4): an app refresh task
+    /// came due, or a silent push arrived. The app runs until it calls
+    /// `services.completeWake(_:success:)` or its time is up (`appRefreshRuntime`,
+    /// `remoteNotificationRuntime`). By default the wake is completed at once.
+    func didBeginWake(_ task: WakeTaskID, kind: WakeKind, services: LocationServices)
+    /// An app refresh task's time is up (R-H3): complete it now or the process is killed
+    /// `backgroundTaskWatchdogDelay` later. By default it is completed, unsuccessful, as the
+    /// system marks a `BGTask` with no expiration handler. A silent push has no such call: its
+    /// process is killed when its time is up (R-H4).
+    func wakeWillExpire(_ task: WakeTaskID, services: LocationServices)
 }
 
 extension AppEngine {
@@ -72,6 +82,12 @@ extension AppEngine {
     public func timerDidFire(_ timer: TimerID, services: LocationServices) {}
     public func applicationWillTerminate(services: LocationServices) {}
     public func userDidSetTracking(_ on: Bool, services: LocationServices) {}
+    public func didBeginWake(_ task: WakeTaskID, kind: WakeKind, services: LocationServices) {
+        services.completeWake(task, success: true)
+    }
+    public func wakeWillExpire(_ task: WakeTaskID, services: LocationServices) {
+        services.completeWake(task, success: false)
+    }
 }
 
 /// The first form's callbacks that name a manager by its handle (`ObjectID`), for engines
@@ -158,6 +174,13 @@ package enum AppRequest: Sendable, Equatable, CustomStringConvertible {
     case requestAlwaysAuthorization
     /// `requestTemporaryFullAccuracyAuthorization(withPurposeKey:)`.
     case requestTemporaryFullAccuracy(purposeKey: String)
+    /// `BGTaskScheduler.submit(_:)` of an app refresh request (R-H1): it replaces a pending
+    /// request with the same identifier.
+    case submitAppRefresh(identifier: String, earliestBegin: Instant)
+    /// `cancel(taskRequestWithIdentifier:)`, or `cancelAllTaskRequests()` (nil).
+    case cancelAppRefresh(identifier: String?)
+    /// `setTaskCompleted(success:)`, or a fetch completion handler called (R-H3, R-H4).
+    case completeWake(WakeTaskID, success: Bool)
 
     package var description: String {
         switch self {
@@ -216,6 +239,10 @@ package enum AppRequest: Sendable, Equatable, CustomStringConvertible {
         case .requestWhenInUseAuthorization: "request when-in-use authorization"
         case .requestAlwaysAuthorization: "request always authorization"
         case .requestTemporaryFullAccuracy(let key): "request temporary full accuracy \(key)"
+        case .submitAppRefresh(let identifier, let earliestBegin):
+            "submit app refresh \(identifier) earliest \(earliestBegin)"
+        case .cancelAppRefresh(let identifier): "cancel app refresh \(identifier ?? "all")"
+        case .completeWake(let task, let success): "\(task) completed \(success)"
         }
     }
 }
@@ -246,7 +273,8 @@ extension AppRequest {
     var isOperatingSystemRequest: Bool {
         switch self {
         case .beginBackgroundTask, .endBackgroundTask, .requestWhenInUseAuthorization,
-            .requestAlwaysAuthorization, .requestTemporaryFullAccuracy:
+            .requestAlwaysAuthorization, .requestTemporaryFullAccuracy, .submitAppRefresh,
+            .cancelAppRefresh, .completeWake:
             true
         default: false
         }
@@ -603,6 +631,24 @@ public final class LocationServices {
     /// `endBackgroundTask(_:)`.
     public func endBackgroundTask(_ task: BackgroundTaskID) {
         record(.endBackgroundTask(task.object))
+    }
+
+    /// `BGTaskScheduler.submit(_:)` with a `BGAppRefreshTaskRequest` (R-H1): the system runs
+    /// the app in the background no earlier than `earliestBegin` (now when nil or past), and
+    /// hands the engine `didBeginWake` with `.appRefresh(identifier:)`. A request with the same
+    /// identifier replaces the pending one. The request outlives the process.
+    public func submitAppRefresh(identifier: String, earliestBegin: Instant?) {
+        record(.submitAppRefresh(identifier: identifier, earliestBegin: earliestBegin ?? now))
+    }
+    /// `cancel(taskRequestWithIdentifier:)`; nil cancels every pending request
+    /// (`cancelAllTaskRequests()`).
+    public func cancelAppRefresh(identifier: String?) {
+        record(.cancelAppRefresh(identifier: identifier))
+    }
+    /// `BGTask.setTaskCompleted(success:)`, or a silent push's fetch completion handler: the
+    /// wake no longer keeps the app running (R-H3, R-H4). A second call does nothing.
+    public func completeWake(_ task: WakeTaskID, success: Bool) {
+        record(.completeWake(task, success: success))
     }
 
     /// `requestWhenInUseAuthorization()`: while the authorization is not determined and the app

@@ -488,7 +488,8 @@ final class LocationDaemon: SimulationActor {
                 if let timer = visitTimer { context.cancel(timer) }
                 visitTimer = nil
             case .beginBackgroundTask, .endBackgroundTask, .requestWhenInUseAuthorization,
-                .requestAlwaysAuthorization, .requestTemporaryFullAccuracy:
+                .requestAlwaysAuthorization, .requestTemporaryFullAccuracy, .submitAppRefresh,
+                .cancelAppRefresh, .completeWake:
                 assertionFailure("background tasks and prompts go to the operating system")
             }
         }

@@ -28,6 +28,16 @@ import Simulation
 /// then expires when `backgroundTaskBudget` is spent: a task begun after another ended does
 /// not get a fresh budget. The clock stops when the app is foreground, suspended, ended, or
 /// kept running by the daemon or a test host; the next stint on borrowed time starts afresh.
+///
+/// Wakes that are not location events (R-H1–R-H4): an app refresh request comes due at its
+/// earliest begin date, a silent push when the scenario sends it. Either resumes a suspended
+/// app or launches an ended one into the background, whatever the location authorization, and
+/// never after a force-quit until the user opens the app again (R-H2). A wake keeps the app
+/// running until the engine completes it or its time is up: an app refresh then gets its
+/// expiration call and the watchdog kills an app that still has not completed it (R-H3); a
+/// silent push's process is killed at once (R-H4). An app refresh due while the app is in the
+/// foreground waits until it is in the background; a silent push reaches a foreground app with
+/// no time limit.
 final class OperatingSystem: SimulationActor {
     private let policy: IOSPolicy
     private let capabilities: AppCapabilities
@@ -68,6 +78,15 @@ final class OperatingSystem: SimulationActor {
     private var pendingRelaunch: EventHandle?
     /// Boots so far: a wake asked for before the last one is void (R-B7).
     private var bootCount = 0
+    /// App refresh requests not yet due, by identifier, in the order submitted (R-H1). They
+    /// belong to the system, not to a process.
+    private var pendingRefreshes: [(identifier: String, due: EventHandle)] = []
+    /// App refresh requests that came due while the app was in the foreground (R-H1).
+    private var refreshesAwaitingBackground: [String] = []
+    // invariant: wakes of the current process only; `expiry` is nil once the wake's time is up
+    private var wakes: [(task: WakeTaskID, kind: WakeKind, expiry: EventHandle?)] = []
+    /// Wakes handed out so far, across processes: the next wake's number.
+    private var wakeCount = 0
 
     init(
         policy: IOSPolicy, capabilities: AppCapabilities, authorization: Authorization,
@@ -166,6 +185,8 @@ final class OperatingSystem: SimulationActor {
             context.send(.liveActivity(action == .startLiveActivity), to: daemon)
         case .networkDown, .networkUp, .networkSlow, .setLowPowerMode, .adjustClock:
             break  // the network's and the app's (`World.schedule` sends them there)
+        case .silentPush:
+            beginWake(.remoteNotification, &context)
         }
     }
 
@@ -205,6 +226,9 @@ final class OperatingSystem: SimulationActor {
             leaving = nil
             guard generation == self.generation, state == .foreground else { return }
             setState(.background, &context)
+            let awaiting = refreshesAwaitingBackground
+            refreshesAwaitingBackground.removeAll()
+            for identifier in awaiting { startWake(.appRefresh(identifier: identifier), &context) }
             reconsiderSuspension(&context)
         case .suspend(let generation):
             suspension = nil
@@ -250,7 +274,108 @@ final class OperatingSystem: SimulationActor {
             {
                 terminate(.watchdog, &context)
             }
+        case .appRefreshDue(let identifier):
+            guard let index = pendingRefreshes.firstIndex(where: { $0.identifier == identifier })
+            else { return }
+            pendingRefreshes.remove(at: index)
+            beginWake(.appRefresh(identifier: identifier), &context)
+        case .wakeExpired(let task, let generation):
+            guard generation == self.generation,
+                let index = wakes.firstIndex(where: { $0.task == task })
+            else { return }
+            wakes[index].expiry = nil
+            switch wakes[index].kind {
+            case .remoteNotification:
+                // R-H4: the completion handler was not called in time.
+                terminate(.watchdog, &context)
+            case .appRefresh:
+                deliverToApp(.wakeExpiring(task), &context)
+                context.setTimer(
+                    after: policy.backgroundTaskWatchdogDelay,
+                    .osTimer(.wakeWatchdog(task, generation: generation)))
+                reconsiderSuspension(&context)
+            }
+        case .wakeWatchdog(let task, let generation):
+            // R-H3: a task not completed after its expiration call. An app the user brought
+            // back to the foreground is not killed.
+            if generation == self.generation, state == .background,
+                wakes.contains(where: { $0.task == task })
+            {
+                terminate(.watchdog, &context)
+            }
         }
+    }
+
+    // MARK: - Wakes that are not location events (R-H1–R-H4)
+
+    /// Runs the app in the background for `kind`: resumes it, launches it, or (a refresh in
+    /// the foreground) waits for the background; refused after a force-quit (R-H2).
+    private func beginWake(_ kind: WakeKind, _ context: inout Scheduler<WorldMessage>) {
+        switch state {
+        case .foreground:
+            if case .appRefresh(let identifier) = kind {
+                refreshesAwaitingBackground.append(identifier)
+            } else {
+                wakeCount += 1  // no time limit for an app in use
+                deliverToApp(.wake(WakeTaskID(wakeCount), kind), &context)
+            }
+        case .background:
+            startWake(kind, &context)
+        case .suspended:
+            resume(&context)
+            startWake(kind, &context)
+        case .notRunning, .terminated:
+            guard lastTermination != .forceQuit else {
+                wakeCount += 1
+                context.send(
+                    .deliver(
+                        .wake(WakeTaskID(wakeCount), kind), generation: generation,
+                        withheld: .notRelaunched(rule: "R-H2"), boot: nil), to: app)
+                return
+            }
+            launch(into: .background, &context)
+            // Launched for this wake, not for a location event: it is not an idle relaunch.
+            launchedInBackground = false
+            startWake(kind, &context)
+        }
+    }
+
+    /// Hands the running background app a wake that keeps it running for its time (R-H3,
+    /// R-H4).
+    private func startWake(_ kind: WakeKind, _ context: inout Scheduler<WorldMessage>) {
+        wakeCount += 1
+        let task = WakeTaskID(wakeCount)
+        let runtime =
+            switch kind {
+            case .appRefresh: policy.appRefreshRuntime
+            case .remoteNotification: policy.remoteNotificationRuntime
+            }
+        let expiry = context.setTimer(
+            after: runtime, .osTimer(.wakeExpired(task, generation: generation)))
+        wakes.append((task, kind, expiry))
+        deliverToApp(.wake(task, kind), &context)
+        reconsiderSuspension(&context)
+    }
+
+    /// A submitted app refresh request: due at its earliest begin date, replacing a pending
+    /// one with the same identifier (R-H1).
+    private func submitRefresh(
+        _ identifier: String, earliestBegin: Instant, _ context: inout Scheduler<WorldMessage>
+    ) {
+        cancelRefreshes(identifier, &context)
+        let delay = earliestBegin < context.now ? VirtualDuration.zero : earliestBegin - context.now
+        let due = context.setTimer(after: delay, .osTimer(.appRefreshDue(identifier)))
+        pendingRefreshes.append((identifier, due))
+    }
+
+    /// Cancels the pending refresh requests with `identifier`, or all of them (nil).
+    private func cancelRefreshes(_ identifier: String?, _ context: inout Scheduler<WorldMessage>) {
+        for pending in pendingRefreshes where identifier == nil || pending.identifier == identifier
+        {
+            context.cancel(pending.due)
+        }
+        pendingRefreshes.removeAll { identifier == nil || $0.identifier == identifier }
+        refreshesAwaitingBackground.removeAll { identifier == nil || $0 == identifier }
     }
 
     // MARK: - Launch, wake, termination
@@ -261,6 +386,7 @@ final class OperatingSystem: SimulationActor {
         lastTermination = nil
         registeredThisProcess = false
         backgroundTasks.removeAll()  // a task of the ended process (the kill cancelled its timers)
+        wakes.removeAll()
         launchedInBackground = launchState == .background
         state = launchState
         context.send(.processChanged(launchState, generation: generation, cause: nil), to: daemon)
@@ -330,6 +456,14 @@ final class OperatingSystem: SimulationActor {
         let ended = generation
         stopBackgroundTime(&context)
         backgroundTasks.removeAll()
+        for wake in wakes { if let expiry = wake.expiry { context.cancel(expiry) } }
+        wakes.removeAll()
+        // Refreshes that waited for the background are due again once the process has ended.
+        for identifier in refreshesAwaitingBackground {
+            pendingRefreshes.append(
+                (identifier, context.setTimer(after: .zero, .osTimer(.appRefreshDue(identifier)))))
+        }
+        refreshesAwaitingBackground.removeAll()
         cancel(&leaving, &context)
         cancel(&suspension, &context)
         cancel(&wakeRuntime, &context)
@@ -349,7 +483,7 @@ final class OperatingSystem: SimulationActor {
 
     private var isKeptRunning: Bool {
         daemonKeepsAlive || (!backgroundTasks.isEmpty && !backgroundTimeIsUp) || testHostAttached
-            || wakeRuntime != nil
+            || wakeRuntime != nil || wakes.contains { $0.expiry != nil }
     }
 
     /// Schedules or cancels the suspension of a background app as its keep-alives change.
@@ -419,6 +553,15 @@ final class OperatingSystem: SimulationActor {
                 if let index = backgroundTasks.firstIndex(where: { $0.task == task }) {
                     cancel(&backgroundTasks[index].expiry, &context)
                     backgroundTasks.remove(at: index)
+                }
+            case .submitAppRefresh(let identifier, let earliestBegin):
+                submitRefresh(identifier, earliestBegin: earliestBegin, &context)
+            case .cancelAppRefresh(let identifier):
+                cancelRefreshes(identifier, &context)
+            case .completeWake(let task, _):
+                if let index = wakes.firstIndex(where: { $0.task == task }) {
+                    cancel(&wakes[index].expiry, &context)
+                    wakes.remove(at: index)
                 }
             default: break
             }

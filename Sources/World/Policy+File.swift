@@ -43,6 +43,8 @@ extension IOSPolicy {
                 .count(\.backgroundTaskEarlyExpiryPercent, 0...100)
             ),
             ("backgroundWakeRuntime", .duration(\.backgroundWakeRuntime)),
+            ("appRefreshRuntime", .duration(\.appRefreshRuntime)),
+            ("remoteNotificationRuntime", .duration(\.remoteNotificationRuntime)),
             ("relaunchRecreateWindow", .duration(\.relaunchRecreateWindow)),
             ("endsIdleBackgroundLaunch", .flag(\.endsIdleBackgroundLaunch)),
             ("relaunchLatencySession", .duration(\.relaunchLatencySession)),

@@ -42,6 +42,16 @@ public struct IOSPolicy: Sendable, Equatable {
     /// Time an app woken or relaunched in the background for a location event runs before it
     /// is suspended, unless something keeps it running (R-F2: about 10 s, F).
     public var backgroundWakeRuntime = VirtualDuration.seconds(10)
+    /// How long an app refresh task (`BGAppRefreshTask`) keeps the app running in the
+    /// background before its expiration handler is called (R-H3). Apple's BackgroundTasks
+    /// reference gives no figure (H: `BGAppRefreshTask`, "a short task"); 30 s is what Apple's
+    /// WWDC 2019 talk "Advances in App Background Execution" (session 707) says app refresh
+    /// gets, as third-party notes of it report: not documented on the reference pages.
+    public var appRefreshRuntime = VirtualDuration.seconds(30)
+    /// How long a silent push keeps the app running in the background for it to call its
+    /// fetch completion handler before the process is killed (R-H4: "up to 30 seconds of
+    /// wall-clock time", H: `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`).
+    public var remoteNotificationRuntime = VirtualDuration.seconds(30)
     /// How long events wait for a process to recreate the service that listens for them
     /// before they are lost, and a monitor condition whose event found no listener stops
     /// being monitored (R-A12: "within a few seconds of launch", F; the wake runtime, R-F2).

@@ -51,6 +51,12 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
     /// dropped with the process's end, as any item for it.
     case trackingOn
     case trackingOff
+    /// A background (silent) remote notification reaches the device: the system wakes a
+    /// suspended app, or launches an ended one, in the background and hands it the push
+    /// (`didReceiveRemoteNotification:fetchCompletionHandler:`), with
+    /// `remoteNotificationRuntime` to call its completion handler (R-H4); never after a
+    /// force-quit (R-H2). An app in the foreground gets it with no time limit.
+    case silentPush
 
     /// True for the actions only the app process reads (Low Power Mode, the clock).
     var isAppAction: Bool {
@@ -108,6 +114,7 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
                 })
         case .trackingOn: Spelling(.user, "tracking", "on")
         case .trackingOff: Spelling(.user, "tracking", "off")
+        case .silentPush: Spelling(.network, "silent-push")
         }
     }
 
@@ -121,7 +128,7 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
             .setAccuracy(.full), .setAccuracy(.reduced), .setLowPowerMode(true),
             .setLowPowerMode(false), .startLiveActivity, .endLiveActivity, .networkDown,
             .networkUp, .networkSlow(.zero), .adjustClock(by: .zero), .trackingOn, .trackingOff,
-            .attachTestHost(true), .attachTestHost(false),
+            .attachTestHost(true), .attachTestHost(false), .silentPush,
         ]
 }
 
@@ -137,6 +144,12 @@ package enum OSTimer: Sendable, Equatable, CustomStringConvertible {
     case authorizationPromptAnswered(Authorization)
     /// The user answered the temporary full accuracy prompt.
     case temporaryFullAccuracyAnswered(granted: Bool, generation: Int)
+    /// An app refresh request's earliest begin date came (R-H1).
+    case appRefreshDue(String)
+    /// A wake's time is up (R-H3, R-H4).
+    case wakeExpired(WakeTaskID, generation: Int)
+    /// An app refresh task still not completed after its expiry (R-H3).
+    case wakeWatchdog(WakeTaskID, generation: Int)
 
     package var description: String {
         switch self {
@@ -152,6 +165,9 @@ package enum OSTimer: Sendable, Equatable, CustomStringConvertible {
             "background task \(task) expired (process \(generation))"
         case .backgroundTaskWatchdog(let task, let generation):
             "background task \(task) watchdog (process \(generation))"
+        case .appRefreshDue(let identifier): "app refresh \(identifier) due"
+        case .wakeExpired(let task, let generation): "\(task) expired (process \(generation))"
+        case .wakeWatchdog(let task, let generation): "\(task) watchdog (process \(generation))"
         }
     }
 }

@@ -142,6 +142,8 @@ struct PolicyEffect: Sendable {
         .init("backgroundTaskEarlyExpiryPercent", "100", .backgroundTask(endsIt: true)),
         .init("relaunchRecreateWindow", #""30s""#, .userOpenedAppIgnoresEvent),
         .init("backgroundWakeRuntime", #""30s""#, .significantChangeRelaunch()),
+        .init("appRefreshRuntime", #""10s""#, .refreshNeverCompleted),
+        .init("remoteNotificationRuntime", #""10s""#, .silentPushNeverCompleted),
         .init("endsIdleBackgroundLaunch", "false", .significantChangeRelaunch()),
         .init("relaunchLatencySession", #""3s""#, .sessionAppForceQuit),
         .init("relaunchLatencySignificantChange", #""4s""#, .significantChangeRelaunch()),

@@ -1,0 +1,147 @@
+// BackgroundTasks with Apple's names (layer 4): `BGTaskScheduler` and app refresh over the
+// world's wakes (R-H1–R-H3), driven by `ApplicationEngine`.
+import Dispatch
+import Foundation
+import Simulation
+import World
+
+/// `BGTaskScheduler`: one per simulated process, `BGTaskScheduler.shared` inside it, so the
+/// launch handlers die with the process, as a real process's do (register them again in every
+/// launch, before `application(_:didFinishLaunchingWithOptions:)` returns). Submitted requests
+/// are the system's: they outlive the process (R-H1).
+///
+/// Only app refresh is modelled (`BGAppRefreshTaskRequest`); a request of another kind is
+/// refused with `BGTaskScheduler.Error.Code.notPermitted`. Not modelled: the Info.plist's
+/// `BGTaskSchedulerPermittedIdentifiers` and `fetch` background mode (every identifier is
+/// permitted), Background App Refresh turned off (`unavailable`), the limit on pending
+/// requests (`tooManyPendingTaskRequests`), and the time of the launch handler's registration
+/// (a handler registered later in the process is used too).
+public class BGTaskScheduler: NSObject {
+    /// `BGTaskScheduler.Error`: why `submit(_:)` refused a request.
+    public struct Error: Swift.Error, Equatable, Sendable {
+        /// `BGTaskScheduler.Error.Code`.
+        public enum Code: Int, Sendable {
+            /// Background work cannot be scheduled (Background App Refresh is off).
+            case unavailable = 1
+            /// Too many requests of this kind are pending.
+            case tooManyPendingTaskRequests = 2
+            /// The app may not schedule this request.
+            case notPermitted = 3
+        }
+        public let code: Code
+        public init(_ code: Code) { self.code = code }
+    }
+
+    /// The launch handlers of this process, by identifier, in the order registered.
+    private var launchHandlers: [(identifier: String, handler: (BGTask) -> Void)] = []
+    private weak var services: LocationServices?
+
+    init(services: LocationServices) {
+        self.services = services
+        super.init()
+    }
+
+    /// `BGTaskScheduler.shared`: the calling process's scheduler.
+    public class var shared: BGTaskScheduler {
+        guard let scope = ProcessScope.current else {
+            preconditionFailure(
+                "BGTaskScheduler.shared read outside a simulated process: LifelineKit's app "
+                    + "code runs inside an ApplicationEngine's callbacks")
+        }
+        return scope.taskScheduler
+    }
+
+    /// `register(forTaskWithIdentifier:using:launchHandler:)`: the handler runs, in the
+    /// process, when the system runs a task with this identifier (the queue is ignored: the
+    /// handler runs on the simulation's thread). Returns false for an identifier this process
+    /// registered already.
+    @discardableResult
+    public func register(
+        forTaskWithIdentifier identifier: String, using queue: DispatchQueue?,
+        launchHandler: @escaping (BGTask) -> Void
+    ) -> Bool {
+        guard !launchHandlers.contains(where: { $0.identifier == identifier }) else {
+            return false
+        }
+        launchHandlers.append((identifier, launchHandler))
+        return true
+    }
+
+    /// `submit(_:)`: asks the system to run the task no earlier than the request's
+    /// `earliestBeginDate` (R-H1), replacing a pending request with the same identifier.
+    public func submit(_ taskRequest: BGTaskRequest) throws {
+        guard taskRequest is BGAppRefreshTaskRequest else { throw Error(.notPermitted) }
+        services?.submitAppRefresh(
+            identifier: taskRequest.identifier,
+            earliestBegin: taskRequest.earliestBeginDate.map(VirtualClock.instant))
+    }
+
+    /// `cancel(taskRequestWithIdentifier:)`.
+    public func cancel(taskRequestWithIdentifier identifier: String) {
+        services?.cancelAppRefresh(identifier: identifier)
+    }
+
+    /// `cancelAllTaskRequests()`.
+    public func cancelAllTaskRequests() {
+        services?.cancelAppRefresh(identifier: nil)
+    }
+
+    /// The launch handler registered for `identifier`, if any.
+    func launchHandler(for identifier: String) -> ((BGTask) -> Void)? {
+        launchHandlers.first { $0.identifier == identifier }?.handler
+    }
+}
+
+/// `BGTaskRequest`: a request to run a task in the background.
+open class BGTaskRequest: NSObject {
+    /// `identifier`: the task's identifier, the one its launch handler was registered with.
+    public let identifier: String
+    /// `earliestBeginDate`: the task does not begin before it (nil: no delay). The system
+    /// does not promise to begin it then; the model begins it then (R-H1).
+    open var earliestBeginDate: Date?
+
+    init(taskIdentifier: String) {
+        identifier = taskIdentifier
+        super.init()
+    }
+}
+
+/// `BGAppRefreshTaskRequest`: a request to launch the app in the background for a short refresh
+/// task.
+open class BGAppRefreshTaskRequest: BGTaskRequest {
+    /// `init(identifier:)`.
+    public init(identifier: String) { super.init(taskIdentifier: identifier) }
+}
+
+/// `BGTask`: a task the system runs while the app is in the background.
+open class BGTask: NSObject {
+    /// `identifier`: the identifier its launch handler was registered with.
+    public let identifier: String
+    /// `expirationHandler`: called shortly before the task's time is up (R-H3, after
+    /// `appRefreshRuntime`); set to nil once it has run. Without one the task is marked
+    /// completed, unsuccessful, when its time is up; with one, a task still not completed
+    /// `backgroundTaskWatchdogDelay` after it ran gets the app killed.
+    open var expirationHandler: (() -> Void)?
+
+    let wake: WakeTaskID
+    private weak var services: LocationServices?
+    private var completed = false
+
+    init(identifier: String, wake: WakeTaskID, services: LocationServices) {
+        self.identifier = identifier
+        self.wake = wake
+        self.services = services
+        super.init()
+    }
+
+    /// `setTaskCompleted(success:)`: the task no longer keeps the app running. Later calls do
+    /// nothing.
+    open func setTaskCompleted(success: Bool) {
+        guard !completed else { return }
+        completed = true
+        services?.completeWake(wake, success: success)
+    }
+}
+
+/// `BGAppRefreshTask`: a short task to refresh the app's content in the background (R-H3).
+open class BGAppRefreshTask: BGTask {}

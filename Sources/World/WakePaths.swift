@@ -1,0 +1,28 @@
+// The wake paths that are not location events (layer 3): a `BGTaskScheduler` app refresh and a
+// silent push, each of which runs the app in the background for a bounded time (R-H1–R-H4).
+import Simulation
+
+/// Why the system runs the app in the background for a bounded time, outside location: an app
+/// refresh task the app submitted (R-H1, R-H3), or a silent push (R-H4).
+public enum WakeKind: Sendable, Equatable, CustomStringConvertible {
+    /// A `BGAppRefreshTaskRequest` with this identifier came due (R-H1).
+    case appRefresh(identifier: String)
+    /// A background (silent) remote notification arrived (`UserAction.silentPush`, R-H4).
+    case remoteNotification
+
+    public var description: String {
+        switch self {
+        case .appRefresh(let identifier): "app refresh \(identifier)"
+        case .remoteNotification: "remote notification"
+        }
+    }
+}
+
+/// The handle of one wake: a `BGAppRefreshTask`, or a remote notification's fetch completion
+/// handler. Numbered by the operating system across processes, so a completion from a process
+/// that did not get the wake matches nothing.
+public struct WakeTaskID: Hashable, Sendable, CustomStringConvertible {
+    public let value: Int
+    package init(_ value: Int) { self.value = value }
+    public var description: String { "wake \(value)" }
+}
