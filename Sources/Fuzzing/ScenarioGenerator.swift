@@ -106,6 +106,7 @@ public struct ScenarioGenerator: Sendable {
             clockAdjustment,
             .constant(.trackingOff), .constant(.trackingOn),
             Gen<Bool>.bool.map { .attachTestHost($0) },
+            .constant(.silentPush),
         ]
     }
 
