@@ -278,6 +278,8 @@ struct ScenarioParseErrorTests {
         let filler = String(repeating: "  park 1m\n", count: 4_000_000)
         let path = try writeTemporary(
             "huge.scenario", "engine session\nhorizon 1h\nroute\n  drive 5m at 3 km/h\n" + filler)
+        // 40 MB left in the temporary folder after every run otherwise.
+        defer { try? FileManager.default.removeItem(atPath: path) }
         let error = #expect(throws: ScenarioParseError.self) {
             try Scenario(contentsOfFile: path)
         }
@@ -285,6 +287,7 @@ struct ScenarioParseErrorTests {
         let long = try writeTemporary(
             "long.scenario",
             "engine session\n# " + String(repeating: "x", count: Scenario.lineBytesMax) + "\n")
+        defer { try? FileManager.default.removeItem(atPath: long) }
         let longError = #expect(throws: ScenarioParseError.self) {
             try Scenario(contentsOfFile: long)
         }
