@@ -243,14 +243,9 @@ public enum Fuzzer {
             guard testCase.status == .valid else { continue }
             // Told as the case it runs, so that a supervisor blames a trap or a hang in it on
             // that case, as it would in the search.
-            if let observer = settings.caseObserver {
-                observer.tell(
-                    .started(
-                        caseIndex: caseIndex,
-                        choices: observer.wantsChoices ? testCase.values : nil))
+            return observed(caseIndex, testCase, settings) {
+                ProcessStateCheck.failure(scenario, caseIndex: caseIndex)
             }
-            defer { settings.caseObserver?.tell(.finished(caseIndex: caseIndex)) }
-            return ProcessStateCheck.failure(scenario, caseIndex: caseIndex)
         }
         return nil
     }
@@ -380,24 +375,35 @@ public enum Fuzzer {
     ) -> CaseOutcome {
         let (testCase, scenario) = input(caseIndex, settings, pool, generator)
         guard testCase.status == .valid else { return .invalid }
+        return observed(caseIndex, testCase, settings) {
+            guard let (record, violations) = try? check(scenario, settings.invariants) else {
+                return .threw
+            }
+            // Advice that warns is judged too, and only counted.
+            let advised =
+                settings.adviceFails
+                ? [] : Invariant.advice.filter { !$0.check(record).isEmpty }.map(\.name)
+            return .checked(
+                path: LifecyclePath(record), failing: violations.first?.invariant,
+                choices: pool == nil
+                    ? nil : PooledCase(testCase, deliveries: record.digest.deliveryCount),
+                advised: advised)
+        }
+    }
+
+    /// `work` for case `caseIndex`, told to `settings.caseObserver` as started before and
+    /// finished after: a supervisor reads it to blame a trap or a hang on the case in flight.
+    static func observed<Result>(
+        _ caseIndex: Int, _ testCase: TestCase, _ settings: FuzzSettings,
+        _ work: () -> Result
+    ) -> Result {
         if let observer = settings.caseObserver {
             observer.tell(
                 .started(
                     caseIndex: caseIndex, choices: observer.wantsChoices ? testCase.values : nil))
         }
         defer { settings.caseObserver?.tell(.finished(caseIndex: caseIndex)) }
-        guard let (record, violations) = try? check(scenario, settings.invariants) else {
-            return .threw
-        }
-        // Advice that warns is judged too, and only counted.
-        let advised =
-            settings.adviceFails
-            ? [] : Invariant.advice.filter { !$0.check(record).isEmpty }.map(\.name)
-        return .checked(
-            path: LifecyclePath(record), failing: violations.first?.invariant,
-            choices: pool == nil
-                ? nil : PooledCase(testCase, deliveries: record.digest.deliveryCount),
-            advised: advised)
+        return work()
     }
 
     /// Runs `scenario` and checks `invariants` on the run.
