@@ -7,10 +7,13 @@ import World
 extension Invariant {
     /// `uploaded-once`:
     ///
-    /// 1. **Never twice.** No fix is accepted by the server (in `server.acceptedBatches`) more
-    ///    times than it is stored: a second acceptance of a stored fix row is a duplicate the
-    ///    engine caused by sending it under another key (a key the server already holds is
-    ///    answered "already have it" and is no duplicate, `UploadServer.repeatedKeys`).
+    /// 1. **Never twice.** No fix is stored by the server (in `server.acceptedBatches`) more
+    ///    times than it was stored on the disk (a row deleted later counts: it was stored): a
+    ///    second acceptance of a stored fix row is a duplicate the engine caused, by sending it
+    ///    under another key, or by sending a request again without an idempotency key or to a
+    ///    server that does not deduplicate (`AppProfile.serverDeduplication`). A key a
+    ///    deduplicating server already holds is answered "already have it" and is no duplicate
+    ///    (`UploadServer.repeatedKeys`).
     /// 2. **Eventually.** When the network is up for the last `settle` of the run (no network
     ///    action at all, or the last one is `networkUp` at least `settle` before the horizon),
     ///    every stored fix row is accepted, provided that after both its commit and the network
@@ -22,6 +25,18 @@ extension Invariant {
     ///    an unbroken `settle` after the last request began: the uploader tried whenever it
     ///    ran long enough to reach its next retry, and chance failed every try (iOS may
     ///    suspend the app before a retry comes due, R-D13).
+    /// 3. **Never deleted before it is uploaded.** A fix row that became durable and was then
+    ///    deleted from the store (`Store.delete`) before the server had accepted the fix is a
+    ///    fix the app lost: from that instant it was neither on the disk nor on the server,
+    ///    only in the memory of a process that iOS may end at any time (a request still in
+    ///    flight included). The violation names the fix, the deletion's commit and its process.
+    ///    A deletion at or after the server's acceptance is what a tracker is meant to do, and
+    ///    such a row is neither "never uploaded" nor a duplicate. This lives here rather than in
+    ///    `no-fix-lost-after-restore` because that rule is decided from the disk alone (did every
+    ///    inserted row reach it?), and the deleted row did reach it; whether deleting it lost it
+    ///    depends only on the server's acceptances, which are this rule's, and a row deleted
+    ///    unaccepted is exactly the row that clause 2 would otherwise have to call "never
+    ///    uploaded" with no network condition to excuse it.
     public static func uploadedOnce(settle: VirtualDuration = .minutes(10)) -> Invariant {
         Invariant(
             name: UploadedOnce.name,
@@ -38,7 +53,7 @@ struct UploadedOnce {
     let settle: VirtualDuration
 
     func violations() -> [Violation] {
-        (duplicates() + neverUploaded()).sortedByInstant()
+        (duplicates() + neverUploaded() + deletedBeforeAccepted()).sortedByInstant()
     }
 
     private func duplicates() -> [Violation] {
@@ -72,9 +87,54 @@ struct UploadedOnce {
                         explanation: "fix at \(TimeText.clock(fix.instant)) was accepted by the "
                             + "server a second time at \(TimeText.clock(batch.instant)) in "
                             + "\(batch.key), after \(first.key) at "
-                            + "\(TimeText.clock(first.instant)): the engine sent a stored fix "
-                            + "under two keys"))
+                            + "\(TimeText.clock(first.instant)): \(cause(first, batch))"))
             }
+        }
+        return found
+    }
+
+    /// Why the server stored a fix of `first` again in `again`.
+    private func cause(_ first: AcceptedBatch, _ again: AcceptedBatch) -> String {
+        guard first.key == again.key else { return "the engine sent a stored fix under two keys" }
+        if !again.carriedIdempotencyKey {
+            return "the engine sent the batch again without an idempotency key, and the server "
+                + "stored it twice"
+        }
+        return "the engine sent the batch again under its key, and the server (which "
+            + "\(record.server.deduplication.rawValue)) stored it twice"
+    }
+
+    /// Clause 3: every deleted fix row, deleted at or after the server first accepted its fix.
+    private func deletedBeforeAccepted() -> [Violation] {
+        let deleted = record.storedFixes.filter { $0.deletion != nil }
+        guard !deleted.isEmpty else { return [] }
+        // When the server first accepted each fix.
+        let batches = record.server.acceptedBatches
+        var firstAccepted = FixTable<Instant>(capacity: batches.reduce(0) { $0 + $1.rows.count })
+        for batch in batches {
+            for row in batch.rows {
+                guard let fix = record.fix(in: row) else { continue }
+                firstAccepted.insert(FixKey(fix), batch.instant)
+            }
+        }
+        var found: [Violation] = []
+        for stored in deleted {
+            guard let deletion = stored.deletion else { continue }
+            let accepted = firstAccepted.value(for: FixKey(stored.fix))
+            if let accepted, accepted <= deletion.instant { continue }
+            let storedText =
+                stored.durableAt.map { " (stored at \(TimeText.clock($0)))" } ?? ""
+            let server =
+                accepted.map { "the server accepted it only at \(TimeText.clock($0))" }
+                ?? "the server never accepted it"
+            found.append(
+                Violation(
+                    invariant: Self.name, instant: deletion.instant,
+                    explanation: "fix at \(TimeText.clock(stored.fix.instant))\(storedText) was "
+                        + "deleted from the store by process \(deletion.generation) "
+                        + "(\(deletion.commit), durable at \(TimeText.clock(deletion.instant))) "
+                        + "before the server accepted it: \(server), so from the deletion it "
+                        + "was on neither the disk nor the server (the app lost it)"))
         }
         return found
     }
@@ -87,6 +147,8 @@ struct UploadedOnce {
         var accepted = acceptedFixes()
         var missing: [(StoredFix, ProcessSpan)] = []
         for row in record.storedFixes where !accepted.take(row.fix) {
+            // A deleted row, accepted or not, is clause 3's: it is not for the uploader to send.
+            guard row.deletion == nil else { continue }
             let from = max(row.durableAt ?? record.horizon, upSince)
             // The runner must also read its data (the store is closed before the first unlock,
             // R-D9).
