@@ -29,7 +29,8 @@ extension Invariant {
     ///    deleted from the store (`Store.delete`) before the server had accepted the fix is a
     ///    fix the app lost: from that instant it was neither on the disk nor on the server,
     ///    only in the memory of a process that iOS may end at any time (a request still in
-    ///    flight included). The violation names the fix, the deletion's commit and its process.
+    ///    flight included). One violation per deletion commit names the fix (the first, and
+    ///    how many, when the commit deleted several), the deletion's commit and its process.
     ///    A deletion at or after the server's acceptance is what a tracker is meant to do, and
     ///    such a row is neither "never uploaded" nor a duplicate. This lives here rather than in
     ///    `no-fix-lost-after-restore` because that rule is decided from the disk alone (did every
@@ -105,6 +106,7 @@ struct UploadedOnce {
     }
 
     /// Clause 3: every deleted fix row, deleted at or after the server first accepted its fix.
+    /// One violation per deletion commit, naming its first fix (and how many it deleted).
     private func deletedBeforeAccepted() -> [Violation] {
         let deleted = record.storedFixes.filter { $0.deletion != nil }
         guard !deleted.isEmpty else { return [] }
@@ -117,26 +119,42 @@ struct UploadedOnce {
                 firstAccepted.insert(FixKey(fix), batch.instant)
             }
         }
-        var found: [Violation] = []
+        // The rows lost, grouped by the deletion that removed them, in the order first met.
+        var groups: [(deletion: RowDeletion, lost: [(StoredFix, accepted: Instant?)])] = []
         for stored in deleted {
             guard let deletion = stored.deletion else { continue }
             let accepted = firstAccepted.value(for: FixKey(stored.fix))
             if let accepted, accepted <= deletion.instant { continue }
-            let storedText =
-                stored.durableAt.map { " (stored at \(TimeText.clock($0)))" } ?? ""
-            let server =
-                accepted.map { "the server accepted it only at \(TimeText.clock($0))" }
-                ?? "the server never accepted it"
-            found.append(
-                Violation(
-                    invariant: Self.name, instant: deletion.instant,
-                    explanation: "fix at \(TimeText.clock(stored.fix.instant))\(storedText) was "
-                        + "deleted from the store by process \(deletion.generation) "
-                        + "(\(deletion.commit), durable at \(TimeText.clock(deletion.instant))) "
-                        + "before the server accepted it: \(server), so from the deletion it "
-                        + "was on neither the disk nor the server (the app lost it)"))
+            if let index = groups.firstIndex(where: { $0.deletion == deletion }) {
+                groups[index].lost.append((stored, accepted))
+            } else {
+                groups.append((deletion, [(stored, accepted)]))
+            }
         }
-        return found
+        return groups.compactMap { group in
+            guard let (first, accepted) = group.lost.first, let last = group.lost.last?.0 else {
+                return nil
+            }
+            let deletion = group.deletion
+            let stored = first.durableAt.map { " (stored at \(TimeText.clock($0)))" } ?? ""
+            let one = group.lost.count == 1
+            let what =
+                one
+                ? "fix at \(TimeText.clock(first.fix.instant))\(stored) was"
+                : "\(group.lost.count) fixes, the first at \(TimeText.clock(first.fix.instant))"
+                    + "\(stored) and the last at \(TimeText.clock(last.fix.instant)), were"
+            let server =
+                accepted.map {
+                    "the server accepted \(one ? "it" : "the first") only at \(TimeText.clock($0))"
+                } ?? "the server never accepted \(one ? "it" : "the first")"
+            return Violation(
+                invariant: Self.name, instant: deletion.instant,
+                explanation: "\(what) deleted from the store by process \(deletion.generation) "
+                    + "(\(deletion.commit), durable at \(TimeText.clock(deletion.instant))) "
+                    + "before the server accepted \(one ? "it" : "them"): \(server), so from the "
+                    + "deletion \(one ? "it was" : "they were") on neither the disk nor the "
+                    + "server (the app lost \(one ? "it" : "them"))")
+        }
     }
 
     private func neverUploaded() -> [Violation] {
