@@ -11,7 +11,7 @@ extension Invariant {
     ///    times than it was stored on the disk (a row deleted later counts: it was stored): a
     ///    second acceptance of a stored fix row is a duplicate the engine caused, by sending it
     ///    under another key, or by sending a request again without an idempotency key or to a
-    ///    server that does not deduplicate (`AppProfile.serverDeduplication`). A key a
+    ///    server that does not deduplicate (`AppProfile.serverDeduplication`, R-S2). A key a
     ///    deduplicating server already holds is answered "already have it" and is no duplicate
     ///    (`UploadServer.repeatedKeys`).
     /// 2. **Eventually.** When the network is up for the last `settle` of the run (no network
@@ -26,7 +26,7 @@ extension Invariant {
     ///    ran long enough to reach its next retry, and chance failed every try (iOS may
     ///    suspend the app before a retry comes due, R-D13).
     /// 3. **Never deleted before it is uploaded.** A fix row that became durable and was then
-    ///    deleted from the store (`Store.delete`) before the server had accepted the fix is a
+    ///    deleted from the store (`Store.delete`, R-S1) before the server had accepted the fix is a
     ///    fix the app lost: from that instant it was neither on the disk nor on the server,
     ///    only in the memory of a process that iOS may end at any time (a request still in
     ///    flight included). One violation per deletion commit names the fix (the first, and

@@ -37,7 +37,7 @@ public struct UploadBatch: Sendable, Equatable, CustomStringConvertible {
     public var rows: [StoredRow]
     /// Whether the request sends `key` to the server as its idempotency key (an
     /// `Idempotency-Key` header). Without one the server cannot tell a retry from a new batch:
-    /// a retry after a lost answer is stored again (`UploadServer`).
+    /// a retry after a lost answer is stored again (`UploadServer`, R-S2).
     public var carriesIdempotencyKey: Bool
 
     public init(key: UploadBatchKey, rows: [StoredRow], carriesIdempotencyKey: Bool = true) {
@@ -51,7 +51,7 @@ public struct UploadBatch: Sendable, Equatable, CustomStringConvertible {
 
 /// Whether the app's server deduplicates requests by their idempotency key: a fact of the
 /// team's server, declared once in the app's profile (`AppProfile.serverDeduplication`) and
-/// fixed for every run (`WorldConfiguration.serverDeduplication`).
+/// fixed for every run (`WorldConfiguration.serverDeduplication`). R-S2.
 public enum ServerDeduplication: String, Sendable, Equatable, CaseIterable {
     /// A request whose idempotency key the server already holds is answered "already have it"
     /// and stored once (the default).
@@ -125,8 +125,8 @@ public struct AcceptedBatch: Sendable, Equatable {
 /// When it deduplicates (`ServerDeduplication.byKey`, the default) it accepts a request whose
 /// idempotency key it already holds without storing the rows again, counting it in
 /// `repeatedKeys`; a request without a key (`UploadBatch.carriesIdempotencyKey` false), or any
-/// request to a server that `storesEveryRequest`, is stored every time it arrives. Read by tests
-/// and invariants through `World.server`; a row stored twice is a duplicate.
+/// request to a server that `storesEveryRequest`, is stored every time it arrives (R-S2). Read
+/// by tests and invariants through `World.server`; a row stored twice is a duplicate.
 public struct UploadServer: Sendable {
     /// Whether it deduplicates by key.
     public let deduplication: ServerDeduplication
@@ -139,7 +139,7 @@ public struct UploadServer: Sendable {
     // deduplicates, empty otherwise (membership only, never iterated)
     private var keys: Set<UploadBatchKey> = []
 
-    public init(deduplication: ServerDeduplication = .byKey) {
+    init(deduplication: ServerDeduplication = .byKey) {
         self.deduplication = deduplication
     }
 

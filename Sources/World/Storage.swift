@@ -103,7 +103,7 @@ public enum StorageLoss: Sendable, Equatable, CustomStringConvertible {
 /// in the first callback after it completes (at the latest its `storeDidCommit`), never before.
 ///
 /// `delete(_:)` adds a deletion to the open transaction (`DELETE … WHERE` the row's values), and
-/// is durable only once its commit completes, like an insert: a deletion in a commit that is
+/// is durable only once its commit completes, like an insert (R-S1): a deletion in a commit that is
 /// lost, or still in the open transaction when the process ends, is not applied and the row
 /// stays on disk. A completed commit first adds its inserted rows, then removes, for each
 /// deletion in the order asked, the earliest durable row equal to it (a deletion that matches
@@ -136,7 +136,7 @@ public final class Store {
     }
 
     /// Adds the deletion of `row` to the open transaction: once the commit completes, the
-    /// earliest durable row equal to `row` is gone from the disk.
+    /// earliest durable row equal to `row` is gone from the disk (R-S1).
     public func delete(_ row: StoredRow) {
         guard !storage.halted else { return }
         deletions.append(row)

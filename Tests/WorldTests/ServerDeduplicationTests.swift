@@ -35,7 +35,7 @@ private func duplicatedFixes(
 
 @Suite("Server deduplication and idempotency keys")
 struct ServerDeduplicationTests {
-    @Test("a deduplicating server stores a keyed batch once and counts the repeat")
+    @Test("R-S2: a deduplicating server stores a keyed batch once and counts the repeat")
     func byKeyStoresOnce() {
         var server = UploadServer(deduplication: .byKey)
         #expect(server.accept(batch(), at: .start) == false)
@@ -45,7 +45,8 @@ struct ServerDeduplicationTests {
     }
 
     @Test(
-        "a request without an idempotency key is stored each time, even by a deduplicating server")
+        "R-S2: a request without an idempotency key is stored each time, even by a deduplicating server"
+    )
     func unkeyedStoredTwice() {
         var server = UploadServer(deduplication: .byKey)
         #expect(server.accept(batch(carriesKey: false), at: .start) == false)
@@ -55,7 +56,7 @@ struct ServerDeduplicationTests {
         #expect(server.repeatedKeys.isEmpty)
     }
 
-    @Test("a server that stores every request stores a keyed batch each time it arrives")
+    @Test("R-S2: a server that stores every request stores a keyed batch each time it arrives")
     func storesEveryRequest() {
         var server = UploadServer(deduplication: .storesEveryRequest)
         #expect(server.accept(batch(), at: .start) == false)
@@ -77,7 +78,7 @@ struct ServerDeduplicationTests {
     }
 
     @Test(
-        "a retry after a lost answer: stored once by a deduplicating server, twice by one that stores every request or without a key"
+        "R-S2: a retry after a lost answer: stored once by a deduplicating server, twice by one that stores every request or without a key"
     )
     func retriesAfterLostAnswers() {
         let seeds: [UInt64] = [1, 2, 3, 4, 5]

@@ -73,7 +73,9 @@ private func deletions(of world: World) -> [(commit: CommitID, keys: [String], p
 
 @Suite("Deleting from the store")
 struct StoreDeleteTests {
-    @Test("R-A1: a deletion whose commit is lost with the process is not applied: the row stays")
+    @Test(
+        "R-A1, R-S1: a deletion whose commit is lost with the process is not applied: the row stays"
+    )
     func deletionLostWithItsCommit() {
         // Commit 2 is in flight from 21.5 s to 31.5 s.
         for seconds in [commit2IssuedSeconds + 0.5, commit2IssuedSeconds + 5, 31.4] {
@@ -85,7 +87,7 @@ struct StoreDeleteTests {
     }
 
     @Test(
-        "a completed deletion removes the earliest equal row; one that matches nothing and one left uncommitted do nothing"
+        "R-S1: a completed deletion removes the earliest equal row; one that matches nothing and one left uncommitted do nothing"
     )
     func deletionDurableOnceCommitted() throws {
         // At 31.5 s the commit completes at the instant of the kill: on the durable side.
@@ -102,7 +104,7 @@ struct StoreDeleteTests {
         }
     }
 
-    @Test("a rollback drops the open transaction's deletions with its inserts")
+    @Test("R-S1: a rollback drops the open transaction's deletions with its inserts")
     func rollbackDropsDeletions() {
         let (world, readings) = forceQuit(at: 50, rollsBack: true)
         // Had the rollback kept the deletion of a2, commit 3 would have applied it.
@@ -110,7 +112,7 @@ struct StoreDeleteTests {
         #expect(deletions(of: world).map(\.commit) == [CommitID(2)])
     }
 
-    @Test("a commit of deletions only is a commit: its callback comes and the rows are gone")
+    @Test("R-S1: a commit of deletions only is a commit: its callback comes and the rows are gone")
     func deletionOnlyCommit() {
         let readings = StoreReadings()
         let world = runWorld(
