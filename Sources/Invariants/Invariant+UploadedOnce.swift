@@ -1,5 +1,6 @@
-// uploaded-once (layer 5): no stored fix reaches the server twice, and with the network up
-// long enough every stored fix reaches it (R-D13).
+// uploaded-once (layer 5): no stored fix reaches the server twice or leaves the store before
+// the server has it, and with the network up long enough every stored fix reaches it (R-D13,
+// R-S1, R-S2).
 import Engines
 import Simulation
 import World
@@ -41,8 +42,8 @@ extension Invariant {
     public static func uploadedOnce(settle: VirtualDuration = .minutes(10)) -> Invariant {
         Invariant(
             name: UploadedOnce.name,
-            summary: "No stored fix is uploaded twice, and with the network up every stored "
-                + "fix is uploaded."
+            summary: "No stored fix is uploaded twice or deleted before the server has it, "
+                + "and with the network up every stored fix is uploaded."
         ) { record in UploadedOnce(record: record, settle: settle).violations() }
     }
 }
