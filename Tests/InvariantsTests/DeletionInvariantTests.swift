@@ -50,6 +50,22 @@ struct DeletionInvariantTests {
     }
 
     @Test(
+        "the lifecycle matrix counts rows deleted after acceptance as stored: the same gaps as the engine that keeps them",
+        arguments: LifecycleMatrix.Scenario.allCases)
+    func matrixCountsDeletedRows(_ scenario: LifecycleMatrix.Scenario) {
+        func row(_ flaw: BrokenEngine.Flaw) -> LifecycleMatrix.Row {
+            let engine = CustomEngine(name: "broken-\(flaw)", summary: "") { rules in
+                BrokenEngine(flaw, rules: rules)
+            }
+            return matrix.run(.custom(engine), scenario)
+        }
+        let deleting = row(.deletesUploadedRows)
+        let keeping = row(.none)
+        #expect(deleting.gapSeconds == keeping.gapSeconds)
+        #expect(deleting.fixesLost == keeping.fixesLost)
+    }
+
+    @Test(
         "a row deleted before the server accepted it is a loss naming the fix, the deletion and its process"
     )
     func deletingBeforeAcceptanceIsCaught() throws {
