@@ -157,7 +157,31 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
                         services.completeWake(task, success: result != .failed)
                     })
             }
+        case .backgroundURLSession(let identifier):
+            // R-H6: the session's events follow; the app calls the handler when it is done.
+            guard application != nil, appDelegate != nil else {
+                return services.completeWake(task, success: false)
+            }
+            withApp { application, delegate in
+                delegate.application(
+                    application, handleEventsForBackgroundURLSession: identifier,
+                    completionHandler: { services.completeWake(task, success: true) })
+            }
         }
+    }
+
+    /// A background upload ended (R-H5–R-H7): to the delegate of this process's `URLSession`
+    /// for its session, or held until the app makes one.
+    public func didCompleteBackgroundTransfer(
+        _ event: BackgroundTransferEvent, services: LocationServices
+    ) {
+        scope?.deliver(.completed(event), session: event.task.session)
+    }
+
+    /// Every event of `session` was delivered after a wake for it (R-H6):
+    /// `urlSessionDidFinishEvents(forBackgroundURLSession:)`.
+    public func backgroundSessionDidFinishEvents(_ session: String, services: LocationServices) {
+        scope?.deliver(.finished, session: session)
     }
 
     /// An app refresh task's time is up (R-H3): its expiration handler runs (and is cleared);
@@ -177,6 +201,7 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
     /// made since it was set.
     public func timerDidFire(_ timer: TimerID, services: LocationServices) {
         guard let scope else { return }
+        if scope.deliverHeldSessionEvents(firedBy: timer) { return }
         let managers = scope.takeNewManagers(firedBy: timer)
         guard !managers.isEmpty else { return }
         enter { for manager in managers { manager.announceAuthorization() } }

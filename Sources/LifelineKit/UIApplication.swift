@@ -174,6 +174,15 @@ public protocol UIApplicationDelegate: NSObjectProtocol {
         _ application: UIApplication,
         didReceiveRemoteNotification userInfo: [AnyHashable: Any],
         fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void)
+    /// The transfers of the background session `identifier` are done and the app was not
+    /// running: the system resumed or launched it in the background (R-H6). Make a
+    /// `URLSession` with that identifier (if this process has none), let its delegate take the
+    /// events, and call `completionHandler` (in `urlSessionDidFinishEvents`); until then, for
+    /// `backgroundSessionEventsRuntime`, the app is kept running. By default the handler is
+    /// called at once.
+    func application(
+        _ application: UIApplication, handleEventsForBackgroundURLSession identifier: String,
+        completionHandler: @escaping () -> Void)
 }
 
 extension UIApplicationDelegate {
@@ -196,4 +205,8 @@ extension UIApplicationDelegate {
         didReceiveRemoteNotification userInfo: [AnyHashable: Any],
         fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void
     ) { completionHandler(.noData) }
+    public func application(
+        _ application: UIApplication, handleEventsForBackgroundURLSession identifier: String,
+        completionHandler: @escaping () -> Void
+    ) { completionHandler() }
 }

@@ -62,6 +62,10 @@ public struct AppLogEntry: Sendable, CustomStringConvertible {
         case wake(WakeTaskID, WakeKind)
         /// The engine's `wakeWillExpire` ran (R-H3).
         case wakeExpiring(WakeTaskID)
+        /// The engine's `didCompleteBackgroundTransfer` ran (R-H5–R-H7).
+        indirect case backgroundTransferCompleted(BackgroundTransferEvent)
+        /// The engine's `backgroundSessionDidFinishEvents` ran (R-H6).
+        indirect case backgroundSessionEventsFinished(session: String)
     }
 
     public var instant: Instant
@@ -126,6 +130,10 @@ extension AppLogEntry.Kind: CustomStringConvertible {
         case .trackingToggled(let on): AppItem.trackingToggled(on: on).description
         case .wake(let task, let kind): AppItem.wake(task, kind).description
         case .wakeExpiring(let task): AppItem.wakeExpiring(task).description
+        case .backgroundTransferCompleted(let event):
+            AppItem.backgroundTransferCompleted(event).description
+        case .backgroundSessionEventsFinished(let session):
+            AppItem.backgroundSessionEventsFinished(session: session).description
         case .timerEnded(let timer, let cause):
             "timer \(timer) ended with the process (\(cause.rawValue))"
         case .unavailableAPI(let api):
@@ -179,6 +187,12 @@ final class AppProcess: SimulationActor, DiskViewSource {
     /// Upload requests of the current process sent to the network and not yet answered: a
     /// suspension (outside a background task, R-D13) or an ending cancels them.
     private var uploadsInFlight: [UploadTaskID] = []
+    /// Some process of the app handed the system a background upload: a force-quit cancels
+    /// the app's background transfers (R-H7). Nothing is sent for an app that never made one.
+    private var madeBackgroundUploads = false
+    /// The current process made a background upload from data, which fails when the process
+    /// ends (R-H5).
+    private var madeBackgroundUploadsFromData = false
     private var engine: (any AppEngine)?
     private var mailbox: AppMailbox
     private var heldEventsExpiry: EventHandle?
@@ -246,6 +260,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
             release(services.take(), as: concurrency, context.now)
             concurrency = VirtualProcess(pick: concurrencyPick)
             uploadsInFlight.removeAll()
+            madeBackgroundUploadsFromData = false
             disk.protectedDataAvailable = launch.protectedDataAvailable
             let services = LocationServices(
                 capabilities: capabilities, systemVersion: policy.systemVersion, nextObjectID: 1,
@@ -289,6 +304,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
             cancelExpiry(&context)
             settleDisk(ending: cause, &context)
             cancelUploads(.processEnded(cause), &context)
+            cancelBackgroundTransfers(ending: cause, &context)
             endTimers(cause, &context)
             for item in changeMailbox({ $0.ended(cause) }) {
                 drop(item, .processEnded(cause), &context)
@@ -565,6 +581,12 @@ final class AppProcess: SimulationActor, DiskViewSource {
         case .wakeExpiring(let task):
             record(.wakeExpiring(task), now)
             call(&context) { $0.wakeWillExpire(task, services: $1) }
+        case .backgroundTransferCompleted(let event):
+            record(.backgroundTransferCompleted(event), now)
+            call(&context) { $0.didCompleteBackgroundTransfer(event, services: $1) }
+        case .backgroundSessionEventsFinished(let session):
+            record(.backgroundSessionEventsFinished(session: session), now)
+            call(&context) { $0.backgroundSessionDidFinishEvents(session, services: $1) }
         }
     }
 
@@ -681,6 +703,22 @@ final class AppProcess: SimulationActor, DiskViewSource {
         context.send(.cancelUploads(generation: generation, reason), to: network)
     }
 
+    /// The process ended: a force-quit cancels every background transfer of the app (R-H7);
+    /// any other end fails the process's background uploads from data (R-H5). Nothing is sent
+    /// when there is nothing to cancel.
+    private func cancelBackgroundTransfers(
+        ending cause: TerminationCause, _ context: inout Scheduler<WorldMessage>
+    ) {
+        if cause == .forceQuit && madeBackgroundUploads {
+            context.send(.cancelBackgroundTransfers(.forceQuit), to: network)
+        } else if madeBackgroundUploadsFromData {
+            context.send(
+                .cancelBackgroundTransfers(.uploadsFromData(generation: generation, cause)),
+                to: network)
+        }
+        madeBackgroundUploadsFromData = false
+    }
+
     /// Runs the delegate callbacks of the process's `LocationManager` objects for one item, as
     /// one callback; nothing runs (and nothing reaches the trace) when the engine made none.
     private func callDelegates(
@@ -762,6 +800,13 @@ final class AppProcess: SimulationActor, DiskViewSource {
             for request in services.urlSession.takeRequests() {
                 uploadsInFlight.append(request.task)
                 context.send(.upload(request, generation: generation), to: network)
+            }
+            for var request in services.urlSession.takeBackgroundRequests() {
+                request.generation = generation
+                request.startedInBackground = mailbox.state != .foreground  // R-H9
+                madeBackgroundUploads = true
+                if !request.fromFile { madeBackgroundUploadsFromData = true }
+                context.send(.backgroundUpload(request), to: network)
             }
         }
         guard let asked else { return endIfCrashed(services, &context) }

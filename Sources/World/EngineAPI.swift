@@ -60,6 +60,16 @@ public protocol AppEngine: AnyObject {
     /// system marks a `BGTask` with no expiration handler. A silent push has no such call: its
     /// process is killed when its time is up (R-H4).
     func wakeWillExpire(_ task: WakeTaskID, services: LocationServices)
+    /// A background upload (`LocationServices.urlSession.backgroundUploadTask`) ended:
+    /// `urlSession(_:task:didCompleteWithError:)` (R-H5–R-H7). A running app is told as it
+    /// ends; an app that was not running is told after the wake for its session
+    /// (`didBeginWake` with `.backgroundURLSession`, R-H6), or when it next runs.
+    func didCompleteBackgroundTransfer(
+        _ event: BackgroundTransferEvent, services: LocationServices)
+    /// Every event of the background session `session` was delivered after a wake for it:
+    /// `urlSessionDidFinishEvents(forBackgroundURLSession:)` (R-H6). Complete the wake
+    /// (the handler of `handleEventsForBackgroundURLSession`) then, if not before.
+    func backgroundSessionDidFinishEvents(_ session: String, services: LocationServices)
 }
 
 extension AppEngine {
@@ -88,6 +98,10 @@ extension AppEngine {
     public func wakeWillExpire(_ task: WakeTaskID, services: LocationServices) {
         services.completeWake(task, success: false)
     }
+    public func didCompleteBackgroundTransfer(
+        _ event: BackgroundTransferEvent, services: LocationServices
+    ) {}
+    public func backgroundSessionDidFinishEvents(_ session: String, services: LocationServices) {}
 }
 
 /// The first form's callbacks that name a manager by its handle (`ObjectID`), for engines
@@ -366,7 +380,7 @@ public final class LocationServices {
         self.nextObjectID = nextObjectID
         storage = ProcessStorage()
         userDefaults = SavedRecord(storage: storage)
-        urlSession = UploadSession(storage: storage)
+        urlSession = UploadSession(storage: storage, system: system)
     }
 
     /// Opens the app's store (one connection per process: every call returns the same one).
@@ -700,11 +714,59 @@ public final class LocationServices {
 /// idempotent queue an engine needs on top of this.
 public final class UploadSession {
     private let storage: ProcessStorage
+    /// What the system keeps across processes: the numbering of background tasks.
+    private let system: SystemRecord
     private var taskCount = 0
     /// Requests made in this callback, in order.
     private(set) var requests: [UploadRequest] = []
+    /// Background uploads made in this callback, in order (`BackgroundTransfers.swift`).
+    private(set) var backgroundRequests: [BackgroundUploadRequest] = []
 
-    init(storage: ProcessStorage) { self.storage = storage }
+    init(storage: ProcessStorage, system: SystemRecord) {
+        self.storage = storage
+        self.system = system
+    }
+
+    /// An upload task of the background session `session`
+    /// (`URLSessionConfiguration.background(withIdentifier:)`; `uploadTask(with:fromFile:)`, or
+    /// `uploadTask(with:from:)` when `fromFile` is false, then `resume()`): the system's
+    /// transfer service carries it on while the app is suspended and after iOS ends the app
+    /// (R-H5), waits for the network (R-H8), and after `earliestBeginAfter` (and a
+    /// discretionary delay, R-H9) delivers `batch` to the same server as `uploadTask`. A
+    /// force-quit cancels it (R-H7); an upload from data fails when its process ends (R-H5).
+    /// Its end reaches `AppEngine.didCompleteBackgroundTransfer` (R-H6).
+    /// - Returns: the task, numbered by the system across the app's processes.
+    @discardableResult
+    public func backgroundUploadTask(
+        session: String, with batch: UploadBatch, fromFile: Bool = true,
+        options: BackgroundTransferOptions = BackgroundTransferOptions(),
+        earliestBeginAfter delay: VirtualDuration = .zero
+    ) -> BackgroundTransferID {
+        let task = makeBackgroundTaskID(session: session)
+        backgroundUploadTask(
+            task, with: batch, fromFile: fromFile, options: options, earliestBeginAfter: delay)
+        return task
+    }
+
+    /// A new background task of `session`, numbered by the system, not yet handed to it
+    /// (LifelineKit's `uploadTask` numbers a task before its `resume()`).
+    package func makeBackgroundTaskID(session: String) -> BackgroundTransferID {
+        precondition(!session.isEmpty, "a background session's identifier is not empty")
+        return BackgroundTransferID(
+            session: session, taskIdentifier: system.nextBackgroundTaskIdentifier())
+    }
+
+    /// Hands the system `task`, made by `makeBackgroundTaskID(session:)`.
+    package func backgroundUploadTask(
+        _ task: BackgroundTransferID, with batch: UploadBatch, fromFile: Bool,
+        options: BackgroundTransferOptions, earliestBeginAfter delay: VirtualDuration
+    ) {
+        guard !storage.halted else { return }
+        backgroundRequests.append(
+            BackgroundUploadRequest(
+                task: task, batch: batch, earliestBeginDelay: delay, options: options,
+                fromFile: fromFile))
+    }
 
     /// `uploadTask(with:from:)` and `resume()`: sends `batch`, beginning after
     /// `earliestBeginAfter` (`earliestBeginDate`). Returns the task's identifier, which its
@@ -725,7 +787,14 @@ public final class UploadSession {
     }
 
     /// True when the callback made requests.
-    var hasRequests: Bool { !requests.isEmpty }
+    var hasRequests: Bool { !requests.isEmpty || !backgroundRequests.isEmpty }
+
+    /// Hands the app process the background uploads made in the callback that returned.
+    func takeBackgroundRequests() -> [BackgroundUploadRequest] {
+        var taken: [BackgroundUploadRequest] = []
+        swap(&taken, &backgroundRequests)
+        return taken
+    }
 
     /// Hands the app process the requests made in the callback that returned, and forgets
     /// them.

@@ -38,6 +38,14 @@ import Simulation
 /// silent push's process is killed at once (R-H4). An app refresh due while the app is in the
 /// foreground waits until it is in the background; a silent push reaches a foreground app with
 /// no time limit.
+///
+/// Background `URLSession` transfers (R-H5–R-H9, `BackgroundTransfers.swift`): the network's
+/// transfer service tells this actor each transfer's end. A running app is told at once; for
+/// an app that does not run the end is held, and when its session has no work left the app is
+/// resumed or launched into the background with a wake for the session
+/// (`backgroundSessionEventsRuntime`), then the session's events (R-H6), unless the session
+/// sends no launch events or the user force-quit the app (R-H7): then the held ends reach the
+/// app when it next runs.
 final class OperatingSystem: SimulationActor {
     private let policy: IOSPolicy
     private let capabilities: AppCapabilities
@@ -47,7 +55,7 @@ final class OperatingSystem: SimulationActor {
 
     private(set) var state = ProcessState.notRunning
     private(set) var generation = 0
-    private var lastTermination: TerminationCause?
+    private(set) var lastTermination: TerminationCause?
     private var authorization: Authorization
     private var accuracy: AccuracyAuthorization
     private let answers: AuthorizationAnswers
@@ -87,6 +95,8 @@ final class OperatingSystem: SimulationActor {
     private var wakes: [(task: WakeTaskID, kind: WakeKind, expiry: EventHandle?)] = []
     /// Wakes handed out so far, across processes: the next wake's number.
     private var wakeCount = 0
+    /// The ends of background transfers held while the app does not run (R-H6, R-H7).
+    var backgroundSessionEvents = BackgroundSessionEvents()
 
     init(
         policy: IOSPolicy, capabilities: AppCapabilities, authorization: Authorization,
@@ -119,6 +129,9 @@ final class OperatingSystem: SimulationActor {
         case .registered(let generation) where generation == self.generation:
             registeredThisProcess = true
         case .wake(let mechanism, let boot) where boot == bootCount: wake(for: mechanism, &context)
+        case .backgroundTransferDone(let event, let finished, let sendsLaunchEvents):
+            backgroundTransferDone(
+                event, sessionFinished: finished, sendsLaunchEvents: sendsLaunchEvents, &context)
         case .osTimer(let timer): handle(timer, &context)
         default: break
         }
@@ -288,6 +301,10 @@ final class OperatingSystem: SimulationActor {
             case .remoteNotification:
                 // R-H4: the completion handler was not called in time.
                 terminate(.watchdog, &context)
+            case .backgroundURLSession:
+                // R-H6: Apple documents no consequence of a completion handler not called;
+                // the wake no longer keeps the app running.
+                reconsiderSuspension(&context)
             case .appRefresh:
                 deliverToApp(.wakeExpiring(task), &context)
                 context.setTimer(
@@ -342,13 +359,14 @@ final class OperatingSystem: SimulationActor {
 
     /// Hands the running background app a wake that keeps it running for its time (R-H3,
     /// R-H4).
-    private func startWake(_ kind: WakeKind, _ context: inout Scheduler<WorldMessage>) {
+    func startWake(_ kind: WakeKind, _ context: inout Scheduler<WorldMessage>) {
         wakeCount += 1
         let task = WakeTaskID(wakeCount)
         let runtime =
             switch kind {
             case .appRefresh: policy.appRefreshRuntime
             case .remoteNotification: policy.remoteNotificationRuntime
+            case .backgroundURLSession: policy.backgroundSessionEventsRuntime
             }
         let expiry = context.setTimer(
             after: runtime, .osTimer(.wakeExpired(task, generation: generation)))
@@ -403,7 +421,18 @@ final class OperatingSystem: SimulationActor {
                 after: policy.backgroundWakeRuntime,
                 .osTimer(.wakeRuntimeEnded(generation: generation)))
         }
+        deliverHeldBackgroundTransferEvents(&context)
     }
+
+    /// Launches the ended app into the background for a wake that is not a location event: it
+    /// is not an idle relaunch (R-H1, R-H4, R-H6).
+    func launchForWake(_ context: inout Scheduler<WorldMessage>) {
+        launch(into: .background, &context)
+        launchedInBackground = false
+    }
+
+    /// Resumes the suspended app for a wake.
+    func resumeForWake(_ context: inout Scheduler<WorldMessage>) { resume(&context) }
 
     /// The daemon has an event for the app: resume it, or relaunch it if the rules allow.
     private func wake(for mechanism: RelaunchMechanism, _ context: inout Scheduler<WorldMessage>) {
@@ -623,10 +652,13 @@ final class OperatingSystem: SimulationActor {
             default: .lifecycle(newState, generation: generation)
             }
         context.send(toApp, to: app)
+        if previous == .suspended && newState.isRunning {
+            deliverHeldBackgroundTransferEvents(&context)
+        }
     }
 
     /// Sends a callback to the current process, through the app's mailbox.
-    private func deliverToApp(_ item: AppItem, _ context: inout Scheduler<WorldMessage>) {
+    func deliverToApp(_ item: AppItem, _ context: inout Scheduler<WorldMessage>) {
         context.send(
             .deliver(item, generation: generation, withheld: nil, boot: nil), to: app)
     }

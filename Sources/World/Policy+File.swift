@@ -95,6 +95,12 @@ extension IOSPolicy {
             ("savedRecordWriteDelay", .duration(\.savedRecordWriteDelay)),
             ("uploadLatency", .duration(\.uploadLatency)),
             ("networkFailurePercent", .count(\.networkFailurePercent, 0...100)),
+            ("backgroundTransferDuration", .duration(\.backgroundTransferDuration)),
+            (
+                "backgroundTransferDiscretionaryDelay",
+                .duration(\.backgroundTransferDiscretionaryDelay)
+            ),
+            ("backgroundSessionEventsRuntime", .duration(\.backgroundSessionEventsRuntime)),
         ]
     }
 

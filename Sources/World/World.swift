@@ -110,7 +110,9 @@ public struct World {
             policy: configuration.policy, accuracy: configuration.accuracy,
             uptimeAtStart: configuration.uptimeAtStart, os: operatingSystem, daemon: daemon,
             network: network, concurrencyChoices: ordering.kind == .fifo ? nil : ordering.choices)
-        networkActor = Network(policy: configuration.policy, app: app, seed: root.derive("network"))
+        networkActor = Network(
+            policy: configuration.policy, app: app, operatingSystem: operatingSystem,
+            seed: root.derive("network"))
         precondition(simulation.add(os) == operatingSystem)
         precondition(simulation.add(locationDaemon) == daemon)
         precondition(simulation.add(appProcess) == app)

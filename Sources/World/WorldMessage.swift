@@ -242,6 +242,16 @@ package enum WorldMessage: Sendable, CustomStringConvertible {
     /// The requests of process `generation` are cancelled: it was suspended outside a
     /// background task (R-D13) or ended (R-A1, R-F3).
     case cancelUploads(generation: Int, DropReason)
+    /// A background `URLSession` upload handed to the system's transfer service (R-H5).
+    /// `indirect` (boxed) to keep `WorldMessage` within 128 bytes (see `DropReason`).
+    indirect case backgroundUpload(BackgroundUploadRequest)
+    /// The transfer service cancels the background transfers the app process names (R-H5,
+    /// R-H7).
+    case cancelBackgroundTransfers(BackgroundTransferCancellation)
+    // The network's transfer service to the operating system.
+    /// A background transfer ended; `sessionFinished` when its session has no work left (R-H6).
+    indirect case backgroundTransferDone(
+        BackgroundTransferEvent, sessionFinished: Bool, sendsLaunchEvents: Bool)
     // The operating system to the location daemon.
     case processChanged(ProcessState, generation: Int, cause: TerminationCause?)
     case authorizationChanged(Authorization, AccuracyAuthorization)
@@ -298,6 +308,12 @@ package enum WorldMessage: Sendable, CustomStringConvertible {
         case .upload(let request, let generation): "upload \(request) (process \(generation))"
         case .cancelUploads(let generation, let reason):
             "cancel uploads (process \(generation)): \(reason)"
+        case .backgroundUpload(let request):
+            "background upload \(request) (process \(request.generation))"
+        case .cancelBackgroundTransfers(let cancellation):
+            "cancel background transfers: \(cancellation)"
+        case .backgroundTransferDone(let event, let finished, _):
+            "\(event)" + (finished ? ", session finished" : "")
         case .processChanged(let state, let generation, let cause):
             "process \(generation) \(state.rawValue)\(cause.map { " (\($0.rawValue))" } ?? "")"
         case .authorizationChanged(let authorization, let accuracy):
