@@ -190,6 +190,7 @@ public struct LifecycleState: Hashable, Sendable {
         case .wake(_, .remoteNotification): .remoteNotification
         case .wakeExpiring: .wakeExpiring
         case .wake(_, .backgroundURLSession): EntryKind("background session events")
+        case .wake(_, .processing): EntryKind("processing")
         case .backgroundTransferCompleted(let event):
             EntryKind(
                 "background transfer "

@@ -146,6 +146,14 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
             let refresh = BGAppRefreshTask(identifier: identifier, wake: task, services: services)
             scope.refreshTasks[task.value] = refresh
             enter { handler(refresh) }
+        case .processing(let identifier):
+            // R-H10: as an app refresh, with a processing task.
+            guard let scope, let handler = scope.taskScheduler.launchHandler(for: identifier)
+            else { return services.completeWake(task, success: false) }
+            let processing = BGProcessingTask(
+                identifier: identifier, wake: task, services: services)
+            scope.refreshTasks[task.value] = processing
+            enter { handler(processing) }
         case .remoteNotification:
             guard application != nil, appDelegate != nil else {
                 return services.completeWake(task, success: false)

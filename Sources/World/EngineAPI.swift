@@ -191,8 +191,12 @@ package enum AppRequest: Sendable, Equatable, CustomStringConvertible {
     /// `BGTaskScheduler.submit(_:)` of an app refresh request (R-H1): it replaces a pending
     /// request with the same identifier.
     case submitAppRefresh(identifier: String, earliestBegin: Instant)
-    /// `cancel(taskRequestWithIdentifier:)`, or `cancelAllTaskRequests()` (nil).
+    /// `cancel(taskRequestWithIdentifier:)`, or `cancelAllTaskRequests()` (nil): app refresh
+    /// and processing requests alike.
     case cancelAppRefresh(identifier: String?)
+    /// `BGTaskScheduler.submit(_:)` of a processing request (R-H10).
+    case submitProcessing(
+        identifier: String, earliestBegin: Instant, requiresNetwork: Bool, requiresPower: Bool)
     /// `setTaskCompleted(success:)`, or a fetch completion handler called (R-H3, R-H4).
     case completeWake(WakeTaskID, success: Bool)
 
@@ -256,6 +260,9 @@ package enum AppRequest: Sendable, Equatable, CustomStringConvertible {
         case .submitAppRefresh(let identifier, let earliestBegin):
             "submit app refresh \(identifier) earliest \(earliestBegin)"
         case .cancelAppRefresh(let identifier): "cancel app refresh \(identifier ?? "all")"
+        case .submitProcessing(let identifier, let earliestBegin, let network, let power):
+            "submit processing \(identifier) earliest \(earliestBegin)"
+                + (network ? " requiring network" : "") + (power ? " requiring power" : "")
         case .completeWake(let task, let success): "\(task) completed \(success)"
         }
     }
@@ -288,7 +295,7 @@ extension AppRequest {
         switch self {
         case .beginBackgroundTask, .endBackgroundTask, .requestWhenInUseAuthorization,
             .requestAlwaysAuthorization, .requestTemporaryFullAccuracy, .submitAppRefresh,
-            .cancelAppRefresh, .completeWake:
+            .cancelAppRefresh, .completeWake, .submitProcessing:
             true
         default: false
         }
@@ -653,6 +660,21 @@ public final class LocationServices {
     /// identifier replaces the pending one. The request outlives the process.
     public func submitAppRefresh(identifier: String, earliestBegin: Instant?) {
         record(.submitAppRefresh(identifier: identifier, earliestBegin: earliestBegin ?? now))
+    }
+    /// `BGTaskScheduler.submit(_:)` with a `BGProcessingTaskRequest` (R-H10): the system runs
+    /// the app in the background (`didBeginWake` with `.processing(identifier:)`) no earlier than
+    /// `earliestBegin`, once the app is not in the foreground, with the network up when
+    /// `requiresNetworkConnectivity`; never when `requiresExternalPower` (the modelled device is
+    /// never on external power). It runs for `processingTaskRuntime`, then expires as an app
+    /// refresh does (R-H3). A request with the same identifier replaces the pending one.
+    public func submitProcessing(
+        identifier: String, earliestBegin: Instant?, requiresNetworkConnectivity: Bool = false,
+        requiresExternalPower: Bool = false
+    ) {
+        record(
+            .submitProcessing(
+                identifier: identifier, earliestBegin: earliestBegin ?? now,
+                requiresNetwork: requiresNetworkConnectivity, requiresPower: requiresExternalPower))
     }
     /// `cancel(taskRequestWithIdentifier:)`; nil cancels every pending request
     /// (`cancelAllTaskRequests()`).

@@ -191,6 +191,8 @@ final class Network: SimulationActor {
     let operatingSystem: ActorID
     /// The system's background transfer service (`BackgroundTransfers.swift`, R-H5–R-H9).
     var backgroundTransfers = BackgroundTransferService()
+    /// The operating system asked to be told whether the network is up (R-H10).
+    var networkWatched = false
     private var random: Xoshiro256StarStar
     private(set) var condition = NetworkCondition.up
     private(set) var server = UploadServer()
@@ -220,13 +222,18 @@ final class Network: SimulationActor {
 
     func receive(_ message: WorldMessage, context: inout Scheduler<WorldMessage>) {
         switch message {
-        case .user(.networkDown): condition = .down
+        case .user(.networkDown):
+            condition = .down
+            reportNetworkCondition(&context)
         case .user(.networkUp):
             condition = .up
             resumeWaitingBackgroundTransfers(&context)
+            reportNetworkCondition(&context)
         case .user(.networkSlow(let extra)):
             condition = .slow(extra)
             resumeWaitingBackgroundTransfers(&context)
+            reportNetworkCondition(&context)
+        case .watchNetwork: watchNetwork(&context)
         case .backgroundUpload(let request): receiveBackgroundUpload(request, &context)
         case .cancelBackgroundTransfers(let cancellation):
             cancelBackgroundTransfers(cancellation, &context)

@@ -51,6 +51,8 @@ final class OperatingSystem: SimulationActor {
     private let capabilities: AppCapabilities
     private let daemon: ActorID
     private let app: ActorID
+    /// The network, asked whether it is up for processing requests (R-H10).
+    let network: ActorID
     private var random: Xoshiro256StarStar
 
     private(set) var state = ProcessState.notRunning
@@ -97,12 +99,15 @@ final class OperatingSystem: SimulationActor {
     private var wakeCount = 0
     /// The ends of background transfers held while the app does not run (R-H6, R-H7).
     var backgroundSessionEvents = BackgroundSessionEvents()
+    /// The processing requests the system holds (R-H10, `ProcessingTasks.swift`).
+    var processingTasks = ProcessingTasks()
 
     init(
         policy: IOSPolicy, capabilities: AppCapabilities, authorization: Authorization,
         accuracy: AccuracyAuthorization, answers: AuthorizationAnswers, daemon: ActorID,
-        app: ActorID, seed: Seed
+        app: ActorID, network: ActorID, seed: Seed
     ) {
+        self.network = network
         self.answers = answers
         self.policy = policy
         self.capabilities = capabilities
@@ -132,6 +137,7 @@ final class OperatingSystem: SimulationActor {
         case .backgroundTransferDone(let event, let finished, let sendsLaunchEvents):
             backgroundTransferDone(
                 event, sessionFinished: finished, sendsLaunchEvents: sendsLaunchEvents, &context)
+        case .networkCondition(let up): networkConditionChanged(up: up, &context)
         case .osTimer(let timer): handle(timer, &context)
         default: break
         }
@@ -242,6 +248,7 @@ final class OperatingSystem: SimulationActor {
             let awaiting = refreshesAwaitingBackground
             refreshesAwaitingBackground.removeAll()
             for identifier in awaiting { startWake(.appRefresh(identifier: identifier), &context) }
+            runDueProcessing(&context)
             reconsiderSuspension(&context)
         case .suspend(let generation):
             suspension = nil
@@ -305,13 +312,15 @@ final class OperatingSystem: SimulationActor {
                 // R-H6: Apple documents no consequence of a completion handler not called;
                 // the wake no longer keeps the app running.
                 reconsiderSuspension(&context)
-            case .appRefresh:
+            case .appRefresh, .processing:
                 deliverToApp(.wakeExpiring(task), &context)
                 context.setTimer(
                     after: policy.backgroundTaskWatchdogDelay,
                     .osTimer(.wakeWatchdog(task, generation: generation)))
                 reconsiderSuspension(&context)
             }
+        case .processingDue(let identifier):
+            processingDue(identifier, &context)
         case .wakeWatchdog(let task, let generation):
             // R-H3: a task not completed after its expiration call. An app the user brought
             // back to the foreground is not killed.
@@ -327,7 +336,7 @@ final class OperatingSystem: SimulationActor {
 
     /// Runs the app in the background for `kind`: resumes it, launches it, or (a refresh in
     /// the foreground) waits for the background; refused after a force-quit (R-H2).
-    private func beginWake(_ kind: WakeKind, _ context: inout Scheduler<WorldMessage>) {
+    func beginWake(_ kind: WakeKind, _ context: inout Scheduler<WorldMessage>) {
         switch state {
         case .foreground:
             if case .appRefresh(let identifier) = kind {
@@ -367,6 +376,7 @@ final class OperatingSystem: SimulationActor {
             case .appRefresh: policy.appRefreshRuntime
             case .remoteNotification: policy.remoteNotificationRuntime
             case .backgroundURLSession: policy.backgroundSessionEventsRuntime
+            case .processing: policy.processingTaskRuntime
             }
         let expiry = context.setTimer(
             after: runtime, .osTimer(.wakeExpired(task, generation: generation)))
@@ -493,6 +503,7 @@ final class OperatingSystem: SimulationActor {
                 (identifier, context.setTimer(after: .zero, .osTimer(.appRefreshDue(identifier)))))
         }
         refreshesAwaitingBackground.removeAll()
+        processingAfterTermination(&context)
         cancel(&leaving, &context)
         cancel(&suspension, &context)
         cancel(&wakeRuntime, &context)
@@ -587,6 +598,11 @@ final class OperatingSystem: SimulationActor {
                 submitRefresh(identifier, earliestBegin: earliestBegin, &context)
             case .cancelAppRefresh(let identifier):
                 cancelRefreshes(identifier, &context)
+                cancelProcessing(identifier, &context)
+            case .submitProcessing(let identifier, let earliestBegin, let network, let power):
+                submitProcessing(
+                    identifier, earliestBegin: earliestBegin, requiresNetwork: network,
+                    requiresPower: power, &context)
             case .completeWake(let task, _):
                 if let index = wakes.firstIndex(where: { $0.task == task }) {
                     cancel(&wakes[index].expiry, &context)

@@ -101,6 +101,7 @@ extension IOSPolicy {
                 .duration(\.backgroundTransferDiscretionaryDelay)
             ),
             ("backgroundSessionEventsRuntime", .duration(\.backgroundSessionEventsRuntime)),
+            ("processingTaskRuntime", .duration(\.processingTaskRuntime)),
         ]
     }
 

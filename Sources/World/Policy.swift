@@ -270,6 +270,11 @@ public struct IOSPolicy: Sendable, Equatable {
     /// assumes the 30 s of the other background wakes (`remoteNotificationRuntime`), after which
     /// the wake no longer keeps the app running (no kill). An assumption: a parameter.
     public var backgroundSessionEventsRuntime = VirtualDuration.seconds(30)
+    /// How long a processing task (`BGProcessingTask`) keeps the app running in the background
+    /// before its expiration handler is called, as an app refresh's does (R-H10, R-H3). Apple
+    /// says only that it "can take minutes to complete" (H: `BGProcessingTaskRequest`); the
+    /// model assumes 3 minutes. An assumption: a parameter.
+    public var processingTaskRuntime = VirtualDuration.minutes(3)
 
     public init() {}
 }

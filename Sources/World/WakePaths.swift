@@ -14,12 +14,16 @@ public enum WakeKind: Sendable, Equatable, CustomStringConvertible {
     /// running: `application(_:handleEventsForBackgroundURLSession:completionHandler:)`, whose
     /// completion handler completes the wake (R-H6). The session's events follow it.
     case backgroundURLSession(identifier: String)
+    /// A `BGProcessingTaskRequest` with this identifier came due and its requirements hold
+    /// (R-H10).
+    case processing(identifier: String)
 
     public var description: String {
         switch self {
         case .appRefresh(let identifier): "app refresh \(identifier)"
         case .remoteNotification: "remote notification"
         case .backgroundURLSession(let identifier): "background session \(identifier) events"
+        case .processing(let identifier): "processing \(identifier)"
         }
     }
 }

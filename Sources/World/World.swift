@@ -98,7 +98,7 @@ public struct World {
             policy: configuration.policy, capabilities: configuration.capabilities,
             authorization: configuration.authorization, accuracy: configuration.accuracy,
             answers: configuration.authorizationAnswers, daemon: daemon, app: app,
-            seed: root.derive("os"))
+            network: network, seed: root.derive("os"))
         let locationDaemon = LocationDaemon(
             policy: configuration.policy, capabilities: configuration.capabilities,
             route: configuration.route, fixPhase: configuration.fixPhase,

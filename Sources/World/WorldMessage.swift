@@ -146,6 +146,8 @@ package enum OSTimer: Sendable, Equatable, CustomStringConvertible {
     case temporaryFullAccuracyAnswered(granted: Bool, generation: Int)
     /// An app refresh request's earliest begin date came (R-H1).
     case appRefreshDue(String)
+    /// A processing request's earliest begin date came, or a due one may run now (R-H10).
+    case processingDue(String)
     /// A wake's time is up (R-H3, R-H4).
     case wakeExpired(WakeTaskID, generation: Int)
     /// An app refresh task still not completed after its expiry (R-H3).
@@ -166,6 +168,7 @@ package enum OSTimer: Sendable, Equatable, CustomStringConvertible {
         case .backgroundTaskWatchdog(let task, let generation):
             "background task \(task) watchdog (process \(generation))"
         case .appRefreshDue(let identifier): "app refresh \(identifier) due"
+        case .processingDue(let identifier): "processing \(identifier) due"
         case .wakeExpired(let task, let generation): "\(task) expired (process \(generation))"
         case .wakeWatchdog(let task, let generation): "\(task) watchdog (process \(generation))"
         }
@@ -248,7 +251,12 @@ package enum WorldMessage: Sendable, CustomStringConvertible {
     /// The transfer service cancels the background transfers the app process names (R-H5,
     /// R-H7).
     case cancelBackgroundTransfers(BackgroundTransferCancellation)
-    // The network's transfer service to the operating system.
+    /// The operating system asks the network to tell it whether it is up, now and at every
+    /// change (processing requests that require the network, R-H10).
+    case watchNetwork
+    // The network to the operating system.
+    /// Whether the network is up (R-H10), once asked (`watchNetwork`).
+    case networkCondition(up: Bool)
     /// A background transfer ended; `sessionFinished` when its session has no work left (R-H6).
     indirect case backgroundTransferDone(
         BackgroundTransferEvent, sessionFinished: Bool, sendsLaunchEvents: Bool)
@@ -310,6 +318,8 @@ package enum WorldMessage: Sendable, CustomStringConvertible {
             "cancel uploads (process \(generation)): \(reason)"
         case .backgroundUpload(let request):
             "background upload \(request) (process \(request.generation))"
+        case .watchNetwork: "watch network"
+        case .networkCondition(let up): "network \(up ? "up" : "down") (to the system)"
         case .cancelBackgroundTransfers(let cancellation):
             "cancel background transfers: \(cancellation)"
         case .backgroundTransferDone(let event, let finished, _):

@@ -202,6 +202,7 @@ struct PolicyEffect: Sendable {
         .init("backgroundTransferDuration", #""30s""#, .backgroundUpload),
         .init("backgroundTransferDiscretionaryDelay", #""1m""#, .discretionaryUpload),
         .init("backgroundSessionEventsRuntime", #""10s""#, .eventsHandlerNeverCalled),
+        .init("processingTaskRuntime", #""1m""#, .processingNotCompleted),
     ]
 }
 
