@@ -12,10 +12,11 @@ import World
 ///
 /// App refresh (`BGAppRefreshTaskRequest`, R-H1) and processing (`BGProcessingTaskRequest`,
 /// with `requiresNetworkConnectivity` and `requiresExternalPower`, R-H10) are modelled; a
-/// request of another kind is refused with `BGTaskScheduler.Error.Code.notPermitted`. Not
-/// modelled: the Info.plist's
-/// `BGTaskSchedulerPermittedIdentifiers` and `fetch` background mode (every identifier is
-/// permitted), Background App Refresh turned off (`unavailable`), the limit on pending
+/// request of another kind is refused with `BGTaskScheduler.Error.Code.notPermitted`, and so is
+/// one the Info.plist does not permit (R-H11: the `fetch` or `processing` background mode, and
+/// `BGTaskSchedulerPermittedIdentifiers`, when the app's profile declares them; a launch
+/// handler for an identifier not permitted is not registered). Not modelled: Background App
+/// Refresh turned off (`unavailable`), the limit on pending
 /// requests (`tooManyPendingTaskRequests`), and the time of the launch handler's registration
 /// (a handler registered later in the process is used too).
 public class BGTaskScheduler: NSObject {
@@ -65,6 +66,10 @@ public class BGTaskScheduler: NSObject {
         guard !launchHandlers.contains(where: { $0.identifier == identifier }) else {
             return false
         }
+        // R-H11: the system runs only tasks whose identifier the Info.plist permits.
+        if let permitted = services?.permittedTaskIdentifiers, !permitted.contains(identifier) {
+            return false
+        }
         launchHandlers.append((identifier, launchHandler))
         return true
     }
@@ -73,15 +78,21 @@ public class BGTaskScheduler: NSObject {
     /// `earliestBeginDate` (R-H1), replacing a pending request with the same identifier.
     public func submit(_ taskRequest: BGTaskRequest) throws {
         let earliestBegin = taskRequest.earliestBeginDate.map(VirtualClock.instant)
+        guard let services else { return }
+        let submitted: Bool
         if let processing = taskRequest as? BGProcessingTaskRequest {
-            services?.submitProcessing(
+            submitted = services.submitProcessing(
                 identifier: processing.identifier, earliestBegin: earliestBegin,
                 requiresNetworkConnectivity: processing.requiresNetworkConnectivity,
                 requiresExternalPower: processing.requiresExternalPower)
-            return
+        } else if taskRequest is BGAppRefreshTaskRequest {
+            submitted = services.submitAppRefresh(
+                identifier: taskRequest.identifier, earliestBegin: earliestBegin)
+        } else {
+            submitted = false
         }
-        guard taskRequest is BGAppRefreshTaskRequest else { throw Error(.notPermitted) }
-        services?.submitAppRefresh(identifier: taskRequest.identifier, earliestBegin: earliestBegin)
+        // R-H11: a mode or an identifier the Info.plist lacks.
+        guard submitted else { throw Error(.notPermitted) }
     }
 
     /// `cancel(taskRequestWithIdentifier:)`.

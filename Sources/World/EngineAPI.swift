@@ -372,7 +372,12 @@ public final class LocationServices {
     /// `UIBackgroundModes` of the app's Info.plist, as `Bundle.main` reads it: `["location"]`
     /// when the location background mode is declared, empty otherwise. An engine that sets
     /// `allowsBackgroundLocationUpdates` checks it first (R-A9).
-    public var backgroundModes: [String] { capabilities.locationBackgroundMode ? ["location"] : [] }
+    public var backgroundModes: [String] {
+        capabilities.backgroundModes ?? (capabilities.locationBackgroundMode ? ["location"] : [])
+    }
+    /// `BGTaskSchedulerPermittedIdentifiers` as `Bundle.main` reads it, nil when the app's
+    /// profile does not say (every identifier is then permitted, R-H11).
+    public var permittedTaskIdentifiers: [String]? { capabilities.permittedTaskIdentifiers }
     /// The process's upload session, like `URLSession.shared`: requests made on it go to the
     /// network when the callback returns.
     public let urlSession: UploadSession
@@ -658,8 +663,14 @@ public final class LocationServices {
     /// the app in the background no earlier than `earliestBegin` (now when nil or past), and
     /// hands the engine `didBeginWake` with `.appRefresh(identifier:)`. A request with the same
     /// identifier replaces the pending one. The request outlives the process.
-    public func submitAppRefresh(identifier: String, earliestBegin: Instant?) {
+    /// - Returns: false, and nothing is submitted, when the Info.plist does not permit it:
+    ///   `fetch` missing from the background modes, or the identifier from the permitted task
+    ///   identifiers (R-H11, `BGTaskScheduler.Error.Code.notPermitted`).
+    @discardableResult
+    public func submitAppRefresh(identifier: String, earliestBegin: Instant?) -> Bool {
+        guard capabilities.permitsTask(identifier, mode: "fetch") else { return false }
         record(.submitAppRefresh(identifier: identifier, earliestBegin: earliestBegin ?? now))
+        return true
     }
     /// `BGTaskScheduler.submit(_:)` with a `BGProcessingTaskRequest` (R-H10): the system runs
     /// the app in the background (`didBeginWake` with `.processing(identifier:)`) no earlier than
@@ -667,14 +678,19 @@ public final class LocationServices {
     /// `requiresNetworkConnectivity`; never when `requiresExternalPower` (the modelled device is
     /// never on external power). It runs for `processingTaskRuntime`, then expires as an app
     /// refresh does (R-H3). A request with the same identifier replaces the pending one.
+    /// - Returns: false, and nothing is submitted, when the Info.plist does not permit it
+    ///   (`processing` mode, permitted identifiers, R-H11).
+    @discardableResult
     public func submitProcessing(
         identifier: String, earliestBegin: Instant?, requiresNetworkConnectivity: Bool = false,
         requiresExternalPower: Bool = false
-    ) {
+    ) -> Bool {
+        guard capabilities.permitsTask(identifier, mode: "processing") else { return false }
         record(
             .submitProcessing(
                 identifier: identifier, earliestBegin: earliestBegin ?? now,
                 requiresNetwork: requiresNetworkConnectivity, requiresPower: requiresExternalPower))
+        return true
     }
     /// `cancel(taskRequestWithIdentifier:)`; nil cancels every pending request
     /// (`cancelAllTaskRequests()`).

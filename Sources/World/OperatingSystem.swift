@@ -205,6 +205,15 @@ final class OperatingSystem: SimulationActor {
         case .networkDown, .networkUp, .networkSlow, .setLowPowerMode, .adjustClock:
             break  // the network's and the app's (`World.schedule` sends them there)
         case .silentPush:
+            // R-H11: without the remote-notification mode only an app in use receives it.
+            guard capabilities.receivesBackgroundNotifications || state == .foreground else {
+                wakeCount += 1
+                context.send(
+                    .deliver(
+                        .wake(WakeTaskID(wakeCount), .remoteNotification), generation: generation,
+                        withheld: .notRelaunched(rule: "R-H11"), boot: nil), to: app)
+                return
+            }
             beginWake(.remoteNotification, &context)
         }
     }

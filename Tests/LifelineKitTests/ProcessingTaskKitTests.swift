@@ -90,3 +90,64 @@ struct ProcessingTaskKitTests {
         #expect(unplugged.isEmpty)
     }
 }
+
+/// An app delegate that registers a refresh handler and submits a refresh request, noting
+/// whether each was accepted.
+final class PermittedTasksApp: UIResponder, UIApplicationDelegate {
+    let journal: Journal
+    init(journal: Journal) { self.journal = journal }
+
+    func application(
+        _ application: UIApplication,
+        didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool {
+        let registered = BGTaskScheduler.shared.register(
+            forTaskWithIdentifier: "com.example.refresh", using: nil
+        ) { $0.setTaskCompleted(success: true) }
+        journal.note("registered \(registered)")
+        do {
+            try BGTaskScheduler.shared.submit(
+                BGAppRefreshTaskRequest(identifier: "com.example.refresh"))
+            journal.note("submitted")
+        } catch let error as BGTaskScheduler.Error {
+            journal.note("refused \(error.code)")
+        } catch {
+            journal.note("other error")
+        }
+        return true
+    }
+}
+
+extension ProcessingTaskKitTests {
+    func permittedTasksNotes(_ capabilities: AppCapabilities) -> [String] {
+        let journal = Journal()
+        var world = World(
+            WorldConfiguration(
+                policy: .iOS18, capabilities: capabilities, authorization: .whenInUse,
+                route: drive(20, parkedFor: .hours(1)))
+        ) {
+            ApplicationEngine(
+                delegate: { _ in PermittedTasksApp(journal: journal) }, setTracking: { _, _ in })
+        }
+        world.schedule(.open, at: .start)
+        world.run(until: .start + .seconds(10))
+        return journal.notes
+    }
+
+    @Test(
+        "R-H11: an identifier the Info.plist does not permit is not registered, and its request is refused with notPermitted"
+    )
+    func infoPlistPermits() {
+        let permitted = AppCapabilities(
+            sceneBased: false, backgroundModes: ["fetch"],
+            permittedTaskIdentifiers: ["com.example.refresh"])
+        #expect(permittedTasksNotes(permitted) == ["registered true", "submitted"])
+        let unlisted = AppCapabilities(
+            sceneBased: false, backgroundModes: ["fetch"], permittedTaskIdentifiers: [])
+        #expect(permittedTasksNotes(unlisted) == ["registered false", "refused notPermitted"])
+        let noFetch = AppCapabilities(
+            sceneBased: false, backgroundModes: ["location"],
+            permittedTaskIdentifiers: ["com.example.refresh"])
+        #expect(permittedTasksNotes(noFetch) == ["registered true", "refused notPermitted"])
+    }
+}
