@@ -15,8 +15,8 @@ import World
 /// request of another kind is refused with `BGTaskScheduler.Error.Code.notPermitted`, and so is
 /// one the Info.plist does not permit (R-H11: the `fetch` or `processing` background mode, and
 /// `BGTaskSchedulerPermittedIdentifiers`, when the app's profile declares them; a launch
-/// handler for an identifier not permitted is not registered). Not modelled: Background App
-/// Refresh turned off (`unavailable`), the limit on pending
+/// handler for an identifier not permitted is not registered), and with `.unavailable` while the
+/// user has turned Background App Refresh off (R-H12). Not modelled: the limit on pending
 /// requests (`tooManyPendingTaskRequests`), and the time of the launch handler's registration
 /// (a handler registered later in the process is used too).
 public class BGTaskScheduler: NSObject {
@@ -79,6 +79,8 @@ public class BGTaskScheduler: NSObject {
     public func submit(_ taskRequest: BGTaskRequest) throws {
         let earliestBegin = taskRequest.earliestBeginDate.map(VirtualClock.instant)
         guard let services else { return }
+        // R-H12: the user turned Background App Refresh off.
+        guard services.isBackgroundRefreshEnabled else { throw Error(.unavailable) }
         let submitted: Bool
         if let processing = taskRequest as? BGProcessingTaskRequest {
             submitted = services.submitProcessing(

@@ -80,6 +80,13 @@ open class UIApplication: UIResponder {
     /// `applicationState`.
     public internal(set) var applicationState: State
 
+    /// `backgroundRefreshStatus`: `.available`, or `.denied` while the user has turned
+    /// Background App Refresh off for the app (R-H12, `UserAction.setBackgroundRefresh`).
+    /// `.restricted` is never reported.
+    public var backgroundRefreshStatus: UIBackgroundRefreshStatus {
+        (services?.isBackgroundRefreshEnabled ?? true) ? .available : .denied
+    }
+
     /// `isProtectedDataAvailable`: false from a boot to the first unlock (R-D9).
     public internal(set) var isProtectedDataAvailable: Bool
 
@@ -120,6 +127,14 @@ open class UIApplication: UIResponder {
         scope?.expirationHandlers[identifier.rawValue] = nil
         services.endBackgroundTask(BackgroundTaskID(ObjectID(identifier.rawValue)))
     }
+}
+
+/// `UIBackgroundRefreshStatus`: whether the app may run in the background for Background App
+/// Refresh (R-H12).
+public enum UIBackgroundRefreshStatus: Int, Sendable {
+    case restricted = 0
+    case denied = 1
+    case available = 2
 }
 
 /// `UIBackgroundFetchResult`: what a background fetch or a silent push's handling found.

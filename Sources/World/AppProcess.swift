@@ -174,6 +174,8 @@ final class AppProcess: SimulationActor, DiskViewSource {
     private var accuracy: AccuracyAuthorization
     /// Low Power Mode as the user last set it.
     private var lowPowerMode = false
+    /// Background App Refresh as the user last set it (R-H12; told by the operating system).
+    private var backgroundRefresh = true
     /// The current boot's time: set at each reboot.
     private var bootTime: BootTime
     /// How far the wall clock was set away from virtual time (`adjustClock`): it moves the
@@ -345,6 +347,8 @@ final class AppProcess: SimulationActor, DiskViewSource {
             route(item, for: generation, &context)
         case .user(.setLowPowerMode(let enabled)):
             lowPowerMode = enabled
+        case .user(.setBackgroundRefresh(let enabled)):
+            backgroundRefresh = enabled
         case .user(.adjustClock(let offset)):
             clockAdjustment = clockAdjustment + offset
         case .screenLocked(let locked):
@@ -752,7 +756,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
         let awake = uptime - sleep.asleep(until: context.now)
         services.moment = CallbackMoment(
             authorizationStatus: authorization, accuracyAuthorization: accuracy,
-            isLowPowerModeEnabled: lowPowerMode,
+            isLowPowerModeEnabled: lowPowerMode, isBackgroundRefreshEnabled: backgroundRefresh,
             bootTime: BootTime(sinceStart: bootTime.sinceStart + clockAdjustment),
             uptime: awake, now: context.now)
         if services.crashReason == nil {

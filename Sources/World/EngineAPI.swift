@@ -357,6 +357,10 @@ public final class LocationServices {
     /// `ProcessInfo.isLowPowerModeEnabled` now (`UserAction.setLowPowerMode`; off at the
     /// start). Read-only: the world models no effect of it on location services.
     public var isLowPowerModeEnabled: Bool { moment.isLowPowerModeEnabled }
+    /// Whether Background App Refresh is on for the app (`UIApplication.backgroundRefreshStatus`
+    /// is `.available`), as the user last set it (`UserAction.setBackgroundRefresh`, on at the
+    /// start). While it is off, task requests are refused and none runs (R-H12).
+    public var isBackgroundRefreshEnabled: Bool { moment.isBackgroundRefreshEnabled }
     /// The boot time as `sysctl kern.boottime` gives it: fixed for a boot, the same across
     /// relaunches, new after a reboot (an engine detects a reboot by comparing it). Being the
     /// wall clock less the uptime, it moves when the clock is adjusted (`adjustClock`).
@@ -665,10 +669,12 @@ public final class LocationServices {
     /// identifier replaces the pending one. The request outlives the process.
     /// - Returns: false, and nothing is submitted, when the Info.plist does not permit it:
     ///   `fetch` missing from the background modes, or the identifier from the permitted task
-    ///   identifiers (R-H11, `BGTaskScheduler.Error.Code.notPermitted`).
+    ///   identifiers (R-H11, `BGTaskScheduler.Error.Code.notPermitted`), or Background App
+    ///   Refresh is off (R-H12, `unavailable`).
     @discardableResult
     public func submitAppRefresh(identifier: String, earliestBegin: Instant?) -> Bool {
-        guard capabilities.permitsTask(identifier, mode: "fetch") else { return false }
+        guard capabilities.permitsTask(identifier, mode: "fetch"), isBackgroundRefreshEnabled
+        else { return false }
         record(.submitAppRefresh(identifier: identifier, earliestBegin: earliestBegin ?? now))
         return true
     }
@@ -679,13 +685,15 @@ public final class LocationServices {
     /// never on external power). It runs for `processingTaskRuntime`, then expires as an app
     /// refresh does (R-H3). A request with the same identifier replaces the pending one.
     /// - Returns: false, and nothing is submitted, when the Info.plist does not permit it
-    ///   (`processing` mode, permitted identifiers, R-H11).
+    ///   (`processing` mode, permitted identifiers, R-H11), or Background App Refresh is off
+    ///   (R-H12).
     @discardableResult
     public func submitProcessing(
         identifier: String, earliestBegin: Instant?, requiresNetworkConnectivity: Bool = false,
         requiresExternalPower: Bool = false
     ) -> Bool {
-        guard capabilities.permitsTask(identifier, mode: "processing") else { return false }
+        guard capabilities.permitsTask(identifier, mode: "processing"), isBackgroundRefreshEnabled
+        else { return false }
         record(
             .submitProcessing(
                 identifier: identifier, earliestBegin: earliestBegin ?? now,

@@ -101,6 +101,8 @@ final class OperatingSystem: SimulationActor {
     var backgroundSessionEvents = BackgroundSessionEvents()
     /// The processing requests the system holds (R-H10, `ProcessingTasks.swift`).
     var processingTasks = ProcessingTasks()
+    /// Background App Refresh for the app, as the user set it in Settings (R-H12).
+    private var backgroundRefreshEnabled = true
 
     init(
         policy: IOSPolicy, capabilities: AppCapabilities, authorization: Authorization,
@@ -204,6 +206,10 @@ final class OperatingSystem: SimulationActor {
             context.send(.liveActivity(action == .startLiveActivity), to: daemon)
         case .networkDown, .networkUp, .networkSlow, .setLowPowerMode, .adjustClock:
             break  // the network's and the app's (`World.schedule` sends them there)
+        case .setBackgroundRefresh(let on):
+            // R-H12: the system's setting; the app reads it (`backgroundRefreshStatus`).
+            backgroundRefreshEnabled = on
+            context.send(.user(action), to: app)
         case .silentPush:
             // R-H11: without the remote-notification mode only an app in use receives it.
             guard capabilities.receivesBackgroundNotifications || state == .foreground else {
@@ -256,7 +262,13 @@ final class OperatingSystem: SimulationActor {
             setState(.background, &context)
             let awaiting = refreshesAwaitingBackground
             refreshesAwaitingBackground.removeAll()
-            for identifier in awaiting { startWake(.appRefresh(identifier: identifier), &context) }
+            for identifier in awaiting {
+                if backgroundRefreshEnabled {
+                    startWake(.appRefresh(identifier: identifier), &context)
+                } else {
+                    dropWake(.appRefresh(identifier: identifier), rule: "R-H12", &context)
+                }
+            }
             runDueProcessing(&context)
             reconsiderSuspension(&context)
         case .suspend(let generation):
@@ -346,6 +358,10 @@ final class OperatingSystem: SimulationActor {
     /// Runs the app in the background for `kind`: resumes it, launches it, or (a refresh in
     /// the foreground) waits for the background; refused after a force-quit (R-H2).
     func beginWake(_ kind: WakeKind, _ context: inout Scheduler<WorldMessage>) {
+        // R-H12: with Background App Refresh off, a due task request does not run.
+        if !backgroundRefreshEnabled && kind.needsBackgroundRefresh {
+            return dropWake(kind, rule: "R-H12", &context)
+        }
         switch state {
         case .foreground:
             if case .appRefresh(let identifier) = kind {
@@ -373,6 +389,17 @@ final class OperatingSystem: SimulationActor {
             launchedInBackground = false
             startWake(kind, &context)
         }
+    }
+
+    /// Records that the wake of `kind` never reached the app, naming the rule.
+    private func dropWake(
+        _ kind: WakeKind, rule: String, _ context: inout Scheduler<WorldMessage>
+    ) {
+        wakeCount += 1
+        context.send(
+            .deliver(
+                .wake(WakeTaskID(wakeCount), kind), generation: generation,
+                withheld: .notRelaunched(rule: rule), boot: nil), to: app)
     }
 
     /// Hands the running background app a wake that keeps it running for its time (R-H3,

@@ -18,6 +18,14 @@ public enum WakeKind: Sendable, Equatable, CustomStringConvertible {
     /// (R-H10).
     case processing(identifier: String)
 
+    /// True for the task requests Background App Refresh governs (R-H12).
+    var needsBackgroundRefresh: Bool {
+        switch self {
+        case .appRefresh, .processing: true
+        case .remoteNotification, .backgroundURLSession: false
+        }
+    }
+
     public var description: String {
         switch self {
         case .appRefresh(let identifier): "app refresh \(identifier)"

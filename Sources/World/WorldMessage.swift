@@ -57,6 +57,10 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
     /// `remoteNotificationRuntime` to call its completion handler (R-H4); never after a
     /// force-quit (R-H2). An app in the foreground gets it with no time limit.
     case silentPush
+    /// The user turns Background App Refresh for the app on or off in Settings
+    /// (`UIApplication.backgroundRefreshStatus`): while it is off the system refuses app
+    /// refresh and processing requests and runs none that come due (R-H12). On at the start.
+    case setBackgroundRefresh(Bool)
 
     /// True for the actions only the app process reads (Low Power Mode, the clock).
     var isAppAction: Bool {
@@ -115,6 +119,8 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
         case .trackingOn: Spelling(.user, "tracking", "on")
         case .trackingOff: Spelling(.user, "tracking", "off")
         case .silentPush: Spelling(.network, "silent-push")
+        case .setBackgroundRefresh(let on):
+            Spelling(.user, "background-refresh", value: Self.onOff(on))
         }
     }
 
@@ -129,6 +135,7 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
             .setLowPowerMode(false), .startLiveActivity, .endLiveActivity, .networkDown,
             .networkUp, .networkSlow(.zero), .adjustClock(by: .zero), .trackingOn, .trackingOff,
             .attachTestHost(true), .attachTestHost(false), .silentPush,
+            .setBackgroundRefresh(true), .setBackgroundRefresh(false),
         ]
 }
 

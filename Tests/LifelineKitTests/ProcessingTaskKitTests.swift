@@ -151,3 +151,52 @@ extension ProcessingTaskKitTests {
         #expect(permittedTasksNotes(noFetch) == ["registered true", "refused notPermitted"])
     }
 }
+
+/// An app delegate that notes Background App Refresh's status and its refresh request's fate.
+final class RefreshStatusApp: UIResponder, UIApplicationDelegate {
+    let journal: Journal
+    init(journal: Journal) { self.journal = journal }
+
+    func application(
+        _ application: UIApplication,
+        didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool {
+        journal.note("status \(application.backgroundRefreshStatus)")
+        do {
+            try BGTaskScheduler.shared.submit(
+                BGAppRefreshTaskRequest(identifier: "com.example.refresh"))
+            journal.note("submitted")
+        } catch let error as BGTaskScheduler.Error {
+            journal.note("refused \(error.code)")
+        } catch {
+            journal.note("other error")
+        }
+        return true
+    }
+}
+
+extension ProcessingTaskKitTests {
+    @Test("R-H12: with Background App Refresh off, the status is denied and submit is unavailable")
+    func backgroundRefreshOff() {
+        func notes(_ actions: [(Double, UserAction)]) -> [String] {
+            let journal = Journal()
+            var world = World(
+                WorldConfiguration(
+                    policy: .iOS18, capabilities: AppCapabilities(sceneBased: false),
+                    authorization: .whenInUse, route: drive(20, parkedFor: .hours(1)))
+            ) {
+                ApplicationEngine(
+                    delegate: { _ in RefreshStatusApp(journal: journal) }, setTracking: { _, _ in })
+            }
+            for (seconds, action) in actions {
+                world.schedule(action, at: .start + VirtualDuration(seconds: seconds))
+            }
+            world.run(until: .start + .seconds(10))
+            return journal.notes
+        }
+        #expect(notes([(1, .open)]) == ["status available", "submitted"])
+        #expect(
+            notes([(0, .setBackgroundRefresh(false)), (1, .open)])
+                == ["status denied", "refused unavailable"])
+    }
+}
