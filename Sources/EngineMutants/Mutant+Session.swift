@@ -28,13 +28,14 @@ extension Mutant {
         case .storesNothing: seams.storesAcceptedFixes = false
         case .forgetsEnabledFlag: seams.startPersistsEnabledFlag = false
         case .fixAcknowledgedBeforeCommit, .noRegionOnTerminate, .backgroundWithoutCapability,
-            .startsUndetermined, .monitorRenamed:
+            .startsUndetermined, .monitorRenamed, .deletesFailedBatch:
             break
         }
         let engine = SessionEngine(settings, seams: seams)
         if self == .fixAcknowledgedBeforeCommit {
             engine.recorder.fixesPerCommit = Self.fixesPerCommit
         }
+        if self == .deletesFailedBatch { engine.recorder.deletesFailedBatches = true }
         return engine
     }
 }

@@ -14,7 +14,7 @@ extension Mutant {
         case .fixAcknowledgedBeforeCommit:
             "session: acknowledges fixes before their commit, committing every few"
         case .retryWithoutIdempotency:
-            "session: retries an upload under a fresh key (R-D13)"
+            "session: sends its uploads without an idempotency key (R-D13)"
         case .backgroundWithoutCapability:
             "standard: enables background updates without the Info.plist mode (R-A9)"
         case .rebootByUptime:
@@ -31,6 +31,8 @@ extension Mutant {
             "session: says every fix is accepted and writes none to the store"
         case .forgetsEnabledFlag:
             "session: keeps its enabled flag in memory only, so a relaunch resumes nothing"
+        case .deletesFailedBatch:
+            "session: deletes a batch's rows when its upload fails (R-D13)"
         }
     }
 }

@@ -24,8 +24,8 @@ public enum Mutant: String, Sendable, CaseIterable, CustomStringConvertible {
     /// The session engine tells its host a fix is accepted when it inserts it, and commits
     /// every few fixes: a kill loses the acknowledged rows not yet committed.
     case fixAcknowledgedBeforeCommit = "fix-acknowledged-before-commit"
-    /// The session engine's uploader sends each retry under a fresh key: a retry after a lost
-    /// answer is stored twice (R-D13).
+    /// The session engine's uploader sends its requests without an idempotency key: a retry
+    /// after a lost answer is stored twice (R-D13).
     case retryWithoutIdempotency = "retry-without-idempotency"
     /// The standard engine sets `allowsBackgroundLocationUpdates` without checking the
     /// Info.plist: without the location mode the process aborts (R-A9).
@@ -51,6 +51,10 @@ public enum Mutant: String, Sendable, CaseIterable, CustomStringConvertible {
     /// The session engine keeps its enabled flag in memory only: a relaunch after iOS ended
     /// the process finds tracking off and resumes nothing (R-B11, R-D7).
     case forgetsEnabledFlag = "forgets-enabled-flag"
+    /// The session engine gives up on a batch whose upload failed and deletes its rows from the
+    /// store (so that a bad batch is not retried for ever): a timeout or a lost connection
+    /// deletes fixes the server never accepted (R-D13).
+    case deletesFailedBatch = "deletes-failed-batch"
 
     public var description: String { rawValue }
 
@@ -61,7 +65,7 @@ public enum Mutant: String, Sendable, CaseIterable, CustomStringConvertible {
         case .startsUndetermined, .monitorRenamed: .locationRuntime
         case .sessionFromBackground, .restoreAfterSlowWork, .fixAcknowledgedBeforeCommit,
             .retryWithoutIdempotency, .rebootByUptime, .stopOnTerminateAfterResume,
-            .nilLocationEndsStream, .storesNothing, .forgetsEnabledFlag:
+            .nilLocationEndsStream, .storesNothing, .forgetsEnabledFlag, .deletesFailedBatch:
             .session
         }
     }

@@ -29,18 +29,24 @@ public struct AppProfile: Sendable, Equatable {
     /// How to read a location out of the app's stored rows and upload payloads, so that the
     /// invariants judge what the app wrote (`FixReader.fixRecorder` for `FixRecorder`'s rows).
     public var reader: FixReader
+    /// Whether the team's server deduplicates uploads by their idempotency key
+    /// (`ServerDeduplication.byKey`, the default) or stores every request that reaches it:
+    /// a fact of the server, the same in every run. A scenario runs with it unless its
+    /// `server` line says otherwise (`Scenario.serverDeduplication`).
+    public var serverDeduplication: ServerDeduplication
 
     public init(
         capabilities: AppCapabilities = AppCapabilities(),
         authorization: AuthorizationRequest = AuthorizationRequest(),
         trackingStart: TrackingStart = .atFirstLaunch, launchRules: LaunchRules? = nil,
-        reader: FixReader = .fixRecorder
+        reader: FixReader = .fixRecorder, serverDeduplication: ServerDeduplication = .byKey
     ) {
         self.capabilities = capabilities
         self.authorization = authorization
         self.trackingStart = trackingStart
         self.launchRules = launchRules
         self.reader = reader
+        self.serverDeduplication = serverDeduplication
     }
 
     /// Two profiles are equal when every declared fact is; the reader, a function, is not
@@ -48,6 +54,7 @@ public struct AppProfile: Sendable, Equatable {
     public static func == (left: AppProfile, right: AppProfile) -> Bool {
         left.capabilities == right.capabilities && left.authorization == right.authorization
             && left.trackingStart == right.trackingStart && left.launchRules == right.launchRules
+            && left.serverDeduplication == right.serverDeduplication
     }
 
     /// The background modes an Info.plist may list (`UIBackgroundModes`, Apple's Information

@@ -62,8 +62,18 @@ public final class FixRecorder {
     public func didCompleteUpload(
         _ task: UploadTaskID, result: UploadResult, services: LocationServices
     ) {
+        let sent = deletesFailedBatches && task == uploader.currentTask ? uploader.queue.first : nil
         uploader.didCompleteUpload(task, result: result, services: services)
+        guard let sent, case .failed = result, let store = try? services.openStore() else { return }
+        for row in sent.rows { store.delete(row) }
+        store.commit()
     }
+
+    /// Whether the rows of a batch whose request failed are deleted from the store: false, so
+    /// that they stay until the server has accepted them (the uploader retries them, and a
+    /// later process sends them again). True is a mistake (rows gone before the server has
+    /// them), which only a package-internal builder may make.
+    package var deletesFailedBatches = false
 
     /// Hands the timer to the uploader (its wait for a batch); false for a timer of the
     /// engine's own.

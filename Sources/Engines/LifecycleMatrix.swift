@@ -115,7 +115,12 @@ public struct LifecycleMatrix: Sendable {
         world.run(until: end)
 
         let interval = engine.base?.recordingInterval(under: policy) ?? policy.fixInterval
-        let stored = world.storedRows.compactMap(\.fix).map(\.instant)
+        // Rows the engine deleted later were stored all the same (R-S1): an engine that
+        // deletes what its server accepted has no gap where they were.
+        let deleted = world.log.flatMap { entry -> [StoredRow] in
+            if case .rowsDeleted(_, let rows, _) = entry.kind { rows } else { [] }
+        }
+        let stored = (world.storedRows + deleted).compactMap(\.fix).map(\.instant)
         let firstStored = stored.filter { $0 >= wanted }.min()
         let stretch = (firstStored ?? end) - wanted
         let gap = firstStored == nil ? stretch : max(.zero, stretch - interval)

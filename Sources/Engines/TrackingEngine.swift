@@ -14,7 +14,8 @@ public protocol TrackingEngine: AppEngine {
     func stop(services: LocationServices)
     /// `getState()` at `now` (R-B13).
     func state(at now: Instant) -> EngineState
-    /// What this process's engine has told its host app so far, in order.
+    /// What this process's engine has told its host app so far, in order. Only ever appended
+    /// to: a run's record reads the events told during a delivery from here after the run.
     var events: [TrackingEvent] { get }
 }
 

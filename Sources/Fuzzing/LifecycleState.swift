@@ -172,6 +172,7 @@ public struct LifecycleState: Hashable, Sendable {
         case .protectedDataAvailable: .protectedDataAvailable
         case .didCommit: .didCommit
         case .commitDurable: .commitDurable
+        case .rowsDeleted: .rowsDeleted
         case .commitLost(_, _, let reason): EntryKind("commit lost \(reason.rule)")
         case .savedRecordWritten: .savedRecordWritten
         case .savedRecordChangeLost(_, let reason):
@@ -229,6 +230,7 @@ struct EntryKind: Hashable, Sendable {
     static let protectedDataAvailable = EntryKind("protected data available")
     static let didCommit = EntryKind("did commit")
     static let commitDurable = EntryKind("commit durable")
+    static let rowsDeleted = EntryKind("rows deleted")
     static let savedRecordWritten = EntryKind("saved record written")
     static let storeUnavailable = EntryKind("store unavailable")
     static let uploadCompleted = EntryKind("upload completed")

@@ -5,6 +5,18 @@ import Engines
 import Simulation
 import World
 
+/// Events one engine told during one delivery: `events[start..<start + count]` of process
+/// `generation`'s engine, stamped with the delivery's instant and trace index. A run keeps
+/// these, not a copy of every event, which the engines hold already; `RunRecord.engineEvents`
+/// reads the events through them.
+struct EventStampRun {
+    var instant: Instant
+    var traceIndex: Int
+    var generation: Int32
+    var start: Int32
+    var count: Int32
+}
+
 /// One event an engine told, with when and by which process.
 ///
 /// `TrackingEvent`s carry no time; the engine tells them inside the callbacks the app process
@@ -45,7 +57,8 @@ final class EngineEventStamper: TraceSink {
     // run (a checked access cost a runtime call at every delivery).
     @exclusivity(unchecked) private(set) var digest = TraceDigest()
     private let ledger: EngineLedger
-    private(set) var stamped: [StampedEngineEvent] = []
+    /// The stamps of the events told so far, one per delivery whose callbacks told any.
+    private(set) var stamps: [EventStampRun] = []
     /// Engines looked at so far (a prefix of `ledger.engines`); all but the last are done.
     private var seenEngineCount = 0
     /// Events of the last engine looked at already stamped.
@@ -67,9 +80,9 @@ final class EngineEventStamper: TraceSink {
         var records: [MemoryTrace<WorldMessage>.Record] = []
         if keepsTrace { records.reserveCapacity(capacity.deliveries) }
         self.records = records
-        var stamped: [StampedEngineEvent] = []
-        stamped.reserveCapacity(capacity.engineEvents)
-        self.stamped = stamped
+        var stamps: [EventStampRun] = []
+        stamps.reserveCapacity(capacity.engineEvents)
+        self.stamps = stamps
     }
 
     /// Every delivery so far, as a trace (sharing the records' storage, not copying it); nil
@@ -78,7 +91,7 @@ final class EngineEventStamper: TraceSink {
 
     /// What this run recorded, as a capacity for the next.
     var recorded: RunCapacity {
-        RunCapacity(deliveries: recordCount, engineEvents: stamped.count)
+        RunCapacity(deliveries: recordCount, engineEvents: stamps.count)
     }
 
     /// Keeps delivery `message` (moved in: the kernel has handed it over) and stamps what its
@@ -121,18 +134,16 @@ final class EngineEventStamper: TraceSink {
         lastEngineStampedCount = events.count
     }
 
-    /// Appends `events[start...]`, told by process `generation`, stamped with the last
-    /// delivery.
+    /// Stamps `events[start...]`, told by process `generation`, with the last delivery.
     private func stamp(_ events: [TrackingEvent], from start: Int, generation: Int) {
-        var moved: [StampedEngineEvent] = []
-        swap(&moved, &stamped)
-        for index in start..<events.count {
-            moved.append(
-                StampedEngineEvent(
-                    instant: lastInstant, traceIndex: recordCount - 1, generation: generation,
-                    event: events[index]))
-        }
-        swap(&moved, &stamped)
+        var moved: [EventStampRun] = []
+        swap(&moved, &stamps)
+        moved.append(
+            EventStampRun(
+                instant: lastInstant, traceIndex: recordCount - 1,
+                generation: Int32(clamping: generation), start: Int32(clamping: start),
+                count: Int32(clamping: events.count - start)))
+        swap(&moved, &stamps)
     }
 
     /// `stampNewEvents` once the ledger holds engines not seen yet: the last one seen is read

@@ -187,12 +187,29 @@ struct ConfigurationHonoured {
 
 /// The first instant each fix was delivered to each process, from the log's `location`
 /// entries (what the app was handed, which the model owns).
-struct FirstDeliveries {
-    private var table: FixTable<[(generation: Int, instant: Instant)]>
+///
+/// Read only when asked: most runs have no second process, no reboot and no user stop, so no
+/// check asks, and the table (a fix per delivery, the largest view of a long run) is never
+/// built. A class, so the checks share the one table once it is.
+final class FirstDeliveries {
+    private let record: RunRecord
+    private var built: FixTable<[(generation: Int, instant: Instant)]>?
 
     init(_ record: RunRecord) {
-        let log = record.log
-        table = FixTable(capacity: log.count / 4)
+        self.record = record
+    }
+
+    /// When `fix` was first delivered to process `generation`, nil if never.
+    func first(of fix: Fix, to generation: Int) -> Instant? {
+        let table = built ?? Self.table(record.log)
+        built = table
+        return table.value(for: FixKey(fix))?.first { $0.generation == generation }?.instant
+    }
+
+    private static func table(_ log: [AppLogEntry]) -> FixTable<
+        [(generation: Int, instant: Instant)]
+    > {
+        var table = FixTable<[(generation: Int, instant: Instant)]>(capacity: log.count / 4)
         for index in log.indices {
             guard case .location(let update) = log[index].kind, let fix = update.fix else {
                 continue
@@ -204,10 +221,6 @@ struct FirstDeliveries {
                 }
             }
         }
-    }
-
-    /// When `fix` was first delivered to process `generation`, nil if never.
-    func first(of fix: Fix, to generation: Int) -> Instant? {
-        table.value(for: FixKey(fix))?.first { $0.generation == generation }?.instant
+        return table
     }
 }

@@ -1,5 +1,6 @@
-// uploaded-once (layer 5): no stored fix reaches the server twice, and with the network up
-// long enough every stored fix reaches it (R-D13).
+// uploaded-once (layer 5): no stored fix reaches the server twice or leaves the store before
+// the server has it, and with the network up long enough every stored fix reaches it (R-D13,
+// R-S1, R-S2).
 import Engines
 import Simulation
 import World
@@ -7,10 +8,13 @@ import World
 extension Invariant {
     /// `uploaded-once`:
     ///
-    /// 1. **Never twice.** No fix is accepted by the server (in `server.acceptedBatches`) more
-    ///    times than it is stored: a second acceptance of a stored fix row is a duplicate the
-    ///    engine caused by sending it under another key (a key the server already holds is
-    ///    answered "already have it" and is no duplicate, `UploadServer.repeatedKeys`).
+    /// 1. **Never twice.** No fix is stored by the server (in `server.acceptedBatches`) more
+    ///    times than it was stored on the disk (a row deleted later counts: it was stored): a
+    ///    second acceptance of a stored fix row is a duplicate the engine caused, by sending it
+    ///    under another key, or by sending a request again without an idempotency key or to a
+    ///    server that does not deduplicate (`AppProfile.serverDeduplication`, R-S2). A key a
+    ///    deduplicating server already holds is answered "already have it" and is no duplicate
+    ///    (`UploadServer.repeatedKeys`).
     /// 2. **Eventually.** When the network is up for the last `settle` of the run (no network
     ///    action at all, or the last one is `networkUp` at least `settle` before the horizon),
     ///    every stored fix row is accepted, provided that after both its commit and the network
@@ -22,11 +26,25 @@ extension Invariant {
     ///    an unbroken `settle` after the last request began: the uploader tried whenever it
     ///    ran long enough to reach its next retry, and chance failed every try (iOS may
     ///    suspend the app before a retry comes due, R-D13).
+    /// 3. **Never deleted and lost.** A fix row that became durable, was then deleted from the
+    ///    store (`Store.delete`, R-S1) and never reached the server is a fix the app lost: from
+    ///    the deletion it was on neither the disk nor the server. Judged from what happened: a
+    ///    fix the server accepted at any time, before the deletion or after it (a request in
+    ///    flight, or a retry from the process's memory, that landed), was not lost in this run,
+    ///    and a deletion less than `settle` before the horizon by a process still alive then is
+    ///    not judged (its request may still land). One violation per deletion commit names the
+    ///    fix (the first, and how many, when the commit deleted several), the deletion's commit
+    ///    and its process. A deleted row is never "never uploaded" (clause 2) nor a duplicate. This lives here rather than in
+    ///    `no-fix-lost-after-restore` because that rule is decided from the disk alone (did every
+    ///    inserted row reach it?), and the deleted row did reach it; whether deleting it lost it
+    ///    depends only on the server's acceptances, which are this rule's, and a row deleted
+    ///    unaccepted is exactly the row that clause 2 would otherwise have to call "never
+    ///    uploaded" with no network condition to excuse it.
     public static func uploadedOnce(settle: VirtualDuration = .minutes(10)) -> Invariant {
         Invariant(
             name: UploadedOnce.name,
-            summary: "No stored fix is uploaded twice, and with the network up every stored "
-                + "fix is uploaded."
+            summary: "No stored fix is uploaded twice or deleted before the server has it, "
+                + "and with the network up every stored fix is uploaded."
         ) { record in UploadedOnce(record: record, settle: settle).violations() }
     }
 }
@@ -38,7 +56,7 @@ struct UploadedOnce {
     let settle: VirtualDuration
 
     func violations() -> [Violation] {
-        (duplicates() + neverUploaded()).sortedByInstant()
+        (duplicates() + neverUploaded() + deletedBeforeAccepted()).sortedByInstant()
     }
 
     private func duplicates() -> [Violation] {
@@ -72,11 +90,71 @@ struct UploadedOnce {
                         explanation: "fix at \(TimeText.clock(fix.instant)) was accepted by the "
                             + "server a second time at \(TimeText.clock(batch.instant)) in "
                             + "\(batch.key), after \(first.key) at "
-                            + "\(TimeText.clock(first.instant)): the engine sent a stored fix "
-                            + "under two keys"))
+                            + "\(TimeText.clock(first.instant)): \(cause(first, batch))"))
             }
         }
         return found
+    }
+
+    /// Why the server stored a fix of `first` again in `again`.
+    private func cause(_ first: AcceptedBatch, _ again: AcceptedBatch) -> String {
+        guard first.key == again.key else { return "the engine sent a stored fix under two keys" }
+        if !again.carriedIdempotencyKey {
+            return "the engine sent the batch again without an idempotency key, and the server "
+                + "stored it twice"
+        }
+        return "the engine sent the batch again under its key, and the server (which "
+            + "\(record.server.deduplication.rawValue)) stored it twice"
+    }
+
+    /// Clause 3: every deleted fix row, deleted at or after the server first accepted its fix.
+    /// One violation per deletion commit, naming its first fix (and how many it deleted).
+    private func deletedBeforeAccepted() -> [Violation] {
+        let deleted = record.storedFixes.filter { $0.deletion != nil }
+        guard !deleted.isEmpty else { return [] }
+        // When the server first accepted each fix.
+        let batches = record.server.acceptedBatches
+        var firstAccepted = FixTable<Instant>(capacity: batches.reduce(0) { $0 + $1.rows.count })
+        for batch in batches {
+            for row in batch.rows {
+                guard let fix = record.fix(in: row) else { continue }
+                firstAccepted.insert(FixKey(fix), batch.instant)
+            }
+        }
+        let processes = record.processes
+        // The rows lost, grouped by the deletion that removed them, in the order first met.
+        var groups: [(deletion: RowDeletion, lost: [StoredFix])] = []
+        for stored in deleted {
+            guard let deletion = stored.deletion,
+                firstAccepted.value(for: FixKey(stored.fix)) == nil
+            else { continue }
+            let deleter = processes.first { $0.generation == deletion.generation }
+            let stillSending = deleter.map { $0.endedAt == nil } ?? false
+            if stillSending, record.horizon - deletion.instant < settle { continue }
+            if let index = groups.firstIndex(where: { $0.deletion == deletion }) {
+                groups[index].lost.append(stored)
+            } else {
+                groups.append((deletion, [stored]))
+            }
+        }
+        return groups.compactMap { group in
+            guard let first = group.lost.first, let last = group.lost.last else { return nil }
+            let deletion = group.deletion
+            let stored = first.durableAt.map { " (stored at \(TimeText.clock($0)))" } ?? ""
+            let one = group.lost.count == 1
+            let what =
+                one
+                ? "fix at \(TimeText.clock(first.fix.instant))\(stored) was"
+                : "\(group.lost.count) fixes, the first at \(TimeText.clock(first.fix.instant))"
+                    + "\(stored) and the last at \(TimeText.clock(last.fix.instant)), were"
+            return Violation(
+                invariant: Self.name, instant: deletion.instant,
+                explanation: "\(what) deleted from the store by process \(deletion.generation) "
+                    + "(\(deletion.commit), durable at \(TimeText.clock(deletion.instant))) "
+                    + "and never accepted by the server: from the deletion "
+                    + "\(one ? "it was" : "they were") on neither the disk nor the server (the "
+                    + "app lost \(one ? "it" : "them"))")
+        }
     }
 
     private func neverUploaded() -> [Violation] {
@@ -87,6 +165,8 @@ struct UploadedOnce {
         var accepted = acceptedFixes()
         var missing: [(StoredFix, ProcessSpan)] = []
         for row in record.storedFixes where !accepted.take(row.fix) {
+            // A deleted row, accepted or not, is clause 3's: it is not for the uploader to send.
+            guard row.deletion == nil else { continue }
             let from = max(row.durableAt ?? record.horizon, upSince)
             // The runner must also read its data (the store is closed before the first unlock,
             // R-D9).

@@ -35,15 +35,26 @@ public struct ProcessSpan: Sendable {
     }
 }
 
-/// A fix row on the disk at the end, with the process whose commit wrote it.
+/// A fix row that reached the disk, with the process whose commit wrote it, and, for a row the
+/// app deleted later (`Store.delete`), the deletion.
 public struct StoredFix: Sendable {
-    /// Index in `RunRecord.storedRows`.
-    public var rowIndex: Int
+    /// Index in `RunRecord.storedRows`; nil for a row deleted before the end.
+    public var rowIndex: Int?
     public var fix: Fix
     /// The process whose commit made the row durable, and when (nil when the log's commits do
     /// not add up to the rows, which the world's design rules out).
     public var generation: Int?
     public var durableAt: Instant?
+    /// The deletion that removed the row from the disk, if one did.
+    public var deletion: RowDeletion?
+}
+
+/// A deletion of a stored row that became durable: the commit that carried it, its process
+/// and when it completed (the log's `rowsDeleted`).
+public struct RowDeletion: Sendable, Equatable {
+    public var commit: CommitID
+    public var generation: Int
+    public var instant: Instant
 }
 
 /// A location request a process sent the daemon, as the daemon received it.
@@ -61,8 +72,12 @@ extension RunRecord {
         derived.value(\.processes) { readProcesses() }
     }
 
-    /// The fix rows on disk at the end, each with the process that committed it: the log's
-    /// `commitDurable` entries, in order, account for the rows in commit order. Kept too.
+    /// Every fix row that reached the disk, in the order it did, each with the process that
+    /// committed it: the rows on disk at the end, and the rows the app deleted before the end
+    /// with their deletion. The log's `commitDurable` entries, in order, account for the rows
+    /// in commit order, and its `rowsDeleted` entries for the rows removed. A fix is stored
+    /// once it is durable: a deletion after that does not unstore it (`uploaded-once` judges
+    /// when it came). Kept too.
     public var storedFixes: [StoredFix] {
         derived.value(\.storedFixes) { readStoredFixes() }
     }
@@ -114,6 +129,7 @@ extension RunRecord {
         var owners: [(generation: Int, instant: Instant)] = []
         owners.reserveCapacity(storedRows.count)  // one row per durable row, when all are known
         for index in log.indices {
+            if case .rowsDeleted = log[index].kind { return readStoredFixesWithDeletions() }
             guard case .commitDurable(_, let rowCount) = log[index].kind else { continue }
             for _ in 0..<rowCount { owners.append((log[index].generation, log[index].instant)) }
         }
@@ -126,6 +142,61 @@ extension RunRecord {
                 StoredFix(
                     rowIndex: index, fix: fix, generation: known ? owners[index].generation : nil,
                     durableAt: known ? owners[index].instant : nil))
+        }
+        return fixes
+    }
+
+    /// `readStoredFixes` for a run whose app deleted rows: the log replayed, each durable row
+    /// followed to its deletion or to its place on disk at the end. Apart, so that a run without
+    /// deletions (every built-in engine's) reads the log once, as before.
+    private func readStoredFixesWithDeletions() -> [StoredFix] {
+        struct Durable {
+            var generation: Int
+            var instant: Instant
+            var row: StoredRow?
+            var rowIndex: Int?
+            var deletion: RowDeletion?
+        }
+        var durable: [Durable] = []
+        var onDisk: [Int] = []  // indices in `durable` of the rows on disk, in disk order
+        for entry in log {
+            switch entry.kind {
+            case .commitDurable(_, let rowCount):
+                for _ in 0..<rowCount {
+                    onDisk.append(durable.count)
+                    durable.append(Durable(generation: entry.generation, instant: entry.instant))
+                }
+            case .rowsDeleted(let commit, let rows, let positions):
+                let deletion = RowDeletion(
+                    commit: commit, generation: entry.generation, instant: entry.instant)
+                for (row, position) in zip(rows, positions) where position < onDisk.count {
+                    let index = onDisk.remove(at: position)
+                    durable[index].row = row
+                    durable[index].deletion = deletion
+                }
+            default: break
+            }
+        }
+        let known = onDisk.count == storedRows.count
+        if known {
+            for (rowIndex, index) in onDisk.enumerated() {
+                durable[index].row = storedRows[rowIndex]
+                durable[index].rowIndex = rowIndex
+            }
+        }
+        var fixes: [StoredFix] = []
+        for entry in durable {
+            guard let row = entry.row, let fix = fix(in: row) else { continue }
+            fixes.append(
+                StoredFix(
+                    rowIndex: entry.rowIndex, fix: fix, generation: entry.generation,
+                    durableAt: entry.instant, deletion: entry.deletion))
+        }
+        if !known {  // the world's design rules it out; the rows on disk, owners unknown
+            for (index, row) in storedRows.enumerated() {
+                guard let fix = fix(in: row) else { continue }
+                fixes.append(StoredFix(rowIndex: index, fix: fix))
+            }
         }
         return fixes
     }

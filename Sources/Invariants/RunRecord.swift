@@ -52,8 +52,17 @@ public struct RunRecord {
     public let engines: [any TrackingEngine]
     /// Every engine's events, each with the instant of the callback that told it, in the
     /// order told (`StampedEngineEvent`): narration for timelines, which no built-in invariant
-    /// reads.
-    public let engineEvents: [StampedEngineEvent]
+    /// reads. Read from the engines' own events and the run's stamps the first time it is
+    /// asked for (a long run's narration is then not held twice while it runs).
+    public var engineEvents: [StampedEngineEvent] {
+        switch narration {
+        case .told(let events): events
+        case .stamped(let stamps):
+            derived.value(\.engineEvents) { Self.events(stamped: stamps, by: engines) }
+        }
+    }
+    /// The engines' events as the run stamped them, or as given.
+    private let narration: Narration
     /// How to read a location out of the app's rows, on disk and on the server.
     public let reader: FixReader
     /// Whether the app tracks from its first launch (turning tracking on whenever the user
@@ -105,7 +114,7 @@ public struct RunRecord {
             configuration: configuration, launchRules: launchRules, actions: actions,
             horizon: horizon, outcome: outcome, log: world.log, storedRows: world.storedRows,
             server: world.server, trace: stamper.memory, digest: stamper.digest,
-            engines: ledger.engines, engineEvents: stamper.stamped, reader: reader,
+            engines: ledger.engines, narration: .stamped(stamper.stamps), reader: reader,
             trackingStart: trackingStart)
     }
 
@@ -123,14 +132,14 @@ public struct RunRecord {
             configuration: configuration, launchRules: launchRules, actions: actions,
             horizon: horizon, outcome: outcome, log: log, storedRows: storedRows, server: server,
             trace: trace, digest: digest ?? TraceDigest(trace ?? MemoryTrace()), engines: engines,
-            engineEvents: engineEvents, reader: reader, trackingStart: trackingStart)
+            narration: .told(engineEvents), reader: reader, trackingStart: trackingStart)
     }
 
     private init(
         configuration: WorldConfiguration, launchRules: LaunchRules?, actions: [ScheduledAction],
         horizon: Instant, outcome: RunOutcome, log: [AppLogEntry], storedRows: [StoredRow],
         server: UploadServer, trace: MemoryTrace<WorldMessage>?, digest: TraceDigest,
-        engines: [any TrackingEngine], engineEvents: [StampedEngineEvent], reader: FixReader,
+        engines: [any TrackingEngine], narration: Narration, reader: FixReader,
         trackingStart: TrackingStart
     ) {
         self.digest = digest
@@ -144,7 +153,7 @@ public struct RunRecord {
         self.server = server
         self.trace = trace
         self.engines = engines
-        self.engineEvents = engineEvents
+        self.narration = narration
         self.reader = reader
         self.trackingStart = trackingStart
     }
@@ -180,6 +189,38 @@ public struct RunRecord {
         return found
     }
 
+    /// The engines' events: stamped as the run went, or given whole by a record made from
+    /// parts.
+    enum Narration {
+        case stamped([EventStampRun])
+        case told([StampedEngineEvent])
+    }
+
+    /// The events the stamps name, read from `engines` (each engine's events once).
+    private static func events(stamped stamps: [EventStampRun], by engines: [any TrackingEngine])
+        -> [StampedEngineEvent]
+    {
+        var told: [[TrackingEvent]?] = Array(repeating: nil, count: engines.count)
+        var events: [StampedEngineEvent] = []
+        events.reserveCapacity(stamps.reduce(0) { $0 + Int($1.count) })
+        for stamp in stamps {
+            let generation = Int(stamp.generation)
+            guard generation >= 1, generation <= engines.count else { continue }
+            let engineEvents = told[generation - 1] ?? engines[generation - 1].events
+            told[generation - 1] = engineEvents
+            let start = Int(stamp.start)
+            let end = min(start + Int(stamp.count), engineEvents.count)
+            guard start < end else { continue }
+            for index in start..<end {
+                events.append(
+                    StampedEngineEvent(
+                        instant: stamp.instant, traceIndex: stamp.traceIndex,
+                        generation: generation, event: engineEvents[index]))
+            }
+        }
+        return events
+    }
+
     /// The deliveries a run may make before it stops (`World.run`'s bound): far above a
     /// simulated day (about a million), so reaching it is a reported outcome, never a hang.
     public static let defaultEventCountMax = 50_000_000
@@ -194,6 +235,7 @@ final class DerivedViews {
     var locationRequests: [LocationRequest]?
     var backgroundChanges: [BackgroundChange]?
     var eventsByGeneration: [[StampedEngineEvent]]?
+    var engineEvents: [StampedEngineEvent]?
     var trackingIntent: TrackingIntent?
 
     /// The view at `path`, computed by `read` the first time.

@@ -84,9 +84,15 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
             application.delegate = delegate
             _ = delegate.application(application, willFinishLaunchingWithOptions: options)
             _ = delegate.application(application, didFinishLaunchingWithOptions: options)
+            application.post(
+                UIApplication.didFinishLaunchingNotification,
+                userInfo: options.map {
+                    Dictionary(uniqueKeysWithValues: $0.map { ($0.rawValue, $1) })
+                })
             if launch.state == .foreground {
                 application.applicationState = .active
                 delegate.applicationDidBecomeActive(application)
+                application.post(UIApplication.didBecomeActiveNotification)
             }
         }
     }
@@ -96,12 +102,16 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
             switch state {
             case .background:
                 delegate.applicationWillResignActive(application)
+                application.post(UIApplication.willResignActiveNotification)
                 application.applicationState = .background
                 delegate.applicationDidEnterBackground(application)
+                application.post(UIApplication.didEnterBackgroundNotification)
             case .foreground:
                 delegate.applicationWillEnterForeground(application)
+                application.post(UIApplication.willEnterForegroundNotification)
                 application.applicationState = .active
                 delegate.applicationDidBecomeActive(application)
+                application.post(UIApplication.didBecomeActiveNotification)
             default: break
             }
         }
@@ -118,11 +128,15 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
         withApp { application, delegate in
             application.isProtectedDataAvailable = true
             delegate.applicationProtectedDataDidBecomeAvailable(application)
+            application.post(UIApplication.protectedDataDidBecomeAvailableNotification)
         }
     }
 
     public func applicationWillTerminate(services: LocationServices) {
-        withApp { application, delegate in delegate.applicationWillTerminate(application) }
+        withApp { application, delegate in
+            delegate.applicationWillTerminate(application)
+            application.post(UIApplication.willTerminateNotification)
+        }
     }
 
     /// The expiration handler the app gave the task, if any. Without one the task is left

@@ -36,10 +36,11 @@ public struct UIBackgroundTaskIdentifier: RawRepresentable, Hashable, Sendable {
 ///   background time is up; the expiration handler runs then, and a task still held after it
 ///   gets the app killed by the watchdog.
 ///
+/// Its lifecycle notifications (`didEnterBackgroundNotification` and the rest) are posted to
+/// the process's `NotificationCenter.default`, each after the matching delegate call.
+///
 /// Not here yet (issue 23): `backgroundTimeRemaining` (the world does not tell the app its
-/// remaining background time), `backgroundRefreshStatus`, remote notifications, and the
-/// `UIApplication` notifications through `NotificationCenter` (a process-wide center would be
-/// shared by parallel fuzz cases).
+/// remaining background time) and `backgroundRefreshStatus`.
 open class UIApplication: UIResponder {
     /// `UIApplication.State`.
     public enum State: Int, Sendable {

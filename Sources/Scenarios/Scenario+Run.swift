@@ -65,14 +65,16 @@ extension Scenario {
     }
 
     /// The world's configuration this scenario describes: policy, capabilities,
-    /// authorization, accuracy, route, seed, ordering and the answers to prompts.
+    /// authorization, accuracy, route, seed, ordering, the answers to prompts, and the
+    /// server's deduplication (the scenario's, or else the engine's profile's).
     /// - Parameter policy: a policy to use instead of the scenario's own (a sweep, a diff).
     /// - Throws: `PolicyFileError` for a bad policy, `GPXError` for a bad GPX route.
     public func worldConfiguration(policy: IOSPolicy? = nil) throws -> WorldConfiguration {
         WorldConfiguration(
             policy: try policy ?? self.policy.makePolicy(), capabilities: capabilities,
             authorization: authorization, accuracy: accuracy, route: try route.makeRoute(),
-            seed: seed, ordering: ordering, authorizationAnswers: answers)
+            seed: seed, ordering: ordering, authorizationAnswers: answers,
+            serverDeduplication: serverDeduplication ?? engine.name.profile.serverDeduplication)
     }
 
     /// Runs the scenario to its horizon (inclusive).

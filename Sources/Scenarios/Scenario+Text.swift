@@ -5,7 +5,7 @@ import World
 
 extension Scenario: CustomStringConvertible {
     /// The scenario as a `.scenario` file, in canonical form: every directive in a fixed
-    /// order, each printed even at its default, then the route's segments and the events, one
+    /// order, each printed even at its default (`server` only when given), then the route's segments and the events, one
     /// per indented line, and `end`. Engine settings print only where they differ from the
     /// defaults (and the engine honours them), the `events` section only when there are
     /// events. Durations print as the kernel prints them (`1h30m`), numbers in their shortest
@@ -24,8 +24,10 @@ extension Scenario: CustomStringConvertible {
                 + "temporaryFullAccuracy=\(answers.temporaryFullAccuracy)",
             "ordering \(ordering)",
             "seed \(seed)",
-            "horizon \(horizon)",
         ]
+        // Printed only when given, so that every file written before it reads the same.
+        if let serverDeduplication { lines.append("server \(serverDeduplication.rawValue)") }
+        lines.append("horizon \(horizon)")
         switch route {
         case .segments(let start, let heading, let segments):
             lines.append(

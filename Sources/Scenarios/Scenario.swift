@@ -50,6 +50,10 @@ public struct Scenario: Sendable, Equatable {
     public var ordering = OrderingSpecification.fifo
     /// The world's root seed.
     public var seed: UInt64 = 1
+    /// Whether the app's server deduplicates uploads by key; nil, the default, takes the
+    /// engine's profile's (`AppProfile.serverDeduplication`), a fact of the app. Given, it
+    /// asks "what if our server did (or did not)?" for this run only.
+    public var serverDeduplication: ServerDeduplication?
     /// How long the run lasts, from the start; events come at or before it.
     public var horizon = Scenario.defaultHorizon
 

@@ -17,6 +17,7 @@ extension Scenario {
     ///             [responseDelay=DURATION] [temporaryFullAccuracy=BOOL]
     ///     ordering fifo | random:SEED | pct:SEED:DEPTH
     ///     seed UINT64
+    ///     server deduplicates-by-key|stores-every-request    default: the engine's profile
     ///     horizon DURATION                                           required
     ///     route [from LAT,LON] [heading DEGREES]                     required (or gpx)
     ///       drive|walk DURATION at SPEED m/s [heading ±DEGREES]      indented segments
@@ -54,7 +55,7 @@ struct ScenarioParser {
     /// The directives, by their first word.
     enum Directive: String, CaseIterable {
         case engine, policy, authorization, accuracy, capabilities, answers, ordering, seed
-        case horizon, route, events, end
+        case server, horizon, route, events, end
         /// The directives a file must give.
         static let required: [Directive] = [.engine, .horizon, .route]
     }
@@ -143,6 +144,10 @@ struct ScenarioParser {
                     token, expected: "a seed (a whole number from 0 to \(UInt64.max))")
             }
             scenario.seed = seed
+        case .server:
+            scenario.serverDeduplication = try reader.choice(
+                reader.next("the server's deduplication"), "the server's deduplication",
+                ServerDeduplication.allCases.map { ($0.rawValue, $0) })
         case .horizon:
             let token = try reader.next("the horizon")
             let horizon = try reader.duration(token)

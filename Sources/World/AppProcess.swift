@@ -30,6 +30,11 @@ public struct AppLogEntry: Sendable, CustomStringConvertible {
         case didCommit(CommitID)
         /// A commit completed: its rows are on disk (whether or not the app is told).
         case commitDurable(CommitID, rowCount: Int)
+        /// A commit that completed removed these rows (`Store.delete`), each with the index it
+        /// had among the disk's rows when it was removed, in order (after the commit's own rows
+        /// were added, and after the removals before it). Logged right after its
+        /// `commitDurable`.
+        case rowsDeleted(CommitID, [StoredRow], positions: [Int])
         /// A commit in flight when the process ended: none of its rows reached the disk.
         case commitLost(CommitID, rowCount: Int, DropReason)
         /// Changes to the saved record reached the disk.
@@ -108,6 +113,7 @@ extension AppLogEntry.Kind: CustomStringConvertible {
         case .protectedDataAvailable: AppItem.protectedDataAvailable.description
         case .didCommit(let commit): AppItem.storeDidCommit(commit).description
         case .commitDurable(let commit, let rowCount): "\(commit) durable (\(rowCount) rows)"
+        case .rowsDeleted(let commit, let rows, _): "\(commit) deleted \(rows.count) rows"
         case .commitLost(let commit, let rowCount, let reason):
             "lost \(StorageLoss.commit(commit, rowCount: rowCount)): \(reason)"
         case .savedRecordWritten(let keys):
@@ -360,7 +366,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
         case .appTimer(.commitCompleted(let commit, let generation)):
             guard generation == self.generation else { return }
             for done in changeDisk({ $0.complete(through: commit) }) {
-                record(.commitDurable(done.commit, rowCount: done.rows.count), context.now)
+                recordDurable(done, context.now)
                 route(.storeDidCommit(done.commit), for: generation, &context)
             }
         case .appTimer(.savedRecordWrite(let generation)):
@@ -866,7 +872,8 @@ final class AppProcess: SimulationActor, DiskViewSource {
                 after: completesAt - context.now,
                 .appTimer(.commitCompleted(request.commit, generation: generation)))
             let inFlight = Disk.InFlight(
-                commit: request.commit, rows: request.rows, completesAt: completesAt, timer: timer)
+                commit: request.commit, rows: request.rows, completesAt: completesAt, timer: timer,
+                deletions: request.deletions)
             changeDisk { $0.issue(inFlight) }
         }
         if asked.savedRecordChanged && savedRecordWrite == nil {
@@ -900,7 +907,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
         let (completed, lost) = changeDisk { $0.terminate(at: now) }
         for commit in completed {
             context.cancel(commit.timer)
-            record(.commitDurable(commit.commit, rowCount: commit.rows.count), context.now)
+            recordDurable(commit, context.now)
             drop(.storeDidCommit(commit.commit), .processEnded(cause), &context)
         }
         for commit in lost {
@@ -929,6 +936,16 @@ final class AppProcess: SimulationActor, DiskViewSource {
                 .processEnded(cause), &context)
             storage.unsavedChanges.removeAll()
         }
+    }
+
+    /// Logs a completed commit: its rows, then what its deletions removed (if anything).
+    private func recordDurable(_ commit: Disk.InFlight, _ now: Instant) {
+        record(.commitDurable(commit.commit, rowCount: commit.rows.count), now)
+        guard !commit.deleted.isEmpty else { return }
+        record(
+            .rowsDeleted(
+                commit.commit, commit.deleted.map(\.row), positions: commit.deleted.map(\.position)),
+            now)
     }
 
     /// Records the loss in the log at once, as the process that lost it (a later process may

@@ -32,15 +32,33 @@ public struct UploadBatchKey: Hashable, Sendable, Comparable, CustomStringConver
 
 /// Rows of the app's store sent to the server in one request, under their key.
 public struct UploadBatch: Sendable, Equatable, CustomStringConvertible {
+    /// What names the batch (in the trace, the server's records and violations).
     public var key: UploadBatchKey
     public var rows: [StoredRow]
+    /// Whether the request sends `key` to the server as its idempotency key (an
+    /// `Idempotency-Key` header). Without one the server cannot tell a retry from a new batch:
+    /// a retry after a lost answer is stored again (`UploadServer`, R-S2).
+    public var carriesIdempotencyKey: Bool
 
-    public init(key: UploadBatchKey, rows: [StoredRow]) {
+    public init(key: UploadBatchKey, rows: [StoredRow], carriesIdempotencyKey: Bool = true) {
         self.key = key
         self.rows = rows
+        self.carriesIdempotencyKey = carriesIdempotencyKey
     }
 
-    public var description: String { "\(key)" }
+    public var description: String { carriesIdempotencyKey ? "\(key)" : "\(key) without key" }
+}
+
+/// Whether the app's server deduplicates requests by their idempotency key: a fact of the
+/// team's server, declared once in the app's profile (`AppProfile.serverDeduplication`) and
+/// fixed for every run (`WorldConfiguration.serverDeduplication`). R-S2.
+public enum ServerDeduplication: String, Sendable, Equatable, CaseIterable {
+    /// A request whose idempotency key the server already holds is answered "already have it"
+    /// and stored once (the default).
+    case byKey = "deduplicates-by-key"
+    /// Every request that reaches the server is stored, whatever its key: a retry after a lost
+    /// answer is stored twice.
+    case storesEveryRequest = "stores-every-request"
 }
 
 /// Why an upload request did not reach its end, named like `URLError`'s codes; a cancellation
@@ -99,30 +117,48 @@ public struct AcceptedBatch: Sendable, Equatable {
     public var key: UploadBatchKey
     public var rows: [StoredRow]
     public var instant: Instant
+    /// Whether its request carried its key (`UploadBatch.carriesIdempotencyKey`).
+    public var carriedIdempotencyKey = true
 }
 
-/// The server the app uploads to: it records every batch it accepted, in the order accepted,
-/// and accepts a key it already holds without storing the rows again (the request is
-/// idempotent), counting it in `repeatedKeys`. Read by tests and invariants through
-/// `World.server`; a row accepted twice under different keys is a duplicate the app caused.
+/// The server the app uploads to: it records every batch it stored, in the order accepted.
+/// When it deduplicates (`ServerDeduplication.byKey`, the default) it accepts a request whose
+/// idempotency key it already holds without storing the rows again, counting it in
+/// `repeatedKeys`; a request without a key (`UploadBatch.carriesIdempotencyKey` false), or any
+/// request to a server that `storesEveryRequest`, is stored every time it arrives (R-S2). Read
+/// by tests and invariants through `World.server`; a row stored twice is a duplicate.
 public struct UploadServer: Sendable {
-    /// Every batch accepted, in the order accepted, each key once.
+    /// Whether it deduplicates by key.
+    public let deduplication: ServerDeduplication
+    /// Every batch stored, in the order accepted.
     public private(set) var acceptedBatches: [AcceptedBatch] = []
-    /// Keys received again after they were accepted, in the order received.
+    /// Keys received again after they were accepted, in the order received (a deduplicating
+    /// server, keyed requests only).
     public private(set) var repeatedKeys: [UploadBatchKey] = []
-    // invariant: exactly the keys of `acceptedBatches` (membership only, never iterated)
+    // invariant: exactly the keys of the keyed batches of `acceptedBatches` while it
+    // deduplicates, empty otherwise (membership only, never iterated)
     private var keys: Set<UploadBatchKey> = []
+
+    init(deduplication: ServerDeduplication = .byKey) {
+        self.deduplication = deduplication
+    }
 
     /// Every accepted row, in the order accepted.
     public var acceptedRows: [StoredRow] { acceptedBatches.flatMap(\.rows) }
 
-    /// Accepts `batch` at `instant`; returns true when its key was already held.
+    /// Accepts `batch` at `instant`; returns true when it deduplicated it (its key was already
+    /// held, and nothing was stored).
     mutating func accept(_ batch: UploadBatch, at instant: Instant) -> Bool {
-        guard keys.insert(batch.key).inserted else {
-            repeatedKeys.append(batch.key)
-            return true
+        if deduplication == .byKey && batch.carriesIdempotencyKey {
+            guard keys.insert(batch.key).inserted else {
+                repeatedKeys.append(batch.key)
+                return true
+            }
         }
-        acceptedBatches.append(AcceptedBatch(key: batch.key, rows: batch.rows, instant: instant))
+        acceptedBatches.append(
+            AcceptedBatch(
+                key: batch.key, rows: batch.rows, instant: instant,
+                carriedIdempotencyKey: batch.carriesIdempotencyKey))
         return false
     }
 }
@@ -195,7 +231,7 @@ final class Network: SimulationActor {
     var networkWatched = false
     private var random: Xoshiro256StarStar
     private(set) var condition = NetworkCondition.up
-    private(set) var server = UploadServer()
+    private(set) var server: UploadServer
 
     /// A request the network holds: waiting to begin, or on its way to the server.
     private struct Pending {
@@ -213,10 +249,14 @@ final class Network: SimulationActor {
     /// The two ways a failing request fails, drawn with equal chance.
     private static let failureKinds: [UploadError] = [.timedOut, .networkConnectionLost]
 
-    init(policy: IOSPolicy, app: ActorID, operatingSystem: ActorID, seed: Seed) {
+    init(
+        policy: IOSPolicy, app: ActorID, operatingSystem: ActorID, seed: Seed,
+        deduplication: ServerDeduplication = .byKey
+    ) {
         self.policy = policy
         self.app = app
         self.operatingSystem = operatingSystem
+        server = UploadServer(deduplication: deduplication)
         random = Xoshiro256StarStar(seed: seed)
     }
 

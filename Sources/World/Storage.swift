@@ -101,9 +101,21 @@ public enum StorageLoss: Sendable, Equatable, CustomStringConvertible {
 ///
 /// `rows` are the durable rows as of the start of the current callback: a commit's rows appear
 /// in the first callback after it completes (at the latest its `storeDidCommit`), never before.
+///
+/// `delete(_:)` adds a deletion to the open transaction (`DELETE … WHERE` the row's values), and
+/// is durable only once its commit completes, like an insert (R-S1): a deletion in a commit that is
+/// lost, or still in the open transaction when the process ends, is not applied and the row
+/// stays on disk. A completed commit first adds its inserted rows, then removes, for each
+/// deletion in the order asked, the earliest durable row equal to it (a deletion that matches
+/// no row does nothing). Each applied deletion is a `rowsDeleted` entry in the app's log.
+///
+///     store.delete(row)       // a row the server accepted (`UploadBatch.rows`)
+///     store.commit()          // gone from `rows` once the commit completes
 public final class Store {
     private let storage: ProcessStorage
     private var transaction: [StoredRow] = []
+    // Deletions asked since the last commit, in order: the open transaction's other half.
+    private var deletions: [StoredRow] = []
 
     init(storage: ProcessStorage) { self.storage = storage }
 
@@ -123,20 +135,35 @@ public final class Store {
         swap(&moved, &transaction)
     }
 
-    /// Commits the open transaction; nil (and nothing happens) when it is empty.
+    /// Adds the deletion of `row` to the open transaction: once the commit completes, the
+    /// earliest durable row equal to `row` is gone from the disk (R-S1).
+    public func delete(_ row: StoredRow) {
+        guard !storage.halted else { return }
+        deletions.append(row)
+    }
+
+    /// Commits the open transaction (its inserts and deletions); nil (and nothing happens) when
+    /// it is empty.
     @discardableResult
     public func commit() -> CommitID? {
-        guard !storage.halted, !transaction.isEmpty else { return nil }
+        guard !storage.halted, !transaction.isEmpty || !deletions.isEmpty else { return nil }
         storage.commitCount += 1
         let commit = CommitID(storage.commitCount)
         var rows: [StoredRow] = []
         swap(&rows, &transaction)  // the transaction is now empty
-        storage.ask { $0.commitRequests.append(.init(commit: commit, rows: rows)) }
+        var deleted: [StoredRow] = []
+        swap(&deleted, &deletions)
+        storage.ask {
+            $0.commitRequests.append(.init(commit: commit, rows: rows, deletions: deleted))
+        }
         return commit
     }
 
-    /// Drops the open transaction (`ROLLBACK`).
-    public func rollback() { transaction = [] }
+    /// Drops the open transaction (`ROLLBACK`): its inserts and its deletions.
+    public func rollback() {
+        transaction = []
+        deletions = []
+    }
 }
 
 /// A small saved record as an engine sees it, shaped like `UserDefaults`: keys to booleans,
@@ -253,6 +280,8 @@ final class ProcessStorage {
     struct CommitRequest {
         var commit: CommitID
         var rows: [StoredRow]
+        /// Rows to delete, in the order asked (`Store.delete`).
+        var deletions: [StoredRow] = []
     }
 
     /// True when the callback asked anything of the disk.
@@ -306,9 +335,14 @@ struct Disk {
         var rows: [StoredRow]
         var completesAt: Instant
         var timer: EventHandle
+        /// Rows to delete once the rows are added, in order (`Store.delete`).
+        var deletions: [StoredRow] = []
+        /// Set when the commit completes: the deletions that matched a row, each with the
+        /// index it had in `Disk.rows` when it was removed (after the removals before it).
+        var deleted: [(position: Int, row: StoredRow)] = []
     }
 
-    /// Rows of completed commits, in commit order.
+    /// Rows of completed commits, in commit order, less the rows their deletions removed.
     private(set) var rows: [StoredRow] = []
     /// The saved record as written.
     private(set) var savedValues: [String: SavedValue] = [:]
@@ -329,7 +363,7 @@ struct Disk {
     /// Completes `commit` and every commit issued before it; returns them in order.
     mutating func complete(through commit: CommitID) -> [InFlight] {
         guard let index = inFlight.firstIndex(where: { $0.commit == commit }) else { return [] }
-        let done: [InFlight]
+        var done: [InFlight]
         if index == inFlight.count - 1 {
             // The usual case, every commit in flight done: handed over whole, not copied out
             // and removed.
@@ -339,19 +373,29 @@ struct Disk {
             done = Array(inFlight[...index])
             inFlight.removeFirst(index + 1)
         }
-        for completed in done { rows.append(contentsOf: completed.rows) }
+        for position in done.indices { apply(&done[position]) }
         return done
     }
 
     /// The process ends at `now`: commits due by then complete (the completion instant falls on
-    /// the durable side), later ones are lost. Returns both, in issue order; the caller cancels
-    /// their timers.
+    /// the durable side), later ones are lost, their deletions with them. Returns both, in issue
+    /// order; the caller cancels their timers.
     mutating func terminate(at now: Instant) -> (completed: [InFlight], lost: [InFlight]) {
-        let completed = inFlight.prefix { $0.completesAt <= now }
+        var completed = Array(inFlight.prefix { $0.completesAt <= now })
         let lost = inFlight.dropFirst(completed.count)
-        for commit in completed { rows.append(contentsOf: commit.rows) }
+        for position in completed.indices { apply(&completed[position]) }
         inFlight.removeAll()
-        return (Array(completed), Array(lost))
+        return (completed, Array(lost))
+    }
+
+    /// Makes `commit` durable: adds its rows, then removes the earliest row equal to each of its
+    /// deletions, noting in `commit.deleted` what it removed and where.
+    private mutating func apply(_ commit: inout InFlight) {
+        rows.append(contentsOf: commit.rows)
+        for deletion in commit.deletions {
+            guard let position = rows.firstIndex(of: deletion) else { continue }
+            commit.deleted.append((position, rows.remove(at: position)))
+        }
     }
 
     /// Writes `changes` to the saved record (nil removes a key).

@@ -16,9 +16,10 @@ public struct UploaderConfiguration: Sendable, Equatable {
     /// Whether each request runs inside a background task (R-D13: so that a request in flight
     /// when the app would be suspended can finish). False only to show what it protects.
     public var usesBackgroundTask = true
-    /// Whether a request carries its batch's key, so that the server stores a retried batch
-    /// once. False sends each request under a key of its own (a fresh request id, as a POST
-    /// without an idempotency key): a retry after a lost answer is stored twice. False only to
+    /// Whether a request carries its batch's key as an idempotency key, so that a server that
+    /// deduplicates (`ServerDeduplication.byKey`) stores a retried batch once. False sends
+    /// each request without one (`UploadBatch.carriesIdempotencyKey`, as a POST without an
+    /// `Idempotency-Key` header): a retry after a lost answer is stored twice. False only to
     /// show what the key protects.
     public var keysRequestsByBatch = true
     /// How long committed rows wait for more before they go as a batch, unless a full batch
@@ -318,12 +319,7 @@ public final class Uploader {
             heldBackgroundTask = services.beginBackgroundTask()
         }
         var request = batch
-        if !configuration.keysRequestsByBatch {
-            // A request id of its own: the instant it is made, unique per request.
-            request.key = UploadBatchKey(
-                firstRowIndex: Int(services.now.nanosecondsSinceStart), rowCount: batch.key.rowCount
-            )
-        }
+        request.carriesIdempotencyKey = configuration.keysRequestsByBatch
         taskInFlight = services.urlSession.uploadTask(with: request, earliestBeginAfter: delay)
     }
 

@@ -24,14 +24,19 @@ public struct WorldConfiguration: Sendable {
     public var uptimeAtStart: VirtualDuration
     /// How the user answers the app's authorization requests.
     public var authorizationAnswers: AuthorizationAnswers
+    /// Whether the app's server deduplicates uploads by their idempotency key (the app's
+    /// profile, `AppProfile.serverDeduplication`).
+    public var serverDeduplication: ServerDeduplication
 
     public init(
         policy: IOSPolicy = .measured, capabilities: AppCapabilities = AppCapabilities(),
         authorization: Authorization = .whenInUse, accuracy: AccuracyAuthorization = .full,
         route: Route, fixPhase: VirtualDuration = .zero, seed: UInt64 = 1,
         ordering: OrderingSpecification = .fifo, uptimeAtStart: VirtualDuration = .hours(26),
-        authorizationAnswers: AuthorizationAnswers = AuthorizationAnswers()
+        authorizationAnswers: AuthorizationAnswers = AuthorizationAnswers(),
+        serverDeduplication: ServerDeduplication = .byKey
     ) {
+        self.serverDeduplication = serverDeduplication
         self.policy = policy
         self.capabilities = capabilities
         self.authorization = authorization
@@ -112,7 +117,7 @@ public struct World {
             network: network, concurrencyChoices: ordering.kind == .fifo ? nil : ordering.choices)
         networkActor = Network(
             policy: configuration.policy, app: app, operatingSystem: operatingSystem,
-            seed: root.derive("network"))
+            seed: root.derive("network"), deduplication: configuration.serverDeduplication)
         precondition(simulation.add(os) == operatingSystem)
         precondition(simulation.add(locationDaemon) == daemon)
         precondition(simulation.add(appProcess) == app)
@@ -137,7 +142,7 @@ public struct World {
     public var log: [AppLogEntry] { appProcess.log }
 
     /// The rows of the app's store on the device's disk now: every completed commit's, in
-    /// commit order (what "stored" means).
+    /// commit order (what "stored" means), less those its completed deletions removed.
     public var storedRows: [StoredRow] { appProcess.disk.rows }
 
     /// The app's saved record as written on the device's disk now (changes not yet written are

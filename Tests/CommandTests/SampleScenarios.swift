@@ -22,7 +22,7 @@ enum SampleScenarios {
         """
 
     /// What `lifeline fuzz --engine retry-without-idempotency --cases 200` found and shrank
-    /// (seed 1, case 0): with 30 % of uploads failing, the mutant retries under a fresh key,
+    /// (seed 1, case 0): with 30 % of uploads failing, the mutant retries without a key,
     /// so the server accepts fixes twice (`uploaded-once` fails; the rest hold).
     static func retryWithoutIdempotency(engine: String = "retry-without-idempotency") -> String {
         """

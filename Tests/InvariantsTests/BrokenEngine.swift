@@ -32,6 +32,13 @@ final class BrokenEngine: TrackingEngine {
         case neverUploads
         /// Starts its services while the authorization is not determined (R-A13).
         case startsUndetermined
+        /// Not a flaw: uploads each fix row on its own (not through the `Uploader`) under a key
+        /// made of the fix's instant, and deletes the row once the server accepted it (the
+        /// store is its outbox: whatever is left in it at a launch is sent again).
+        case deletesUploadedRows
+        /// As `deletesUploadedRows`, but deletes each row when it first sends it, before the
+        /// server accepted it.
+        case deletesBeforeAcceptance
     }
 
     let flaw: Flaw
@@ -45,6 +52,13 @@ final class BrokenEngine: TrackingEngine {
     private var fixCount = 0
     private var launchState = ProcessState.foreground
     private let uploader = Uploader()
+    /// The deleting flaws' requests in flight, and the rows accepted in this process.
+    private var outbox: [(task: UploadTaskID, row: StoredRow)] = []
+    private var acceptedRows: [StoredRow] = []
+    private var outboxTask: BackgroundTaskID?
+
+    /// True for the flaws that upload and delete on their own.
+    private var deletes: Bool { flaw == .deletesUploadedRows || flaw == .deletesBeforeAcceptance }
 
     init(_ flaw: Flaw = .none, rules: LaunchRules = LaunchRules()) {
         self.flaw = flaw
@@ -82,7 +96,11 @@ final class BrokenEngine: TrackingEngine {
         } else if launch.state == .foreground {
             start(services: services)
         }
-        if flaw != .uploadsTwice && flaw != .neverUploads { uploader.resume(services: services) }
+        if deletes {
+            sendUnsent(services)
+        } else if flaw != .uploadsTwice && flaw != .neverUploads {
+            uploader.resume(services: services)
+        }
     }
 
     func lifecycleChanged(to state: ProcessState, services: LocationServices) {
@@ -128,6 +146,7 @@ final class BrokenEngine: TrackingEngine {
 
     func storeDidCommit(_ commit: CommitID, services: LocationServices) {
         guard flaw != .neverUploads else { return }
+        if deletes { return sendUnsent(services) }
         guard flaw == .uploadsTwice else {
             return uploader.storeDidCommit(commit, services: services)
         }
@@ -145,11 +164,59 @@ final class BrokenEngine: TrackingEngine {
     func didCompleteUpload(
         _ task: UploadTaskID, result: UploadResult, services: LocationServices
     ) {
-        uploader.didCompleteUpload(task, result: result, services: services)
+        guard deletes else {
+            uploader.didCompleteUpload(task, result: result, services: services)
+            return
+        }
+        guard let index = outbox.firstIndex(where: { $0.task == task }) else { return }
+        let row = outbox.remove(at: index).row
+        switch result {
+        case .accepted:
+            acceptedRows.append(row)
+            if flaw == .deletesUploadedRows, let store = try? services.openStore() {
+                store.delete(row)
+                store.commit()
+            }
+        case .failed: send(row, after: .seconds(2), first: false, services)
+        }
+        if outbox.isEmpty, let outboxTask {
+            services.endBackgroundTask(outboxTask)
+            self.outboxTask = nil
+        }
+    }
+
+    /// Sends every fix row of the store not yet sent or accepted in this process.
+    private func sendUnsent(_ services: LocationServices) {
+        guard let store = try? services.openStore() else { return }
+        for row in store.rows where row.fix != nil {
+            guard !outbox.contains(where: { $0.row == row }), !acceptedRows.contains(row) else {
+                continue
+            }
+            send(row, after: .zero, first: true, services)
+        }
+    }
+
+    private func send(
+        _ row: StoredRow, after delay: VirtualDuration, first: Bool, _ services: LocationServices
+    ) {
+        guard let fix = row.fix else { return }
+        if outboxTask == nil { outboxTask = services.beginBackgroundTask() }
+        let key = UploadBatchKey(
+            firstRowIndex: Int(fix.instant.nanosecondsSinceStart), rowCount: 1)
+        let task = services.urlSession.uploadTask(
+            with: UploadBatch(key: key, rows: [row]), earliestBeginAfter: delay)
+        outbox.append((task, row))
+        if first, flaw == .deletesBeforeAcceptance, let store = try? services.openStore() {
+            store.delete(row)
+            store.commit()
+        }
     }
 
     func backgroundTaskWillExpire(_ task: BackgroundTaskID, services: LocationServices) {
-        if !uploader.backgroundTaskWillExpire(task, services: services) {
+        if task == outboxTask {
+            services.endBackgroundTask(task)
+            outboxTask = nil
+        } else if !uploader.backgroundTaskWillExpire(task, services: services) {
             services.endBackgroundTask(task)
         }
     }

@@ -12,9 +12,12 @@ import Simulation
 import Testing
 import World
 
+import class LifelineKit.UserDefaults
+
 /// The tracker's `LocationStore` on the simulated device: locations in the store (one row per
 /// fix, `FixRecorder`'s key, committed in the callback that inserts), the switch in the saved
-/// record. What an iOS team would back with Core Data and `UserDefaults`.
+/// record through `UserDefaults`, as an iOS team writes it. What an iOS team would back with
+/// Core Data.
 final class DeviceLocationStore: LocationStore {
     private weak var services: LocationServices?
     init(services: LocationServices) { self.services = services }
@@ -30,8 +33,8 @@ final class DeviceLocationStore: LocationStore {
     }
 
     var trackingSwitchedOff: Bool {
-        get { services?.userDefaults.bool(forKey: "tracker.switchedOff") ?? false }
-        set { services?.userDefaults.set(newValue, forKey: "tracker.switchedOff") }
+        get { UserDefaults.standard.bool(forKey: "tracker.switchedOff") }
+        set { UserDefaults.standard.set(newValue, forKey: "tracker.switchedOff") }
     }
 }
 

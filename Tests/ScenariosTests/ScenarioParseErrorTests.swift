@@ -29,8 +29,14 @@ let badScenarios: [BadScenario] = [
         kind: "unknown directive", lines: ["engines session"] + header.dropFirst(),
         error:
             "bad.scenario:1:1: expected a directive (engine, policy, authorization, accuracy, "
-            + "capabilities, answers, ordering, seed, horizon, route, events, end), found "
+            + "capabilities, answers, ordering, seed, server, horizon, route, events, end), "
+            + "found "
             + "'engines'"),
+    BadScenario(
+        kind: "unknown server deduplication", lines: header + ["server dedupes"],
+        error:
+            "bad.scenario:5:8: expected the server's deduplication (deduplicates-by-key, "
+            + "stores-every-request), found 'dedupes'"),
     BadScenario(
         kind: "missing value", lines: header + ["seed"],
         error: "bad.scenario:5:5: expected a seed, found the end of the line"),

@@ -1,0 +1,159 @@
+// `uploaded-once` about deletions and duplicates: a fix row deleted and never accepted by the
+// server is a loss named with its deletion and process; one the server accepted, before or
+// after its deletion, is no violation of any invariant; a retry stored twice (a server that
+// stores every request) is a duplicate.
+import Engines
+import Invariants
+import Simulation
+import Testing
+import World
+
+@Suite("Deletions and duplicates (uploaded-once)")
+struct DeletionInvariantTests {
+    let matrix = MatrixRuns.matrix
+
+    /// Runs `scenario` of the matrix with a `BrokenEngine` of `flaw`.
+    func run(
+        _ flaw: BrokenEngine.Flaw, _ scenario: LifecycleMatrix.Scenario,
+        change: (inout WorldConfiguration) -> Void = { _ in }
+    ) -> RunRecord {
+        let plan = matrix.plan(scenario)
+        var configuration = MatrixRuns.configuration(plan)
+        change(&configuration)
+        return RunRecord.run(
+            configuration: configuration,
+            actions: plan.actions.map { ScheduledAction(.start + $0.0, $0.1) },
+            horizon: MatrixRuns.horizon(plan), launchRules: LaunchRules()
+        ) { BrokenEngine(flaw) }
+    }
+
+    @Test(
+        "an engine that deletes each row once the server accepted it breaks no invariant",
+        arguments: LifecycleMatrix.Scenario.allCases)
+    func deletingAfterAcceptanceHolds(_ scenario: LifecycleMatrix.Scenario) throws {
+        let record = run(.deletesUploadedRows, scenario)
+        let violations = Invariant.builtIn.flatMap { $0.check(record) }
+        #expect(violations.isEmpty, "\(violations.map(\.description))")
+        let deleted = record.storedFixes.filter { $0.deletion != nil }
+        #expect(!deleted.isEmpty, "the engine deleted rows")
+        #expect(deleted.allSatisfy { $0.rowIndex == nil })
+        let onDisk = record.storedRows.filter { record.fix(in: $0) != nil }
+        #expect(onDisk.count + deleted.count == record.storedFixes.count)
+        // Each deleted fix was accepted once, at or before its deletion.
+        for stored in deleted {
+            let deletion = try #require(stored.deletion)
+            let acceptances = record.server.acceptedBatches.filter { batch in
+                batch.rows.contains { $0.fix == stored.fix }
+            }
+            #expect(acceptances.count == 1)
+            #expect(acceptances.allSatisfy { $0.instant <= deletion.instant })
+        }
+    }
+
+    @Test(
+        "the lifecycle matrix counts rows deleted after acceptance as stored: the same gaps as the engine that keeps them",
+        arguments: LifecycleMatrix.Scenario.allCases)
+    func matrixCountsDeletedRows(_ scenario: LifecycleMatrix.Scenario) {
+        func row(_ flaw: BrokenEngine.Flaw) -> LifecycleMatrix.Row {
+            let engine = CustomEngine(name: "broken-\(flaw)", summary: "") { rules in
+                BrokenEngine(flaw, rules: rules)
+            }
+            return matrix.run(.custom(engine), scenario)
+        }
+        let deleting = row(.deletesUploadedRows)
+        let keeping = row(.none)
+        #expect(deleting.gapSeconds == keeping.gapSeconds)
+        #expect(deleting.fixesLost == keeping.fixesLost)
+    }
+
+    /// The deleted fix rows of `record` that the server never accepted.
+    func deletedAndNeverAccepted(_ record: RunRecord) -> [StoredFix] {
+        record.storedFixes.filter { stored in
+            stored.deletion != nil
+                && !record.server.acceptedBatches.contains { batch in
+                    batch.rows.contains { $0.fix == stored.fix }
+                }
+        }
+    }
+
+    @Test(
+        "a row deleted when sent, whose request the force-quit cancelled, is a loss naming the fix, the deletion and its process"
+    )
+    func deletedAndNeverAcceptedIsCaught() throws {
+        let record = run(.deletesBeforeAcceptance, .forceQuit)
+        let violations = Invariant.uploadedOnce().check(record)
+        // Rows whose deleting process ended: nothing was left to send them (a process still
+        // alive near the horizon may still land its request, and is not judged).
+        let ended = Set(record.processes.filter { $0.endedAt != nil }.map(\.generation))
+        let lost = deletedAndNeverAccepted(record).filter { stored in
+            stored.deletion.map { ended.contains($0.generation) } ?? false
+        }
+        #expect(!lost.isEmpty, "the force-quit cancelled a request whose row was deleted")
+        let commits = Set(lost.compactMap { $0.deletion.map { "\($0.commit)" } })
+        #expect(violations.count == commits.count, "one per deletion commit that lost a fix")
+        let first = try #require(violations.first)
+        let stored = try #require(lost.first)
+        let deletion = try #require(stored.deletion)
+        #expect(first.invariant == "uploaded-once")
+        #expect(first.instant == deletion.instant)
+        #expect(
+            first.explanation.hasPrefix(
+                "fix at \(TimeText.clock(stored.fix.instant)) (stored at "
+                    + "\(TimeText.clock(stored.durableAt ?? .start))) was deleted from the store by "
+                    + "process \(deletion.generation) (\(deletion.commit), durable at "
+                    + "\(TimeText.clock(deletion.instant))) and never accepted by the server"),
+            "\(first.explanation)")
+        // It is reported once, as a deletion: not also as never uploaded, nor by another rule.
+        #expect(!violations.contains { $0.explanation.contains("never reached the server") })
+        #expect(Invariant.noFixLostAfterRestore().check(record).isEmpty)
+    }
+
+    @Test(
+        "a row deleted when sent, whose request landed, is no loss: judged by what happened"
+    )
+    func deletedThenAcceptedHolds() {
+        let record = run(.deletesBeforeAcceptance, .backgrounded)
+        let deleted = record.storedFixes.filter { $0.deletion != nil }
+        #expect(!deleted.isEmpty, "the engine deleted rows as it sent them")
+        // Every request landed but those still in flight at the horizon, sent by the process
+        // still running then.
+        let horizon = record.horizon
+        #expect(
+            deletedAndNeverAccepted(record).allSatisfy { stored in
+                stored.deletion.map { horizon - $0.instant < .minutes(10) } ?? false
+            })
+        #expect(deleted.count > deletedAndNeverAccepted(record).count)
+        #expect(Invariant.uploadedOnce().check(record).isEmpty)
+    }
+
+    @Test(
+        "a server that stores every request: a retry after a lost answer is a duplicate, named as such"
+    )
+    func nonDeduplicatingServerDuplicates() {
+        var found: [Violation] = []
+        for seed: UInt64 in 1...5 {
+            let record = run(.none, .backgrounded) {
+                $0.policy.networkFailurePercent = 40
+                $0.seed = seed
+                $0.serverDeduplication = .storesEveryRequest
+            }
+            found += Invariant.uploadedOnce().check(record)
+            // The same runs against a deduplicating server: no duplicate.
+            let keyed = run(.none, .backgrounded) {
+                $0.policy.networkFailurePercent = 40
+                $0.seed = seed
+            }
+            let duplicates = Invariant.uploadedOnce().check(keyed).filter {
+                $0.explanation.contains("a second time")
+            }
+            #expect(duplicates.isEmpty, "seed \(seed): \(duplicates.map(\.description))")
+        }
+        #expect(!found.isEmpty, "some retry was stored twice")
+        #expect(
+            found.allSatisfy {
+                $0.explanation.contains(
+                    "the engine sent the batch again under its key, and the server (which "
+                        + "stores-every-request) stored it twice")
+            }, "\(found.map(\.explanation))")
+    }
+}
