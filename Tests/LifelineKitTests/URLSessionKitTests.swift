@@ -177,13 +177,14 @@ final class UploadingApp: UIResponder, UIApplicationDelegate, CLLocationManagerD
 
 /// Runs `UploadingApp` on a drive and returns the run's record and the app's journal.
 func runUploadingApp(
-    actions: [(Double, UserAction)], horizon: Double, forgetsBeforeCompletion: Bool = false
+    actions: [(Double, UserAction)], horizon: Double, forgetsBeforeCompletion: Bool = false,
+    ordering: OrderingSpecification = .fifo
 ) -> (RunRecord, Journal) {
     let journal = Journal()
     let record = RunRecord.run(
         configuration: WorldConfiguration(
             policy: .iOS18, capabilities: AppCapabilities(sceneBased: false),
-            authorization: .whenInUse, route: drive(20)),
+            authorization: .whenInUse, route: drive(20), seed: 5, ordering: ordering),
         actions: actions.map { ScheduledAction(.start + VirtualDuration(seconds: $0.0), $0.1) },
         horizon: .start + VirtualDuration(seconds: horizon), launchRules: LaunchRules()
     ) {
@@ -259,6 +260,20 @@ struct URLSessionKitTests {
         let firstBatch = record.server.acceptedBatches.first
         #expect(firstBatch?.key == UploadBatchKey(firstRowIndex: 0, rowCount: 25), "resent")
         #expect(record.server.repeatedKeys.isEmpty)
+    }
+
+    @Test(
+        "deterministic under random same-instant orderings, and the correct app still holds uploaded-once",
+        arguments: [UInt64(1), 2, 3])
+    func randomOrderings(seed: UInt64) {
+        let actions = Self.forceQuitThenReturn + [(1_510, .memoryPressure)]
+        let (first, journal) = runUploadingApp(
+            actions: actions, horizon: 1_600, ordering: .random(seed: seed))
+        let (again, replayed) = runUploadingApp(
+            actions: actions, horizon: 1_600, ordering: .random(seed: seed))
+        #expect(journal.notes == replayed.notes)
+        #expect(first.server.acceptedBatches.map(\.key) == again.server.acceptedBatches.map(\.key))
+        #expect(Invariant.uploadedOnce().check(first).isEmpty)
     }
 
     @Test(
