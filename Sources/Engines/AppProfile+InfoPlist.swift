@@ -8,6 +8,8 @@ extension AppProfile {
     /// - `UIBackgroundModes`: an array of modes from `knownBackgroundModes`; `location` there is
     ///   the location background mode (R-A3, R-A9), and no array means no mode;
     /// - `UIApplicationSceneManifest`: present, the scene-based life cycle (R-A11);
+    /// - `BGTaskSchedulerPermittedIdentifiers`: the task identifiers the app may schedule (none
+    ///   when absent); with the modes, what `BGTaskScheduler` and silent pushes need (R-H11);
     /// - the usage descriptions: `NSLocationWhenInUseUsageDescription` must be there (iOS shows
     ///   no location prompt to an app without it), and an app whose `authorization` asks for
     ///   Always must also have `NSLocationAlwaysAndWhenInUseUsageDescription` (without it iOS
@@ -64,10 +66,25 @@ extension AppProfile {
                     + "non-empty string for \(Self.alwaysDescriptionKey): without it iOS "
                     + "ignores requestAlwaysAuthorization")
         }
+        var identifiers: [String] = []
+        if let entry = plist.entry(Self.permittedIdentifiersKey) {
+            guard case .array(let elements, let lines) = entry.value else {
+                throw fail(
+                    entry.line, "expected \(Self.permittedIdentifiersKey) to be an array of strings"
+                )
+            }
+            for (element, line) in zip(elements, lines) {
+                guard let identifier = element else {
+                    throw fail(line, "\(Self.permittedIdentifiersKey) holds a non-string")
+                }
+                identifiers.append(identifier)
+            }
+        }
         var profile = self
         profile.capabilities = AppCapabilities(
             locationBackgroundMode: modes.contains("location"),
-            sceneBased: plist.entry(Self.sceneManifestKey) != nil)
+            sceneBased: plist.entry(Self.sceneManifestKey) != nil, backgroundModes: modes,
+            permittedTaskIdentifiers: identifiers)
         return profile
     }
 
@@ -81,4 +98,5 @@ extension AppProfile {
     static let whenInUseDescriptionKey = "NSLocationWhenInUseUsageDescription"
     static let alwaysDescriptionKey = "NSLocationAlwaysAndWhenInUseUsageDescription"
     static let sceneManifestKey = "UIApplicationSceneManifest"
+    static let permittedIdentifiersKey = "BGTaskSchedulerPermittedIdentifiers"
 }

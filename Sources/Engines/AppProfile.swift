@@ -76,7 +76,8 @@ public struct AppProfile: Sendable, Equatable {
             throw .unknownBackgroundMode(mode)
         }
         return AppCapabilities(
-            locationBackgroundMode: backgroundModes.contains("location"), sceneBased: sceneBased)
+            locationBackgroundMode: backgroundModes.contains("location"), sceneBased: sceneBased,
+            backgroundModes: backgroundModes)
     }
 }
 

@@ -190,6 +190,13 @@ public struct LifecycleState: Hashable, Sendable {
         case .wake(_, .appRefresh): .appRefresh
         case .wake(_, .remoteNotification): .remoteNotification
         case .wakeExpiring: .wakeExpiring
+        case .wake(_, .backgroundURLSession): EntryKind("background session events")
+        case .wake(_, .processing): EntryKind("processing")
+        case .backgroundTransferCompleted(let event):
+            EntryKind(
+                "background transfer "
+                    + (event.result == .accepted(alreadyAccepted: false) ? "accepted" : "ended"))
+        case .backgroundSessionEventsFinished: EntryKind("background session events finished")
         }
     }
 }

@@ -107,6 +107,7 @@ public struct ScenarioGenerator: Sendable {
             .constant(.trackingOff), .constant(.trackingOn),
             Gen<Bool>.bool.map { .attachTestHost($0) },
             .constant(.silentPush),
+            Gen<Bool>.bool.map { .setBackgroundRefresh($0) },
         ]
     }
 

@@ -68,7 +68,8 @@ struct Causality {
             .authorization,
             .accuracyAuthorization, .locationUpdatesPaused, .locationUpdatesResumed,
             .backgroundTaskExpiring, .protectedDataAvailable, .didCommit, .uploadCompleted,
-            .sessionDiagnostic, .monitorRecords, .timerFired, .wake, .wakeExpiring:
+            .sessionDiagnostic, .monitorRecords, .timerFired, .wake, .wakeExpiring,
+            .backgroundTransferCompleted, .backgroundSessionEventsFinished:
             true
         default: false
         }

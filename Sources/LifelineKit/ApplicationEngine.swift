@@ -160,6 +160,14 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
             let refresh = BGAppRefreshTask(identifier: identifier, wake: task, services: services)
             scope.refreshTasks[task.value] = refresh
             enter { handler(refresh) }
+        case .processing(let identifier):
+            // R-H10: as an app refresh, with a processing task.
+            guard let scope, let handler = scope.taskScheduler.launchHandler(for: identifier)
+            else { return services.completeWake(task, success: false) }
+            let processing = BGProcessingTask(
+                identifier: identifier, wake: task, services: services)
+            scope.refreshTasks[task.value] = processing
+            enter { handler(processing) }
         case .remoteNotification:
             guard application != nil, appDelegate != nil else {
                 return services.completeWake(task, success: false)
@@ -171,7 +179,31 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
                         services.completeWake(task, success: result != .failed)
                     })
             }
+        case .backgroundURLSession(let identifier):
+            // R-H6: the session's events follow; the app calls the handler when it is done.
+            guard application != nil, appDelegate != nil else {
+                return services.completeWake(task, success: false)
+            }
+            withApp { application, delegate in
+                delegate.application(
+                    application, handleEventsForBackgroundURLSession: identifier,
+                    completionHandler: { services.completeWake(task, success: true) })
+            }
         }
+    }
+
+    /// A background upload ended (R-H5–R-H7): to the delegate of this process's `URLSession`
+    /// for its session, or held until the app makes one.
+    public func didCompleteBackgroundTransfer(
+        _ event: BackgroundTransferEvent, services: LocationServices
+    ) {
+        scope?.deliver(.completed(event), session: event.task.session)
+    }
+
+    /// Every event of `session` was delivered after a wake for it (R-H6):
+    /// `urlSessionDidFinishEvents(forBackgroundURLSession:)`.
+    public func backgroundSessionDidFinishEvents(_ session: String, services: LocationServices) {
+        scope?.deliver(.finished, session: session)
     }
 
     /// An app refresh task's time is up (R-H3): its expiration handler runs (and is cleared);
@@ -191,6 +223,7 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
     /// made since it was set.
     public func timerDidFire(_ timer: TimerID, services: LocationServices) {
         guard let scope else { return }
+        if scope.deliverHeldSessionEvents(firedBy: timer) { return }
         let managers = scope.takeNewManagers(firedBy: timer)
         guard !managers.isEmpty else { return }
         enter { for manager in managers { manager.announceAuthorization() } }

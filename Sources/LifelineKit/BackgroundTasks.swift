@@ -10,10 +10,13 @@ import World
 /// launch, before `application(_:didFinishLaunchingWithOptions:)` returns). Submitted requests
 /// are the system's: they outlive the process (R-H1).
 ///
-/// Only app refresh is modelled (`BGAppRefreshTaskRequest`); a request of another kind is
-/// refused with `BGTaskScheduler.Error.Code.notPermitted`. Not modelled: the Info.plist's
-/// `BGTaskSchedulerPermittedIdentifiers` and `fetch` background mode (every identifier is
-/// permitted), Background App Refresh turned off (`unavailable`), the limit on pending
+/// App refresh (`BGAppRefreshTaskRequest`, R-H1) and processing (`BGProcessingTaskRequest`,
+/// with `requiresNetworkConnectivity` and `requiresExternalPower`, R-H10) are modelled; a
+/// request of another kind is refused with `BGTaskScheduler.Error.Code.notPermitted`, and so is
+/// one the Info.plist does not permit (R-H11: the `fetch` or `processing` background mode, and
+/// `BGTaskSchedulerPermittedIdentifiers`, when the app's profile declares them; a launch
+/// handler for an identifier not permitted is not registered), and with `.unavailable` while the
+/// user has turned Background App Refresh off (R-H12). Not modelled: the limit on pending
 /// requests (`tooManyPendingTaskRequests`), and the time of the launch handler's registration
 /// (a handler registered later in the process is used too).
 public class BGTaskScheduler: NSObject {
@@ -63,6 +66,10 @@ public class BGTaskScheduler: NSObject {
         guard !launchHandlers.contains(where: { $0.identifier == identifier }) else {
             return false
         }
+        // R-H11: the system runs only tasks whose identifier the Info.plist permits.
+        if let permitted = services?.permittedTaskIdentifiers, !permitted.contains(identifier) {
+            return false
+        }
         launchHandlers.append((identifier, launchHandler))
         return true
     }
@@ -70,10 +77,24 @@ public class BGTaskScheduler: NSObject {
     /// `submit(_:)`: asks the system to run the task no earlier than the request's
     /// `earliestBeginDate` (R-H1), replacing a pending request with the same identifier.
     public func submit(_ taskRequest: BGTaskRequest) throws {
-        guard taskRequest is BGAppRefreshTaskRequest else { throw Error(.notPermitted) }
-        services?.submitAppRefresh(
-            identifier: taskRequest.identifier,
-            earliestBegin: taskRequest.earliestBeginDate.map(VirtualClock.instant))
+        let earliestBegin = taskRequest.earliestBeginDate.map(VirtualClock.instant)
+        guard let services else { return }
+        // R-H12: the user turned Background App Refresh off.
+        guard services.isBackgroundRefreshEnabled else { throw Error(.unavailable) }
+        let submitted: Bool
+        if let processing = taskRequest as? BGProcessingTaskRequest {
+            submitted = services.submitProcessing(
+                identifier: processing.identifier, earliestBegin: earliestBegin,
+                requiresNetworkConnectivity: processing.requiresNetworkConnectivity,
+                requiresExternalPower: processing.requiresExternalPower)
+        } else if taskRequest is BGAppRefreshTaskRequest {
+            submitted = services.submitAppRefresh(
+                identifier: taskRequest.identifier, earliestBegin: earliestBegin)
+        } else {
+            submitted = false
+        }
+        // R-H11: a mode or an identifier the Info.plist lacks.
+        guard submitted else { throw Error(.notPermitted) }
     }
 
     /// `cancel(taskRequestWithIdentifier:)`.
@@ -113,6 +134,20 @@ open class BGAppRefreshTaskRequest: BGTaskRequest {
     public init(identifier: String) { super.init(taskIdentifier: identifier) }
 }
 
+/// `BGProcessingTaskRequest`: a request to launch the app in the background for a processing
+/// task "that can take minutes to complete" (R-H10, `processingTaskRuntime`).
+open class BGProcessingTaskRequest: BGTaskRequest {
+    /// `requiresNetworkConnectivity` (default false): the system runs the task only while the
+    /// network is up.
+    open var requiresNetworkConnectivity = false
+    /// `requiresExternalPower` (default false): the system runs the task only while the device
+    /// is on external power, which the modelled device never is: such a task never runs.
+    open var requiresExternalPower = false
+
+    /// `init(identifier:)`.
+    public init(identifier: String) { super.init(taskIdentifier: identifier) }
+}
+
 /// `BGTask`: a task the system runs while the app is in the background.
 open class BGTask: NSObject {
     /// `identifier`: the identifier its launch handler was registered with.
@@ -145,3 +180,7 @@ open class BGTask: NSObject {
 
 /// `BGAppRefreshTask`: a short task to refresh the app's content in the background (R-H3).
 open class BGAppRefreshTask: BGTask {}
+
+/// `BGProcessingTask`: a longer task the system runs when its request's requirements hold
+/// (R-H10); its expiration works as an app refresh's (R-H3).
+open class BGProcessingTask: BGTask {}

@@ -32,6 +32,15 @@ final class ProcessScope: @unchecked Sendable {
     /// The app refresh tasks handed to this process and not yet expired, by wake handle.
     var refreshTasks: [Int: BGTask] = [:]
 
+    /// The background `URLSession` objects made in this process, in creation order.
+    private(set) var urlSessions: [URLSession] = []
+    /// Events of background sessions this process has no `URLSession` for yet, in arrival
+    /// order, and the run-loop timer that hands them to a session made since (R-H6).
+    private var heldSessionEvents: [(session: String, event: BackgroundSessionEvent)] = []
+    private var heldSessionEventsTimer: TimerID?
+    /// The upload bodies `SimulatedUploadBody` made in this process, in order.
+    private var uploadBodies: [(name: String, batch: UploadBatch)] = []
+
     /// Managers made in this process whose first authorization callback is still due, in
     /// creation order, and the run-loop timer that delivers it.
     private var newManagers: [Weak<CLLocationManager>] = []
@@ -60,6 +69,50 @@ final class ProcessScope: @unchecked Sendable {
         newManagersTimer = nil
         defer { newManagers = [] }
         return newManagers.compactMap(\.value)
+    }
+
+    // MARK: - Background sessions (R-H5–R-H9)
+
+    /// A new `URLSession` object: events held for its identifier reach it once the code that
+    /// made it returns (a run-loop timer of zero delay, as `announce` does).
+    func register(_ session: URLSession) {
+        urlSessions.append(session)
+        let identifier = session.configuration.identifier
+        guard heldSessionEventsTimer == nil, let services,
+            heldSessionEvents.contains(where: { $0.session == identifier })
+        else { return }
+        heldSessionEventsTimer = services.scheduledTimer(after: .zero)
+    }
+
+    /// Hands `event` to this process's latest session object for `session`, or holds it until
+    /// one is made.
+    func deliver(_ event: BackgroundSessionEvent, session: String) {
+        guard let object = urlSessions.last(where: { $0.configuration.identifier == session })
+        else { return heldSessionEvents.append((session, event)) }
+        run { object.deliver(event) }
+    }
+
+    /// Hands the held events whose session now has an object, if `timer` is the one that
+    /// delivers them; false for another timer.
+    func deliverHeldSessionEvents(firedBy timer: TimerID) -> Bool {
+        guard timer == heldSessionEventsTimer else { return false }
+        heldSessionEventsTimer = nil
+        let held = heldSessionEvents
+        heldSessionEvents = []
+        for (session, event) in held { deliver(event, session: session) }
+        return true
+    }
+
+    /// Records an upload body for `batch` and returns its name (a path).
+    func registerUploadBody(_ batch: UploadBatch) -> String {
+        let name = "/lifeline/uploads/\(uploadBodies.count + 1).batch"
+        uploadBodies.append((name, batch))
+        return name
+    }
+
+    /// The batch of the upload body called `name`, if this process made it.
+    func uploadBody(_ name: String) -> UploadBatch? {
+        uploadBodies.first { $0.name == name }?.batch
     }
 
     /// Runs `body` with this process as `ProcessScope.current`.

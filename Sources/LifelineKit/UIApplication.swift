@@ -81,6 +81,13 @@ open class UIApplication: UIResponder {
     /// `applicationState`.
     public internal(set) var applicationState: State
 
+    /// `backgroundRefreshStatus`: `.available`, or `.denied` while the user has turned
+    /// Background App Refresh off for the app (R-H12, `UserAction.setBackgroundRefresh`).
+    /// `.restricted` is never reported.
+    public var backgroundRefreshStatus: UIBackgroundRefreshStatus {
+        (services?.isBackgroundRefreshEnabled ?? true) ? .available : .denied
+    }
+
     /// `isProtectedDataAvailable`: false from a boot to the first unlock (R-D9).
     public internal(set) var isProtectedDataAvailable: Bool
 
@@ -121,6 +128,14 @@ open class UIApplication: UIResponder {
         scope?.expirationHandlers[identifier.rawValue] = nil
         services.endBackgroundTask(BackgroundTaskID(ObjectID(identifier.rawValue)))
     }
+}
+
+/// `UIBackgroundRefreshStatus`: whether the app may run in the background for Background App
+/// Refresh (R-H12).
+public enum UIBackgroundRefreshStatus: Int, Sendable {
+    case restricted = 0
+    case denied = 1
+    case available = 2
 }
 
 /// `UIBackgroundFetchResult`: what a background fetch or a silent push's handling found.
@@ -175,6 +190,15 @@ public protocol UIApplicationDelegate: NSObjectProtocol {
         _ application: UIApplication,
         didReceiveRemoteNotification userInfo: [AnyHashable: Any],
         fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void)
+    /// The transfers of the background session `identifier` are done and the app was not
+    /// running: the system resumed or launched it in the background (R-H6). Make a
+    /// `URLSession` with that identifier (if this process has none), let its delegate take the
+    /// events, and call `completionHandler` (in `urlSessionDidFinishEvents`); until then, for
+    /// `backgroundSessionEventsRuntime`, the app is kept running. By default the handler is
+    /// called at once.
+    func application(
+        _ application: UIApplication, handleEventsForBackgroundURLSession identifier: String,
+        completionHandler: @escaping () -> Void)
 }
 
 extension UIApplicationDelegate {
@@ -197,4 +221,8 @@ extension UIApplicationDelegate {
         didReceiveRemoteNotification userInfo: [AnyHashable: Any],
         fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void
     ) { completionHandler(.noData) }
+    public func application(
+        _ application: UIApplication, handleEventsForBackgroundURLSession identifier: String,
+        completionHandler: @escaping () -> Void
+    ) { completionHandler() }
 }

@@ -64,6 +64,14 @@ public enum AppItem: Sendable, Equatable, CustomStringConvertible {
     case wake(WakeTaskID, WakeKind)
     /// An app refresh task's time is up (R-H3): the engine's `wakeWillExpire`.
     case wakeExpiring(WakeTaskID)
+    /// A background `URLSession` transfer ended (R-H5–R-H7): the engine's
+    /// `didCompleteBackgroundTransfer` (`urlSession(_:task:didCompleteWithError:)`). Boxed, as
+    /// `MonitoringEvent.conditionChanged` is, to keep every other item small.
+    indirect case backgroundTransferCompleted(BackgroundTransferEvent)
+    /// Every event of the background session `session` has been delivered, after a wake for it
+    /// (R-H6): the engine's `backgroundSessionDidFinishEvents`
+    /// (`urlSessionDidFinishEvents(forBackgroundURLSession:)`).
+    indirect case backgroundSessionEventsFinished(session: String)
 
     public var description: String {
         switch self {
@@ -92,6 +100,9 @@ public enum AppItem: Sendable, Equatable, CustomStringConvertible {
         case .trackingToggled(let on): "user turned tracking \(on ? "on" : "off")"
         case .wake(let task, let kind): "\(kind) (\(task))"
         case .wakeExpiring(let task): "\(task) expiring"
+        case .backgroundTransferCompleted(let event): "\(event)"
+        case .backgroundSessionEventsFinished(let session):
+            "background session \(session) events finished"
         }
     }
 }

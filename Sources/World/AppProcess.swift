@@ -67,6 +67,10 @@ public struct AppLogEntry: Sendable, CustomStringConvertible {
         case wake(WakeTaskID, WakeKind)
         /// The engine's `wakeWillExpire` ran (R-H3).
         case wakeExpiring(WakeTaskID)
+        /// The engine's `didCompleteBackgroundTransfer` ran (R-H5–R-H7).
+        indirect case backgroundTransferCompleted(BackgroundTransferEvent)
+        /// The engine's `backgroundSessionDidFinishEvents` ran (R-H6).
+        indirect case backgroundSessionEventsFinished(session: String)
     }
 
     public var instant: Instant
@@ -132,6 +136,10 @@ extension AppLogEntry.Kind: CustomStringConvertible {
         case .trackingToggled(let on): AppItem.trackingToggled(on: on).description
         case .wake(let task, let kind): AppItem.wake(task, kind).description
         case .wakeExpiring(let task): AppItem.wakeExpiring(task).description
+        case .backgroundTransferCompleted(let event):
+            AppItem.backgroundTransferCompleted(event).description
+        case .backgroundSessionEventsFinished(let session):
+            AppItem.backgroundSessionEventsFinished(session: session).description
         case .timerEnded(let timer, let cause):
             "timer \(timer) ended with the process (\(cause.rawValue))"
         case .unavailableAPI(let api):
@@ -172,6 +180,8 @@ final class AppProcess: SimulationActor, DiskViewSource {
     private var accuracy: AccuracyAuthorization
     /// Low Power Mode as the user last set it.
     private var lowPowerMode = false
+    /// Background App Refresh as the user last set it (R-H12; told by the operating system).
+    private var backgroundRefresh = true
     /// The current boot's time: set at each reboot.
     private var bootTime: BootTime
     /// How far the wall clock was set away from virtual time (`adjustClock`): it moves the
@@ -185,6 +195,12 @@ final class AppProcess: SimulationActor, DiskViewSource {
     /// Upload requests of the current process sent to the network and not yet answered: a
     /// suspension (outside a background task, R-D13) or an ending cancels them.
     private var uploadsInFlight: [UploadTaskID] = []
+    /// Some process of the app handed the system a background upload: a force-quit cancels
+    /// the app's background transfers (R-H7). Nothing is sent for an app that never made one.
+    private var madeBackgroundUploads = false
+    /// The current process made a background upload from data, which fails when the process
+    /// ends (R-H5).
+    private var madeBackgroundUploadsFromData = false
     private var engine: (any AppEngine)?
     private var mailbox: AppMailbox
     private var heldEventsExpiry: EventHandle?
@@ -252,6 +268,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
             release(services.take(), as: concurrency, context.now)
             concurrency = VirtualProcess(pick: concurrencyPick)
             uploadsInFlight.removeAll()
+            madeBackgroundUploadsFromData = false
             disk.protectedDataAvailable = launch.protectedDataAvailable
             let services = LocationServices(
                 capabilities: capabilities, systemVersion: policy.systemVersion, nextObjectID: 1,
@@ -295,6 +312,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
             cancelExpiry(&context)
             settleDisk(ending: cause, &context)
             cancelUploads(.processEnded(cause), &context)
+            cancelBackgroundTransfers(ending: cause, &context)
             endTimers(cause, &context)
             for item in changeMailbox({ $0.ended(cause) }) {
                 drop(item, .processEnded(cause), &context)
@@ -335,6 +353,8 @@ final class AppProcess: SimulationActor, DiskViewSource {
             route(item, for: generation, &context)
         case .user(.setLowPowerMode(let enabled)):
             lowPowerMode = enabled
+        case .user(.setBackgroundRefresh(let enabled)):
+            backgroundRefresh = enabled
         case .user(.adjustClock(let offset)):
             clockAdjustment = clockAdjustment + offset
         case .screenLocked(let locked):
@@ -571,6 +591,12 @@ final class AppProcess: SimulationActor, DiskViewSource {
         case .wakeExpiring(let task):
             record(.wakeExpiring(task), now)
             call(&context) { $0.wakeWillExpire(task, services: $1) }
+        case .backgroundTransferCompleted(let event):
+            record(.backgroundTransferCompleted(event), now)
+            call(&context) { $0.didCompleteBackgroundTransfer(event, services: $1) }
+        case .backgroundSessionEventsFinished(let session):
+            record(.backgroundSessionEventsFinished(session: session), now)
+            call(&context) { $0.backgroundSessionDidFinishEvents(session, services: $1) }
         }
     }
 
@@ -687,6 +713,22 @@ final class AppProcess: SimulationActor, DiskViewSource {
         context.send(.cancelUploads(generation: generation, reason), to: network)
     }
 
+    /// The process ended: a force-quit cancels every background transfer of the app (R-H7);
+    /// any other end fails the process's background uploads from data (R-H5). Nothing is sent
+    /// when there is nothing to cancel.
+    private func cancelBackgroundTransfers(
+        ending cause: TerminationCause, _ context: inout Scheduler<WorldMessage>
+    ) {
+        if cause == .forceQuit && madeBackgroundUploads {
+            context.send(.cancelBackgroundTransfers(.forceQuit), to: network)
+        } else if madeBackgroundUploadsFromData {
+            context.send(
+                .cancelBackgroundTransfers(.uploadsFromData(generation: generation, cause)),
+                to: network)
+        }
+        madeBackgroundUploadsFromData = false
+    }
+
     /// Runs the delegate callbacks of the process's `LocationManager` objects for one item, as
     /// one callback; nothing runs (and nothing reaches the trace) when the engine made none.
     private func callDelegates(
@@ -720,7 +762,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
         let awake = uptime - sleep.asleep(until: context.now)
         services.moment = CallbackMoment(
             authorizationStatus: authorization, accuracyAuthorization: accuracy,
-            isLowPowerModeEnabled: lowPowerMode,
+            isLowPowerModeEnabled: lowPowerMode, isBackgroundRefreshEnabled: backgroundRefresh,
             bootTime: BootTime(sinceStart: bootTime.sinceStart + clockAdjustment),
             uptime: awake, now: context.now)
         if services.crashReason == nil {
@@ -768,6 +810,13 @@ final class AppProcess: SimulationActor, DiskViewSource {
             for request in services.urlSession.takeRequests() {
                 uploadsInFlight.append(request.task)
                 context.send(.upload(request, generation: generation), to: network)
+            }
+            for var request in services.urlSession.takeBackgroundRequests() {
+                request.generation = generation
+                request.startedInBackground = mailbox.state != .foreground  // R-H9
+                madeBackgroundUploads = true
+                if !request.fromFile { madeBackgroundUploadsFromData = true }
+                context.send(.backgroundUpload(request), to: network)
             }
         }
         guard let asked else { return endIfCrashed(services, &context) }

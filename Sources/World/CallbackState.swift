@@ -8,6 +8,7 @@ struct CallbackMoment {
     var authorizationStatus = Authorization.notDetermined
     var accuracyAuthorization = AccuracyAuthorization.full
     var isLowPowerModeEnabled = false
+    var isBackgroundRefreshEnabled = true
     var bootTime = BootTime(sinceStart: .zero)
     var uptime = VirtualDuration.zero
     var now = Instant.start

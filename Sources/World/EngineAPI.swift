@@ -60,6 +60,16 @@ public protocol AppEngine: AnyObject {
     /// system marks a `BGTask` with no expiration handler. A silent push has no such call: its
     /// process is killed when its time is up (R-H4).
     func wakeWillExpire(_ task: WakeTaskID, services: LocationServices)
+    /// A background upload (`LocationServices.urlSession.backgroundUploadTask`) ended:
+    /// `urlSession(_:task:didCompleteWithError:)` (R-H5–R-H7). A running app is told as it
+    /// ends; an app that was not running is told after the wake for its session
+    /// (`didBeginWake` with `.backgroundURLSession`, R-H6), or when it next runs.
+    func didCompleteBackgroundTransfer(
+        _ event: BackgroundTransferEvent, services: LocationServices)
+    /// Every event of the background session `session` was delivered after a wake for it:
+    /// `urlSessionDidFinishEvents(forBackgroundURLSession:)` (R-H6). Complete the wake
+    /// (the handler of `handleEventsForBackgroundURLSession`) then, if not before.
+    func backgroundSessionDidFinishEvents(_ session: String, services: LocationServices)
 }
 
 extension AppEngine {
@@ -88,6 +98,10 @@ extension AppEngine {
     public func wakeWillExpire(_ task: WakeTaskID, services: LocationServices) {
         services.completeWake(task, success: false)
     }
+    public func didCompleteBackgroundTransfer(
+        _ event: BackgroundTransferEvent, services: LocationServices
+    ) {}
+    public func backgroundSessionDidFinishEvents(_ session: String, services: LocationServices) {}
 }
 
 /// The first form's callbacks that name a manager by its handle (`ObjectID`), for engines
@@ -177,8 +191,12 @@ package enum AppRequest: Sendable, Equatable, CustomStringConvertible {
     /// `BGTaskScheduler.submit(_:)` of an app refresh request (R-H1): it replaces a pending
     /// request with the same identifier.
     case submitAppRefresh(identifier: String, earliestBegin: Instant)
-    /// `cancel(taskRequestWithIdentifier:)`, or `cancelAllTaskRequests()` (nil).
+    /// `cancel(taskRequestWithIdentifier:)`, or `cancelAllTaskRequests()` (nil): app refresh
+    /// and processing requests alike.
     case cancelAppRefresh(identifier: String?)
+    /// `BGTaskScheduler.submit(_:)` of a processing request (R-H10).
+    case submitProcessing(
+        identifier: String, earliestBegin: Instant, requiresNetwork: Bool, requiresPower: Bool)
     /// `setTaskCompleted(success:)`, or a fetch completion handler called (R-H3, R-H4).
     case completeWake(WakeTaskID, success: Bool)
 
@@ -242,6 +260,9 @@ package enum AppRequest: Sendable, Equatable, CustomStringConvertible {
         case .submitAppRefresh(let identifier, let earliestBegin):
             "submit app refresh \(identifier) earliest \(earliestBegin)"
         case .cancelAppRefresh(let identifier): "cancel app refresh \(identifier ?? "all")"
+        case .submitProcessing(let identifier, let earliestBegin, let network, let power):
+            "submit processing \(identifier) earliest \(earliestBegin)"
+                + (network ? " requiring network" : "") + (power ? " requiring power" : "")
         case .completeWake(let task, let success): "\(task) completed \(success)"
         }
     }
@@ -274,7 +295,7 @@ extension AppRequest {
         switch self {
         case .beginBackgroundTask, .endBackgroundTask, .requestWhenInUseAuthorization,
             .requestAlwaysAuthorization, .requestTemporaryFullAccuracy, .submitAppRefresh,
-            .cancelAppRefresh, .completeWake:
+            .cancelAppRefresh, .completeWake, .submitProcessing:
             true
         default: false
         }
@@ -336,6 +357,10 @@ public final class LocationServices {
     /// `ProcessInfo.isLowPowerModeEnabled` now (`UserAction.setLowPowerMode`; off at the
     /// start). Read-only: the world models no effect of it on location services.
     public var isLowPowerModeEnabled: Bool { moment.isLowPowerModeEnabled }
+    /// Whether Background App Refresh is on for the app (`UIApplication.backgroundRefreshStatus`
+    /// is `.available`), as the user last set it (`UserAction.setBackgroundRefresh`, on at the
+    /// start). While it is off, task requests are refused and none runs (R-H12).
+    public var isBackgroundRefreshEnabled: Bool { moment.isBackgroundRefreshEnabled }
     /// The boot time as `sysctl kern.boottime` gives it: fixed for a boot, the same across
     /// relaunches, new after a reboot (an engine detects a reboot by comparing it). Being the
     /// wall clock less the uptime, it moves when the clock is adjusted (`adjustClock`).
@@ -351,7 +376,12 @@ public final class LocationServices {
     /// `UIBackgroundModes` of the app's Info.plist, as `Bundle.main` reads it: `["location"]`
     /// when the location background mode is declared, empty otherwise. An engine that sets
     /// `allowsBackgroundLocationUpdates` checks it first (R-A9).
-    public var backgroundModes: [String] { capabilities.locationBackgroundMode ? ["location"] : [] }
+    public var backgroundModes: [String] {
+        capabilities.backgroundModes ?? (capabilities.locationBackgroundMode ? ["location"] : [])
+    }
+    /// `BGTaskSchedulerPermittedIdentifiers` as `Bundle.main` reads it, nil when the app's
+    /// profile does not say (every identifier is then permitted, R-H11).
+    public var permittedTaskIdentifiers: [String]? { capabilities.permittedTaskIdentifiers }
     /// The process's upload session, like `URLSession.shared`: requests made on it go to the
     /// network when the callback returns.
     public let urlSession: UploadSession
@@ -366,7 +396,7 @@ public final class LocationServices {
         self.nextObjectID = nextObjectID
         storage = ProcessStorage()
         userDefaults = SavedRecord(storage: storage)
-        urlSession = UploadSession(storage: storage)
+        urlSession = UploadSession(storage: storage, system: system)
     }
 
     /// Opens the app's store (one connection per process: every call returns the same one).
@@ -637,8 +667,38 @@ public final class LocationServices {
     /// the app in the background no earlier than `earliestBegin` (now when nil or past), and
     /// hands the engine `didBeginWake` with `.appRefresh(identifier:)`. A request with the same
     /// identifier replaces the pending one. The request outlives the process.
-    public func submitAppRefresh(identifier: String, earliestBegin: Instant?) {
+    /// - Returns: false, and nothing is submitted, when the Info.plist does not permit it:
+    ///   `fetch` missing from the background modes, or the identifier from the permitted task
+    ///   identifiers (R-H11, `BGTaskScheduler.Error.Code.notPermitted`), or Background App
+    ///   Refresh is off (R-H12, `unavailable`).
+    @discardableResult
+    public func submitAppRefresh(identifier: String, earliestBegin: Instant?) -> Bool {
+        guard capabilities.permitsTask(identifier, mode: "fetch"), isBackgroundRefreshEnabled
+        else { return false }
         record(.submitAppRefresh(identifier: identifier, earliestBegin: earliestBegin ?? now))
+        return true
+    }
+    /// `BGTaskScheduler.submit(_:)` with a `BGProcessingTaskRequest` (R-H10): the system runs
+    /// the app in the background (`didBeginWake` with `.processing(identifier:)`) no earlier than
+    /// `earliestBegin`, once the app is not in the foreground, with the network up when
+    /// `requiresNetworkConnectivity`; never when `requiresExternalPower` (the modelled device is
+    /// never on external power). It runs for `processingTaskRuntime`, then expires as an app
+    /// refresh does (R-H3). A request with the same identifier replaces the pending one.
+    /// - Returns: false, and nothing is submitted, when the Info.plist does not permit it
+    ///   (`processing` mode, permitted identifiers, R-H11), or Background App Refresh is off
+    ///   (R-H12).
+    @discardableResult
+    public func submitProcessing(
+        identifier: String, earliestBegin: Instant?, requiresNetworkConnectivity: Bool = false,
+        requiresExternalPower: Bool = false
+    ) -> Bool {
+        guard capabilities.permitsTask(identifier, mode: "processing"), isBackgroundRefreshEnabled
+        else { return false }
+        record(
+            .submitProcessing(
+                identifier: identifier, earliestBegin: earliestBegin ?? now,
+                requiresNetwork: requiresNetworkConnectivity, requiresPower: requiresExternalPower))
+        return true
     }
     /// `cancel(taskRequestWithIdentifier:)`; nil cancels every pending request
     /// (`cancelAllTaskRequests()`).
@@ -700,11 +760,59 @@ public final class LocationServices {
 /// idempotent queue an engine needs on top of this.
 public final class UploadSession {
     private let storage: ProcessStorage
+    /// What the system keeps across processes: the numbering of background tasks.
+    private let system: SystemRecord
     private var taskCount = 0
     /// Requests made in this callback, in order.
     private(set) var requests: [UploadRequest] = []
+    /// Background uploads made in this callback, in order (`BackgroundTransfers.swift`).
+    private(set) var backgroundRequests: [BackgroundUploadRequest] = []
 
-    init(storage: ProcessStorage) { self.storage = storage }
+    init(storage: ProcessStorage, system: SystemRecord) {
+        self.storage = storage
+        self.system = system
+    }
+
+    /// An upload task of the background session `session`
+    /// (`URLSessionConfiguration.background(withIdentifier:)`; `uploadTask(with:fromFile:)`, or
+    /// `uploadTask(with:from:)` when `fromFile` is false, then `resume()`): the system's
+    /// transfer service carries it on while the app is suspended and after iOS ends the app
+    /// (R-H5), waits for the network (R-H8), and after `earliestBeginAfter` (and a
+    /// discretionary delay, R-H9) delivers `batch` to the same server as `uploadTask`. A
+    /// force-quit cancels it (R-H7); an upload from data fails when its process ends (R-H5).
+    /// Its end reaches `AppEngine.didCompleteBackgroundTransfer` (R-H6).
+    /// - Returns: the task, numbered by the system across the app's processes.
+    @discardableResult
+    public func backgroundUploadTask(
+        session: String, with batch: UploadBatch, fromFile: Bool = true,
+        options: BackgroundTransferOptions = BackgroundTransferOptions(),
+        earliestBeginAfter delay: VirtualDuration = .zero
+    ) -> BackgroundTransferID {
+        let task = makeBackgroundTaskID(session: session)
+        backgroundUploadTask(
+            task, with: batch, fromFile: fromFile, options: options, earliestBeginAfter: delay)
+        return task
+    }
+
+    /// A new background task of `session`, numbered by the system, not yet handed to it
+    /// (LifelineKit's `uploadTask` numbers a task before its `resume()`).
+    package func makeBackgroundTaskID(session: String) -> BackgroundTransferID {
+        precondition(!session.isEmpty, "a background session's identifier is not empty")
+        return BackgroundTransferID(
+            session: session, taskIdentifier: system.nextBackgroundTaskIdentifier())
+    }
+
+    /// Hands the system `task`, made by `makeBackgroundTaskID(session:)`.
+    package func backgroundUploadTask(
+        _ task: BackgroundTransferID, with batch: UploadBatch, fromFile: Bool,
+        options: BackgroundTransferOptions, earliestBeginAfter delay: VirtualDuration
+    ) {
+        guard !storage.halted else { return }
+        backgroundRequests.append(
+            BackgroundUploadRequest(
+                task: task, batch: batch, earliestBeginDelay: delay, options: options,
+                fromFile: fromFile))
+    }
 
     /// `uploadTask(with:from:)` and `resume()`: sends `batch`, beginning after
     /// `earliestBeginAfter` (`earliestBeginDate`). Returns the task's identifier, which its
@@ -725,7 +833,14 @@ public final class UploadSession {
     }
 
     /// True when the callback made requests.
-    var hasRequests: Bool { !requests.isEmpty }
+    var hasRequests: Bool { !requests.isEmpty || !backgroundRequests.isEmpty }
+
+    /// Hands the app process the background uploads made in the callback that returned.
+    func takeBackgroundRequests() -> [BackgroundUploadRequest] {
+        var taken: [BackgroundUploadRequest] = []
+        swap(&taken, &backgroundRequests)
+        return taken
+    }
 
     /// Hands the app process the requests made in the callback that returned, and forgets
     /// them.

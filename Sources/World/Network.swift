@@ -186,11 +186,17 @@ public enum NetworkCondition: Sendable, Equatable, CustomStringConvertible {
 package enum NetworkTimer: Sendable, Equatable, CustomStringConvertible {
     case begin(UploadTaskID, generation: Int)
     case arrive(UploadTaskID, generation: Int)
+    /// A background transfer's earliest begin date (and discretionary delay) came (R-H9).
+    case backgroundBegin(BackgroundTransferID)
+    /// A background transfer reaches the server (R-H5).
+    case backgroundArrive(BackgroundTransferID)
 
     package var description: String {
         switch self {
         case .begin(let task, let generation): "begin \(task) (process \(generation))"
         case .arrive(let task, let generation): "\(task) reaches the server (process \(generation))"
+        case .backgroundBegin(let task): "begin \(task)"
+        case .backgroundArrive(let task): "\(task) reaches the server"
         }
     }
 }
@@ -210,9 +216,19 @@ package enum NetworkTimer: Sendable, Equatable, CustomStringConvertible {
 /// task (R-D13) or ends (R-A1): a cancelled request never reaches the server, and its
 /// completion goes back through the app's mailbox with the reason (held for a suspended
 /// process, dropped for an ended one). Every answer reaches the app's code through its mailbox.
+///
+/// The actor also runs the system's background transfer service (`BackgroundTransfers.swift`,
+/// R-H5–R-H9): background `URLSession` uploads, which outlive the app's processes, reach the
+/// same server, and whose ends go to the operating system.
 final class Network: SimulationActor {
-    private let policy: IOSPolicy
+    let policy: IOSPolicy
     private let app: ActorID
+    /// The operating system, told of background transfers' ends (R-H6).
+    let operatingSystem: ActorID
+    /// The system's background transfer service (`BackgroundTransfers.swift`, R-H5–R-H9).
+    var backgroundTransfers = BackgroundTransferService()
+    /// The operating system asked to be told whether the network is up (R-H10).
+    var networkWatched = false
     private var random: Xoshiro256StarStar
     private(set) var condition = NetworkCondition.up
     private(set) var server: UploadServer
@@ -234,20 +250,35 @@ final class Network: SimulationActor {
     private static let failureKinds: [UploadError] = [.timedOut, .networkConnectionLost]
 
     init(
-        policy: IOSPolicy, app: ActorID, seed: Seed,
+        policy: IOSPolicy, app: ActorID, operatingSystem: ActorID, seed: Seed,
         deduplication: ServerDeduplication = .byKey
     ) {
         self.policy = policy
         self.app = app
+        self.operatingSystem = operatingSystem
         server = UploadServer(deduplication: deduplication)
         random = Xoshiro256StarStar(seed: seed)
     }
 
     func receive(_ message: WorldMessage, context: inout Scheduler<WorldMessage>) {
         switch message {
-        case .user(.networkDown): condition = .down
-        case .user(.networkUp): condition = .up
-        case .user(.networkSlow(let extra)): condition = .slow(extra)
+        case .user(.networkDown):
+            condition = .down
+            reportNetworkCondition(&context)
+        case .user(.networkUp):
+            condition = .up
+            resumeWaitingBackgroundTransfers(&context)
+            reportNetworkCondition(&context)
+        case .user(.networkSlow(let extra)):
+            condition = .slow(extra)
+            resumeWaitingBackgroundTransfers(&context)
+            reportNetworkCondition(&context)
+        case .watchNetwork: watchNetwork(&context)
+        case .backgroundUpload(let request): receiveBackgroundUpload(request, &context)
+        case .cancelBackgroundTransfers(let cancellation):
+            cancelBackgroundTransfers(cancellation, &context)
+        case .networkTimer(let timer) where timer.isBackgroundTransferTimer:
+            backgroundTimer(timer, &context)
         case .upload(let request, let generation):
             if request.earliestBeginDelay == .zero {
                 begin(request, generation: generation, &context)
@@ -274,6 +305,11 @@ final class Network: SimulationActor {
             }
         default: break
         }
+    }
+
+    /// The server accepts `batch` for the transfer service (R-H5): true when it held its key.
+    func acceptAtServer(_ batch: UploadBatch, at instant: Instant) -> Bool {
+        server.accept(batch, at: instant)
     }
 
     private func index(of task: UploadTaskID, _ generation: Int) -> Int? {

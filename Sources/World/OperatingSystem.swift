@@ -38,16 +38,26 @@ import Simulation
 /// silent push's process is killed at once (R-H4). An app refresh due while the app is in the
 /// foreground waits until it is in the background; a silent push reaches a foreground app with
 /// no time limit.
+///
+/// Background `URLSession` transfers (R-H5–R-H9, `BackgroundTransfers.swift`): the network's
+/// transfer service tells this actor each transfer's end. A running app is told at once; for
+/// an app that does not run the end is held, and when its session has no work left the app is
+/// resumed or launched into the background with a wake for the session
+/// (`backgroundSessionEventsRuntime`), then the session's events (R-H6), unless the session
+/// sends no launch events or the user force-quit the app (R-H7): then the held ends reach the
+/// app when it next runs.
 final class OperatingSystem: SimulationActor {
     private let policy: IOSPolicy
     private let capabilities: AppCapabilities
     private let daemon: ActorID
     private let app: ActorID
+    /// The network, asked whether it is up for processing requests (R-H10).
+    let network: ActorID
     private var random: Xoshiro256StarStar
 
     private(set) var state = ProcessState.notRunning
     private(set) var generation = 0
-    private var lastTermination: TerminationCause?
+    private(set) var lastTermination: TerminationCause?
     private var authorization: Authorization
     private var accuracy: AccuracyAuthorization
     private let answers: AuthorizationAnswers
@@ -87,12 +97,19 @@ final class OperatingSystem: SimulationActor {
     private var wakes: [(task: WakeTaskID, kind: WakeKind, expiry: EventHandle?)] = []
     /// Wakes handed out so far, across processes: the next wake's number.
     private var wakeCount = 0
+    /// The ends of background transfers held while the app does not run (R-H6, R-H7).
+    var backgroundSessionEvents = BackgroundSessionEvents()
+    /// The processing requests the system holds (R-H10, `ProcessingTasks.swift`).
+    var processingTasks = ProcessingTasks()
+    /// Background App Refresh for the app, as the user set it in Settings (R-H12).
+    private var backgroundRefreshEnabled = true
 
     init(
         policy: IOSPolicy, capabilities: AppCapabilities, authorization: Authorization,
         accuracy: AccuracyAuthorization, answers: AuthorizationAnswers, daemon: ActorID,
-        app: ActorID, seed: Seed
+        app: ActorID, network: ActorID, seed: Seed
     ) {
+        self.network = network
         self.answers = answers
         self.policy = policy
         self.capabilities = capabilities
@@ -119,6 +136,10 @@ final class OperatingSystem: SimulationActor {
         case .registered(let generation) where generation == self.generation:
             registeredThisProcess = true
         case .wake(let mechanism, let boot) where boot == bootCount: wake(for: mechanism, &context)
+        case .backgroundTransferDone(let event, let finished, let sendsLaunchEvents):
+            backgroundTransferDone(
+                event, sessionFinished: finished, sendsLaunchEvents: sendsLaunchEvents, &context)
+        case .networkCondition(let up): networkConditionChanged(up: up, &context)
         case .osTimer(let timer): handle(timer, &context)
         default: break
         }
@@ -185,7 +206,20 @@ final class OperatingSystem: SimulationActor {
             context.send(.liveActivity(action == .startLiveActivity), to: daemon)
         case .networkDown, .networkUp, .networkSlow, .setLowPowerMode, .adjustClock:
             break  // the network's and the app's (`World.schedule` sends them there)
+        case .setBackgroundRefresh(let on):
+            // R-H12: the system's setting; the app reads it (`backgroundRefreshStatus`).
+            backgroundRefreshEnabled = on
+            context.send(.user(action), to: app)
         case .silentPush:
+            // R-H11: without the remote-notification mode only an app in use receives it.
+            guard capabilities.receivesBackgroundNotifications || state == .foreground else {
+                wakeCount += 1
+                context.send(
+                    .deliver(
+                        .wake(WakeTaskID(wakeCount), .remoteNotification), generation: generation,
+                        withheld: .notRelaunched(rule: "R-H11"), boot: nil), to: app)
+                return
+            }
             beginWake(.remoteNotification, &context)
         }
     }
@@ -228,7 +262,14 @@ final class OperatingSystem: SimulationActor {
             setState(.background, &context)
             let awaiting = refreshesAwaitingBackground
             refreshesAwaitingBackground.removeAll()
-            for identifier in awaiting { startWake(.appRefresh(identifier: identifier), &context) }
+            for identifier in awaiting {
+                if backgroundRefreshEnabled {
+                    startWake(.appRefresh(identifier: identifier), &context)
+                } else {
+                    dropWake(.appRefresh(identifier: identifier), rule: "R-H12", &context)
+                }
+            }
+            runDueProcessing(&context)
             reconsiderSuspension(&context)
         case .suspend(let generation):
             suspension = nil
@@ -288,13 +329,19 @@ final class OperatingSystem: SimulationActor {
             case .remoteNotification:
                 // R-H4: the completion handler was not called in time.
                 terminate(.watchdog, &context)
-            case .appRefresh:
+            case .backgroundURLSession:
+                // R-H6: Apple documents no consequence of a completion handler not called;
+                // the wake no longer keeps the app running.
+                reconsiderSuspension(&context)
+            case .appRefresh, .processing:
                 deliverToApp(.wakeExpiring(task), &context)
                 context.setTimer(
                     after: policy.backgroundTaskWatchdogDelay,
                     .osTimer(.wakeWatchdog(task, generation: generation)))
                 reconsiderSuspension(&context)
             }
+        case .processingDue(let identifier):
+            processingDue(identifier, &context)
         case .wakeWatchdog(let task, let generation):
             // R-H3: a task not completed after its expiration call. An app the user brought
             // back to the foreground is not killed.
@@ -310,7 +357,11 @@ final class OperatingSystem: SimulationActor {
 
     /// Runs the app in the background for `kind`: resumes it, launches it, or (a refresh in
     /// the foreground) waits for the background; refused after a force-quit (R-H2).
-    private func beginWake(_ kind: WakeKind, _ context: inout Scheduler<WorldMessage>) {
+    func beginWake(_ kind: WakeKind, _ context: inout Scheduler<WorldMessage>) {
+        // R-H12: with Background App Refresh off, a due task request does not run.
+        if !backgroundRefreshEnabled && kind.needsBackgroundRefresh {
+            return dropWake(kind, rule: "R-H12", &context)
+        }
         switch state {
         case .foreground:
             if case .appRefresh(let identifier) = kind {
@@ -340,15 +391,28 @@ final class OperatingSystem: SimulationActor {
         }
     }
 
+    /// Records that the wake of `kind` never reached the app, naming the rule.
+    private func dropWake(
+        _ kind: WakeKind, rule: String, _ context: inout Scheduler<WorldMessage>
+    ) {
+        wakeCount += 1
+        context.send(
+            .deliver(
+                .wake(WakeTaskID(wakeCount), kind), generation: generation,
+                withheld: .notRelaunched(rule: rule), boot: nil), to: app)
+    }
+
     /// Hands the running background app a wake that keeps it running for its time (R-H3,
     /// R-H4).
-    private func startWake(_ kind: WakeKind, _ context: inout Scheduler<WorldMessage>) {
+    func startWake(_ kind: WakeKind, _ context: inout Scheduler<WorldMessage>) {
         wakeCount += 1
         let task = WakeTaskID(wakeCount)
         let runtime =
             switch kind {
             case .appRefresh: policy.appRefreshRuntime
             case .remoteNotification: policy.remoteNotificationRuntime
+            case .backgroundURLSession: policy.backgroundSessionEventsRuntime
+            case .processing: policy.processingTaskRuntime
             }
         let expiry = context.setTimer(
             after: runtime, .osTimer(.wakeExpired(task, generation: generation)))
@@ -403,7 +467,18 @@ final class OperatingSystem: SimulationActor {
                 after: policy.backgroundWakeRuntime,
                 .osTimer(.wakeRuntimeEnded(generation: generation)))
         }
+        deliverHeldBackgroundTransferEvents(&context)
     }
+
+    /// Launches the ended app into the background for a wake that is not a location event: it
+    /// is not an idle relaunch (R-H1, R-H4, R-H6).
+    func launchForWake(_ context: inout Scheduler<WorldMessage>) {
+        launch(into: .background, &context)
+        launchedInBackground = false
+    }
+
+    /// Resumes the suspended app for a wake.
+    func resumeForWake(_ context: inout Scheduler<WorldMessage>) { resume(&context) }
 
     /// The daemon has an event for the app: resume it, or relaunch it if the rules allow.
     private func wake(for mechanism: RelaunchMechanism, _ context: inout Scheduler<WorldMessage>) {
@@ -464,6 +539,7 @@ final class OperatingSystem: SimulationActor {
                 (identifier, context.setTimer(after: .zero, .osTimer(.appRefreshDue(identifier)))))
         }
         refreshesAwaitingBackground.removeAll()
+        processingAfterTermination(&context)
         cancel(&leaving, &context)
         cancel(&suspension, &context)
         cancel(&wakeRuntime, &context)
@@ -558,6 +634,11 @@ final class OperatingSystem: SimulationActor {
                 submitRefresh(identifier, earliestBegin: earliestBegin, &context)
             case .cancelAppRefresh(let identifier):
                 cancelRefreshes(identifier, &context)
+                cancelProcessing(identifier, &context)
+            case .submitProcessing(let identifier, let earliestBegin, let network, let power):
+                submitProcessing(
+                    identifier, earliestBegin: earliestBegin, requiresNetwork: network,
+                    requiresPower: power, &context)
             case .completeWake(let task, _):
                 if let index = wakes.firstIndex(where: { $0.task == task }) {
                     cancel(&wakes[index].expiry, &context)
@@ -623,10 +704,13 @@ final class OperatingSystem: SimulationActor {
             default: .lifecycle(newState, generation: generation)
             }
         context.send(toApp, to: app)
+        if previous == .suspended && newState.isRunning {
+            deliverHeldBackgroundTransferEvents(&context)
+        }
     }
 
     /// Sends a callback to the current process, through the app's mailbox.
-    private func deliverToApp(_ item: AppItem, _ context: inout Scheduler<WorldMessage>) {
+    func deliverToApp(_ item: AppItem, _ context: inout Scheduler<WorldMessage>) {
         context.send(
             .deliver(item, generation: generation, withheld: nil, boot: nil), to: app)
     }

@@ -95,6 +95,13 @@ extension IOSPolicy {
             ("savedRecordWriteDelay", .duration(\.savedRecordWriteDelay)),
             ("uploadLatency", .duration(\.uploadLatency)),
             ("networkFailurePercent", .count(\.networkFailurePercent, 0...100)),
+            ("backgroundTransferDuration", .duration(\.backgroundTransferDuration)),
+            (
+                "backgroundTransferDiscretionaryDelay",
+                .duration(\.backgroundTransferDiscretionaryDelay)
+            ),
+            ("backgroundSessionEventsRuntime", .duration(\.backgroundSessionEventsRuntime)),
+            ("processingTaskRuntime", .duration(\.processingTaskRuntime)),
         ]
     }
 

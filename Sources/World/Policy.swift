@@ -249,6 +249,33 @@ public struct IOSPolicy: Sendable, Equatable {
     /// research (0, a reliable network, by default).
     public var networkFailurePercent = 0
 
+    // MARK: Background URLSession (R-H5–R-H9)
+
+    /// Time a background session's upload takes in the system's transfer service, from its
+    /// begin to the server accepting its batch, over a working network (R-H5). Apple gives no
+    /// figure; its engineers say background sessions are "significantly slower" than standard
+    /// ones (H: Apple developer forums, thread 71207), so the model assumes 10 s, ten times
+    /// `uploadLatency`. An assumption: a parameter.
+    public var backgroundTransferDuration = VirtualDuration.seconds(10)
+    /// How long the system waits before it begins a discretionary background transfer
+    /// (`isDiscretionary`, or any transfer the app started in the background) (R-H9). Apple
+    /// says only that the system schedules it "at times that are more optimal", such as when
+    /// the device is plugged in and on Wi-Fi, neither of which is modelled; the model assumes
+    /// 15 minutes. An assumption: a parameter.
+    public var backgroundTransferDiscretionaryDelay = VirtualDuration.minutes(15)
+    /// How long an app resumed or launched for a background session's events runs before the
+    /// system may suspend it, unless it calls the completion handler of
+    /// `application(_:handleEventsForBackgroundURLSession:completionHandler:)` sooner (R-H6).
+    /// Apple gives no figure and documents no consequence of not calling the handler; the model
+    /// assumes the 30 s of the other background wakes (`remoteNotificationRuntime`), after which
+    /// the wake no longer keeps the app running (no kill). An assumption: a parameter.
+    public var backgroundSessionEventsRuntime = VirtualDuration.seconds(30)
+    /// How long a processing task (`BGProcessingTask`) keeps the app running in the background
+    /// before its expiration handler is called, as an app refresh's does (R-H10, R-H3). Apple
+    /// says only that it "can take minutes to complete" (H: `BGProcessingTaskRequest`); the
+    /// model assumes 3 minutes. An assumption: a parameter.
+    public var processingTaskRuntime = VirtualDuration.minutes(3)
+
     public init() {}
 }
 

@@ -14,6 +14,14 @@ final class SystemRecord {
     private(set) var lastFix: Fix?
     /// The legacy regions registered and not stopped or refused, in the order registered.
     private(set) var regions: [CircularRegion] = []
+    /// Background upload tasks made so far by any process (R-H5): the last `taskIdentifier`.
+    private(set) var backgroundTaskCount = 0
+
+    /// The next background task's identifier: the system numbers them across processes.
+    func nextBackgroundTaskIdentifier() -> Int {
+        backgroundTaskCount += 1
+        return backgroundTaskCount
+    }
 
     /// An item the daemon sent the app.
     func note(_ item: AppItem) {

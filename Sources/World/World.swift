@@ -103,7 +103,7 @@ public struct World {
             policy: configuration.policy, capabilities: configuration.capabilities,
             authorization: configuration.authorization, accuracy: configuration.accuracy,
             answers: configuration.authorizationAnswers, daemon: daemon, app: app,
-            seed: root.derive("os"))
+            network: network, seed: root.derive("os"))
         let locationDaemon = LocationDaemon(
             policy: configuration.policy, capabilities: configuration.capabilities,
             route: configuration.route, fixPhase: configuration.fixPhase,
@@ -116,8 +116,8 @@ public struct World {
             uptimeAtStart: configuration.uptimeAtStart, os: operatingSystem, daemon: daemon,
             network: network, concurrencyChoices: ordering.kind == .fifo ? nil : ordering.choices)
         networkActor = Network(
-            policy: configuration.policy, app: app, seed: root.derive("network"),
-            deduplication: configuration.serverDeduplication)
+            policy: configuration.policy, app: app, operatingSystem: operatingSystem,
+            seed: root.derive("network"), deduplication: configuration.serverDeduplication)
         precondition(simulation.add(os) == operatingSystem)
         precondition(simulation.add(locationDaemon) == daemon)
         precondition(simulation.add(appProcess) == app)

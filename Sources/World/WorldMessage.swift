@@ -57,6 +57,10 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
     /// `remoteNotificationRuntime` to call its completion handler (R-H4); never after a
     /// force-quit (R-H2). An app in the foreground gets it with no time limit.
     case silentPush
+    /// The user turns Background App Refresh for the app on or off in Settings
+    /// (`UIApplication.backgroundRefreshStatus`): while it is off the system refuses app
+    /// refresh and processing requests and runs none that come due (R-H12). On at the start.
+    case setBackgroundRefresh(Bool)
 
     /// True for the actions only the app process reads (Low Power Mode, the clock).
     var isAppAction: Bool {
@@ -115,6 +119,8 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
         case .trackingOn: Spelling(.user, "tracking", "on")
         case .trackingOff: Spelling(.user, "tracking", "off")
         case .silentPush: Spelling(.network, "silent-push")
+        case .setBackgroundRefresh(let on):
+            Spelling(.user, "background-refresh", value: Self.onOff(on))
         }
     }
 
@@ -129,6 +135,7 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
             .setLowPowerMode(false), .startLiveActivity, .endLiveActivity, .networkDown,
             .networkUp, .networkSlow(.zero), .adjustClock(by: .zero), .trackingOn, .trackingOff,
             .attachTestHost(true), .attachTestHost(false), .silentPush,
+            .setBackgroundRefresh(true), .setBackgroundRefresh(false),
         ]
 }
 
@@ -146,6 +153,8 @@ package enum OSTimer: Sendable, Equatable, CustomStringConvertible {
     case temporaryFullAccuracyAnswered(granted: Bool, generation: Int)
     /// An app refresh request's earliest begin date came (R-H1).
     case appRefreshDue(String)
+    /// A processing request's earliest begin date came, or a due one may run now (R-H10).
+    case processingDue(String)
     /// A wake's time is up (R-H3, R-H4).
     case wakeExpired(WakeTaskID, generation: Int)
     /// An app refresh task still not completed after its expiry (R-H3).
@@ -166,6 +175,7 @@ package enum OSTimer: Sendable, Equatable, CustomStringConvertible {
         case .backgroundTaskWatchdog(let task, let generation):
             "background task \(task) watchdog (process \(generation))"
         case .appRefreshDue(let identifier): "app refresh \(identifier) due"
+        case .processingDue(let identifier): "processing \(identifier) due"
         case .wakeExpired(let task, let generation): "\(task) expired (process \(generation))"
         case .wakeWatchdog(let task, let generation): "\(task) watchdog (process \(generation))"
         }
@@ -242,6 +252,21 @@ package enum WorldMessage: Sendable, CustomStringConvertible {
     /// The requests of process `generation` are cancelled: it was suspended outside a
     /// background task (R-D13) or ended (R-A1, R-F3).
     case cancelUploads(generation: Int, DropReason)
+    /// A background `URLSession` upload handed to the system's transfer service (R-H5).
+    /// `indirect` (boxed) to keep `WorldMessage` within 128 bytes (see `DropReason`).
+    indirect case backgroundUpload(BackgroundUploadRequest)
+    /// The transfer service cancels the background transfers the app process names (R-H5,
+    /// R-H7).
+    case cancelBackgroundTransfers(BackgroundTransferCancellation)
+    /// The operating system asks the network to tell it whether it is up, now and at every
+    /// change (processing requests that require the network, R-H10).
+    case watchNetwork
+    // The network to the operating system.
+    /// Whether the network is up (R-H10), once asked (`watchNetwork`).
+    case networkCondition(up: Bool)
+    /// A background transfer ended; `sessionFinished` when its session has no work left (R-H6).
+    indirect case backgroundTransferDone(
+        BackgroundTransferEvent, sessionFinished: Bool, sendsLaunchEvents: Bool)
     // The operating system to the location daemon.
     case processChanged(ProcessState, generation: Int, cause: TerminationCause?)
     case authorizationChanged(Authorization, AccuracyAuthorization)
@@ -298,6 +323,14 @@ package enum WorldMessage: Sendable, CustomStringConvertible {
         case .upload(let request, let generation): "upload \(request) (process \(generation))"
         case .cancelUploads(let generation, let reason):
             "cancel uploads (process \(generation)): \(reason)"
+        case .backgroundUpload(let request):
+            "background upload \(request) (process \(request.generation))"
+        case .watchNetwork: "watch network"
+        case .networkCondition(let up): "network \(up ? "up" : "down") (to the system)"
+        case .cancelBackgroundTransfers(let cancellation):
+            "cancel background transfers: \(cancellation)"
+        case .backgroundTransferDone(let event, let finished, _):
+            "\(event)" + (finished ? ", session finished" : "")
         case .processChanged(let state, let generation, let cause):
             "process \(generation) \(state.rawValue)\(cause.map { " (\($0.rawValue))" } ?? "")"
         case .authorizationChanged(let authorization, let accuracy):

@@ -65,10 +65,38 @@ public struct AppCapabilities: Sendable, Equatable {
     public var locationBackgroundMode: Bool
     /// The app uses the scene-based life cycle (R-A11: no launch options then).
     public var sceneBased: Bool
+    /// `UIBackgroundModes` as the app declares them, when its profile says (an Info.plist,
+    /// `AppProfile.capabilities(backgroundModes:)`): without `fetch` the system refuses app
+    /// refresh requests, without `processing` processing requests, and without
+    /// `remote-notification` a silent push does not reach an app that is not in the foreground
+    /// (R-H11). Nil: the profile does not say, and the model checks none of these (as before
+    /// the rule).
+    public var backgroundModes: [String]?
+    /// `BGTaskSchedulerPermittedIdentifiers`, when the profile says: the system refuses a task
+    /// request, and a launch handler, whose identifier is not listed (R-H11). Nil: every
+    /// identifier is permitted.
+    public var permittedTaskIdentifiers: [String]?
 
-    public init(locationBackgroundMode: Bool = true, sceneBased: Bool = true) {
+    public init(
+        locationBackgroundMode: Bool = true, sceneBased: Bool = true,
+        backgroundModes: [String]? = nil, permittedTaskIdentifiers: [String]? = nil
+    ) {
         self.locationBackgroundMode = locationBackgroundMode
         self.sceneBased = sceneBased
+        self.backgroundModes = backgroundModes
+        self.permittedTaskIdentifiers = permittedTaskIdentifiers
+    }
+
+    /// Whether the Info.plist lets the app schedule a task with `identifier` that needs the
+    /// background mode `mode` (`fetch` for app refresh, `processing`) (R-H11).
+    public func permitsTask(_ identifier: String, mode: String) -> Bool {
+        (backgroundModes?.contains(mode) ?? true)
+            && (permittedTaskIdentifiers?.contains(identifier) ?? true)
+    }
+
+    /// Whether a silent push reaches the app when it is not in the foreground (R-H11).
+    var receivesBackgroundNotifications: Bool {
+        backgroundModes?.contains("remote-notification") ?? true
     }
 }
 

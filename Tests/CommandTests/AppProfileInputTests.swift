@@ -116,6 +116,18 @@ struct AppProfileInputTests {
         #expect(profile.capabilities.locationBackgroundMode == false)
         #expect(profile.capabilities.sceneBased == false)
         #expect(profile.authorization == BuiltInEngine.session.profile.authorization)
+        // R-H11: the modes as declared, and no permitted task identifier without the key.
+        #expect(profile.capabilities.backgroundModes == ["fetch", "remote-notification"])
+        #expect(profile.capabilities.permittedTaskIdentifiers == [])
+        let listing = infoPlist(modes: ["processing"]).replacingOccurrences(
+            of: "</dict>",
+            with: "\t<key>BGTaskSchedulerPermittedIdentifiers</key>\n\t<array>\n"
+                + "\t\t<string>com.example.clean</string>\n\t</array>\n</dict>")
+        try listing.write(toFile: path, atomically: true, encoding: .utf8)
+        let permitting = try BuiltInEngine.session.profile.declaring(infoPlistAt: path)
+        #expect(permitting.capabilities.permittedTaskIdentifiers == ["com.example.clean"])
+        #expect(permitting.capabilities.permitsTask("com.example.clean", mode: "processing"))
+        #expect(!permitting.capabilities.permitsTask("com.example.clean", mode: "fetch"))
     }
 
     @Test("--info-plist reaches the generator: an app without the location mode is fuzzed apart")
@@ -167,8 +179,10 @@ struct AppProfileInputTests {
 
     @Test("advice breached while it warns is counted under the summary and in --json, not failed")
     func adviceCounted() {
+        // 30 cases: since the generator draws background-refresh (R-H12), seed 1's first case
+        // that breaches the advice is case 26 (it was within 12 before).
         let warned = runTool([
-            "fuzz", "--engine", "starts-undetermined", "--cases", "12", "--corpus",
+            "fuzz", "--engine", "starts-undetermined", "--cases", "30", "--corpus",
             "/nonexistent/c",
         ])
         #expect(warned.code == 0, "\(warned.error)")
@@ -178,7 +192,7 @@ struct AppProfileInputTests {
             "\(warned.standard)")
         #expect(warned.standard.contains("--advice fail makes it a failure"))
         let json = runTool([
-            "fuzz", "--engine", "starts-undetermined", "--cases", "12", "--corpus",
+            "fuzz", "--engine", "starts-undetermined", "--cases", "30", "--corpus",
             "/nonexistent/c", "--json",
         ])
         #expect(

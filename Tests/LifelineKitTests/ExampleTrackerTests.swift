@@ -73,8 +73,9 @@ struct ExampleTrackerTests {
     }
 
     /// The built-in invariants but `uploaded-once`: the example keeps its locations on the
-    /// device (it has no uploader: `URLSession` is not among LifelineKit's shapes yet), so
-    /// "every stored fix reaches the server" does not apply to it.
+    /// device (it has no uploader; `URLSessionKitTests` checks an app that uploads through a
+    /// background `URLSession` against `uploaded-once`), so "every stored fix reaches the
+    /// server" does not apply to it.
     static let invariants = Invariant.builtIn.filter { $0.name != "uploaded-once" }
 
     @Test(

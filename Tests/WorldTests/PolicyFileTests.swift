@@ -199,6 +199,10 @@ struct PolicyEffect: Sendable {
         .init("savedRecordWriteDelay", #""100ms""#, .dataKilledAfterHalfASecond),
         .init("uploadLatency", #""10s""#, .uploads),
         .init("networkFailurePercent", "50", .uploads),
+        .init("backgroundTransferDuration", #""30s""#, .backgroundUpload),
+        .init("backgroundTransferDiscretionaryDelay", #""1m""#, .discretionaryUpload),
+        .init("backgroundSessionEventsRuntime", #""10s""#, .eventsHandlerNeverCalled),
+        .init("processingTaskRuntime", #""1m""#, .processingNotCompleted),
     ]
 }
 

@@ -1,0 +1,284 @@
+// A background `URLSession` with Apple's names (layer 4): upload tasks that the system's
+// transfer service carries on after the app is suspended or ended, and the session delegate's
+// calls when they end (R-H5–R-H9), over the world's `UploadSession.backgroundUploadTask`.
+//
+// On Apple platforms Foundation declares `URLSession`; on Linux FoundationNetworking does. A
+// file that imports both Foundation (and FoundationNetworking) and LifelineKit names these
+// types in two modules, and Swift does not let an importing module's types shadow them in a
+// type position; scoped imports (`import class LifelineKit.URLSession`) take precedence over
+// whole-module imports, which is what docs/your-engine.md tells a team to write.
+import Foundation
+import Simulation
+import World
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+    /// `URLRequest`: Foundation's own, from FoundationNetworking on Linux, so that a tracker that
+    /// imports only Foundation and LifelineKit (as its iOS source imports only Foundation)
+    /// finds it. An alias, so the type is the same whichever import names it.
+    public typealias URLRequest = FoundationNetworking.URLRequest
+#endif
+
+/// `URLSessionConfiguration`: only the background configuration is modelled
+/// (`background(withIdentifier:)`), with `sessionSendsLaunchEvents` (R-H6) and
+/// `isDiscretionary` (R-H9). Other configurations and their properties are not here.
+open class URLSessionConfiguration: NSObject {
+    /// `identifier`: the background session's identifier.
+    public let identifier: String?
+    /// `sessionSendsLaunchEvents` (default true): the system resumes or launches the app in
+    /// the background when the session's transfers are done (R-H6).
+    open var sessionSendsLaunchEvents = true
+    /// `isDiscretionary` (default false): the system may delay the transfers
+    /// (`IOSPolicy.backgroundTransferDiscretionaryDelay`, R-H9). Transfers started while the
+    /// app is in the background are discretionary anyway.
+    open var isDiscretionary = false
+
+    init(identifier: String) {
+        self.identifier = identifier
+        super.init()
+    }
+
+    /// `background(withIdentifier:)`: a configuration whose transfers the system performs in a
+    /// separate process (R-H5). The identifier must not be empty.
+    open class func background(withIdentifier identifier: String) -> URLSessionConfiguration {
+        precondition(!identifier.isEmpty, "a background session's identifier is not empty")
+        return URLSessionConfiguration(identifier: identifier)
+    }
+
+    /// The world's options for this configuration's transfers.
+    var transferOptions: BackgroundTransferOptions {
+        BackgroundTransferOptions(
+            sendsLaunchEvents: sessionSendsLaunchEvents, isDiscretionary: isDiscretionary)
+    }
+}
+
+/// `URLSession` with a background configuration, made in a simulated process
+/// (`init(configuration:delegate:delegateQueue:)`). Its upload tasks go to the system's
+/// transfer service when resumed (R-H5); their ends reach the delegate
+/// (`URLSessionTaskDelegate.urlSession(_:task:didCompleteWithError:)`) while the app runs, or,
+/// when the app was suspended or ended, after `application(_:handleEventsForBackgroundURLSession:
+/// completionHandler:)`, followed by `urlSessionDidFinishEvents(forBackgroundURLSession:)`
+/// (R-H6). A relaunched process receives the events once it makes a session with the same
+/// identifier, as Apple asks ("recreate the background session … using the same session
+/// identifier"). The delegate queue is ignored: the calls run one at a time on the
+/// simulation's thread. Only background sessions and upload tasks are modelled.
+open class URLSession: NSObject {
+    /// `configuration`.
+    public let configuration: URLSessionConfiguration
+    /// `delegate`: held strongly, as `URLSession` holds it.
+    public let delegate: (any URLSessionDelegate)?
+    /// `delegateQueue`: kept, not used.
+    public let delegateQueue: OperationQueue
+    private weak var services: LocationServices?
+    /// The tasks this session object made or was told of, by `taskIdentifier`, in order.
+    private var tasks: [URLSessionTask] = []
+
+    /// `init(configuration:delegate:delegateQueue:)`. Outside a simulated process the session
+    /// is detached: its tasks never run.
+    public init(
+        configuration: URLSessionConfiguration, delegate: (any URLSessionDelegate)?,
+        delegateQueue queue: OperationQueue?
+    ) {
+        self.configuration = configuration
+        self.delegate = delegate
+        delegateQueue = queue ?? OperationQueue()
+        let scope = ProcessScope.current
+        services = scope?.services
+        super.init()
+        scope?.register(self)
+    }
+
+    /// `uploadTask(with:fromFile:)`: an upload of the file at `fileURL`, which the app's
+    /// storage seam made with `SimulatedUploadBody.file(for:)` in this process. The one kind
+    /// of upload a background session carries on after the app ends (R-H5).
+    open func uploadTask(with request: URLRequest, fromFile fileURL: URL) -> URLSessionUploadTask {
+        makeTask(body: fileURL.path, fromFile: true)
+    }
+
+    /// `uploadTask(with:from:)`: an upload of `bodyData`, which the storage seam made with
+    /// `SimulatedUploadBody.data(for:)`. A background session accepts it, but it fails when
+    /// the process that made it ends ("uploads from data instances or a stream fail after the
+    /// app exits", R-H5).
+    open func uploadTask(with request: URLRequest, from bodyData: Data) -> URLSessionUploadTask {
+        makeTask(body: String(decoding: bodyData, as: UTF8.self), fromFile: false)
+    }
+
+    // MARK: - Internals
+
+    private func makeTask(body: String, fromFile: Bool) -> URLSessionUploadTask {
+        guard let identifier = configuration.identifier else {
+            preconditionFailure("LifelineKit models background sessions only")
+        }
+        guard let services, let scope = ProcessScope.current else {
+            return URLSessionUploadTask(taskIdentifier: 0, start: nil)
+        }
+        guard let batch = scope.uploadBody(body) else {
+            preconditionFailure(
+                "upload body \(body) was not made by SimulatedUploadBody in this process")
+        }
+        let options = configuration.transferOptions
+        let task = services.urlSession.makeBackgroundTaskID(session: identifier)
+        let made = URLSessionUploadTask(taskIdentifier: task.taskIdentifier) { delay in
+            services.urlSession.backgroundUploadTask(
+                task, with: batch, fromFile: fromFile, options: options,
+                earliestBeginAfter: delay)
+        }
+        tasks.append(made)
+        return made
+    }
+
+    /// The task with `identifier`: one this object made, or one an earlier process made,
+    /// reconstituted as iOS does for a recreated session.
+    func task(_ identifier: Int) -> URLSessionTask {
+        if let known = tasks.first(where: { $0.taskIdentifier == identifier }) { return known }
+        let reconstituted = URLSessionUploadTask(taskIdentifier: identifier, start: nil)
+        tasks.append(reconstituted)
+        return reconstituted
+    }
+
+    /// Hands the delegate one event of the transfer service.
+    func deliver(_ event: BackgroundSessionEvent) {
+        switch event {
+        case .completed(let completed):
+            let task = task(completed.task.taskIdentifier)
+            task.complete(with: completed.result)
+            (delegate as? any URLSessionTaskDelegate)?.urlSession(
+                self, task: task, didCompleteWithError: task.error)
+        case .finished:
+            delegate?.urlSessionDidFinishEvents(forBackgroundURLSession: self)
+        }
+    }
+}
+
+/// `URLSessionTask`: its `taskIdentifier` (unique among the app's background tasks, across
+/// processes), `earliestBeginDate`, `state`, `error` and `resume()`.
+open class URLSessionTask: NSObject {
+    /// `URLSessionTask.State`.
+    public enum State: Int, Sendable {
+        case running = 0
+        case suspended = 1
+        case canceling = 2
+        case completed = 3
+    }
+
+    /// `taskIdentifier`.
+    public let taskIdentifier: Int
+    /// `earliestBeginDate`: the transfer does not begin before it (read at `resume()`).
+    open var earliestBeginDate: Date?
+    /// `state`: suspended until `resume()`, running, then completed.
+    public internal(set) var state = State.suspended
+    /// `error`: nil for an upload the server accepted; a `URLError` otherwise.
+    public internal(set) var error: (any Error)?
+    /// What `resume()` does: hands the upload to the system with its begin delay.
+    private var start: ((VirtualDuration) -> Void)?
+
+    init(taskIdentifier: Int, start: ((VirtualDuration) -> Void)?) {
+        self.taskIdentifier = taskIdentifier
+        self.start = start
+        super.init()
+    }
+
+    /// `resume()`: hands the upload to the system's transfer service (once).
+    open func resume() {
+        guard state == .suspended, let start else { return }
+        self.start = nil
+        state = .running
+        var delay = VirtualDuration.zero
+        if let begin = earliestBeginDate, let now = ProcessScope.current?.services?.now {
+            let instant = VirtualClock.instant(begin)
+            if instant > now { delay = instant - now }
+        }
+        start(delay)
+    }
+
+    /// The world's end of the transfer, as `error`.
+    func complete(with result: UploadResult) {
+        state = .completed
+        error = Self.error(for: result)
+    }
+
+    static func error(for result: UploadResult) -> (any Error)? {
+        switch result {
+        case .accepted: nil
+        case .failed(.notConnectedToInternet): URLError(.notConnectedToInternet)
+        case .failed(.networkConnectionLost): URLError(.networkConnectionLost)
+        case .failed(.timedOut): URLError(.timedOut)
+        case .failed(.cancelled(.processEnded(.forceQuit))):
+            // R-H7: `URLError.BackgroundTaskCancelledReason.userForceQuitApplication`.
+            URLError(
+                .cancelled,
+                userInfo: [
+                    NSURLErrorBackgroundTaskCancelledReasonKey:
+                        NSURLErrorCancelledReasonUserForceQuitApplication
+                ])
+        case .failed(.cancelled): URLError(.cancelled)
+        }
+    }
+}
+
+/// `URLSessionDataTask`.
+open class URLSessionDataTask: URLSessionTask {}
+
+/// `URLSessionUploadTask`: made by `URLSession.uploadTask(with:fromFile:)` or
+/// `uploadTask(with:from:)`.
+open class URLSessionUploadTask: URLSessionDataTask {}
+
+/// `URLSessionDelegate`, every method optional. Not `Sendable`, unlike Apple's: code written
+/// for the stricter protocol compiles against this one.
+public protocol URLSessionDelegate: NSObjectProtocol {
+    /// `urlSessionDidFinishEvents(forBackgroundURLSession:)`: every event held for the session
+    /// was delivered after the app was resumed or launched for it (R-H6); call the completion
+    /// handler of `application(_:handleEventsForBackgroundURLSession:completionHandler:)` now.
+    func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession)
+}
+
+extension URLSessionDelegate {
+    public func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession) {}
+}
+
+/// `URLSessionTaskDelegate`, every method optional.
+public protocol URLSessionTaskDelegate: URLSessionDelegate {
+    /// `urlSession(_:task:didCompleteWithError:)`: the upload ended; `error` is nil when the
+    /// server accepted it (R-H5–R-H8).
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?)
+}
+
+extension URLSessionTaskDelegate {
+    public func urlSession(
+        _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
+    ) {}
+}
+
+/// The body of a background upload on the simulated device: the world does not model files,
+/// so the app's storage seam (the code a team writes for its tests, as `DeviceLocationStore`
+/// is) turns the rows it uploads into a file URL or a `Data` that stands for them, and the
+/// tracker hands that to `uploadTask(with:fromFile:)` or `uploadTask(with:from:)` unchanged.
+/// Not an Apple API. A body is known only to the process that made it, as a temporary file a
+/// process writes and uploads at once would be.
+public enum SimulatedUploadBody {
+    /// A file URL whose upload sends `batch` to the server.
+    public static func file(for batch: UploadBatch) -> URL {
+        URL(fileURLWithPath: register(batch))
+    }
+
+    /// A body whose upload sends `batch` to the server.
+    public static func data(for batch: UploadBatch) -> Data {
+        Data(register(batch).utf8)
+    }
+
+    private static func register(_ batch: UploadBatch) -> String {
+        guard let scope = ProcessScope.current else {
+            preconditionFailure(
+                "SimulatedUploadBody used outside a simulated process: call it from the app's "
+                    + "code, inside an ApplicationEngine's callbacks")
+        }
+        return scope.registerUploadBody(batch)
+    }
+}
+
+/// One event of a background session for a process's `URLSession` object.
+enum BackgroundSessionEvent {
+    case completed(BackgroundTransferEvent)
+    case finished
+}
