@@ -188,7 +188,9 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     }
 
     /// Clears the flag as the launch rules say (R-B11, R-B12), then resumes before anything
-    /// slow (R-B10), or starts if the user opened the app.
+    /// slow (R-B10), or starts if the user opened the app: at this launch, or since a
+    /// background launch that waited for the first unlock (the user's open comes before the
+    /// unlock's callback).
     private func resumeAtLaunch(services: LocationServices) {
         if seams.resumesBeforeLaunchRules, TrackingRecord(services).isEnabled {
             startMachinery(services: services)
@@ -205,7 +207,7 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
             } else {
                 startMachinery(services: services)
             }
-        } else if launchState == .foreground && settings.startsWhenOpened
+        } else if appState == .foreground && settings.startsWhenOpened
             && TrackingRecord(services).hostStartsWhenOpened(settings.trackingStart)
         {
             start(services: services)

@@ -26,4 +26,29 @@ struct FuzzRegressionTests {
         #expect(told == [.started, .permissionMissing(.notDetermined)])
         #expect(record.violations().isEmpty, "\(record.violations())")
     }
+
+    @Test(
+        "session engine, rebooted as it opened, woken by a silent push before the unlock, then opened: it starts (lifeline fuzz --engine session --long --seed 1)"
+    )
+    func sessionOpenedAfterLockedWake() {
+        let route = Route(
+            start: BuiltInEngine.hostHome, headingDegrees: 90,
+            segments: [.init(.drive, .hours(1), speedMetersPerSecond: 13.9)])
+        let record = RunRecord.run(
+            configuration: WorldConfiguration(
+                policy: .measured, authorization: .always, route: route),
+            actions: [
+                ScheduledAction(.start, .open), ScheduledAction(.start, .leave),
+                ScheduledAction(.start, .reboot),
+                ScheduledAction(.start + .minutes(2), .silentPush),
+                ScheduledAction(.start + .minutes(3), .open),
+            ],
+            horizon: .start + .minutes(70), launchRules: LaunchRules(),
+            engine: { BuiltInEngine.session.make(launchRules: LaunchRules()) })
+        // The enabled flag never reached the disk (the reboot ended the first process within
+        // the write delay), and the push launched the app into the background, locked: the
+        // user's open at 3 min comes before the unlock's callback, and must start tracking.
+        #expect(record.storedFixes.contains { $0.fix.instant > .start + .minutes(3) })
+        #expect(record.violations().isEmpty, "\(record.violations())")
+    }
 }
