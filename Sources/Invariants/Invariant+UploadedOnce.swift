@@ -11,10 +11,12 @@ extension Invariant {
     /// 1. **Never twice.** No fix is stored by the server (in `server.acceptedBatches`) more
     ///    times than it was stored on the disk (a row deleted later counts: it was stored): a
     ///    second acceptance of a stored fix row is a duplicate the engine caused, by sending it
-    ///    under another key, or by sending a request again without an idempotency key or to a
-    ///    server that does not deduplicate (`AppProfile.serverDeduplication`, R-S2). A key a
+    ///    under another key, or by sending a request again to a deduplicating server without
+    ///    its key (`AppProfile.serverDeduplication`, R-S2). A key a
     ///    deduplicating server already holds is answered "already have it" and is no duplicate
-    ///    (`UploadServer.repeatedKeys`).
+    ///    (`UploadServer.repeatedKeys`); a request sent again under its key to a server that
+    ///    stores every request is stored twice by the server's design, which no app that
+    ///    retries can avoid, and is no duplicate of the app's either.
     /// 2. **Eventually.** When the network is up for the last `settle` of the run (no network
     ///    action at all, or the last one is `networkUp` at least `settle` before the horizon),
     ///    every stored fix row is accepted, provided that after both its commit and the network
@@ -31,8 +33,12 @@ extension Invariant {
     ///    the deletion it was on neither the disk nor the server. Judged from what happened: a
     ///    fix the server accepted at any time, before the deletion or after it (a request in
     ///    flight, or a retry from the process's memory, that landed), was not lost in this run,
-    ///    and a deletion less than `settle` before the horizon by a process still alive then is
-    ///    not judged (its request may still land). One violation per deletion commit names the
+    ///    a fix still on the disk in a row not deleted (a row deleted and written again: a
+    ///    store has no update) was not lost, and a deletion less than `settle` before the
+    ///    horizon by a process still alive then is not judged (its request may still land).
+    ///    For an app that hands uploads to the system's background transfer service, rows and
+    ///    deletions wait `backgroundTransferDiscretionaryDelay` plus
+    ///    `backgroundTransferDuration` longer (R-H5, R-H9) in this clause and the last. One violation per deletion commit names the
     ///    fix (the first, and how many, when the commit deleted several), the deletion's commit
     ///    and its process. A deleted row is never "never uploaded" (clause 2) nor a duplicate. This lives here rather than in
     ///    `no-fix-lost-after-restore` because that rule is decided from the disk alone (did every
@@ -79,11 +85,16 @@ struct UploadedOnce {
                     seen = held
                 }
                 if seen.count == 1 { continue }
+                // A retry of the same request to a server that stores every request: no app
+                // that retries can avoid it (R-S2), and one that does not retry loses the
+                // batch. The server's design, not the app's fault.
+                let first = batches[Int(seen.firstBatch)]
+                if first.key == batch.key, record.server.deduplication == .storesEveryRequest {
+                    continue
+                }
                 let stored = storedCounts ?? FixCounts(record.storedFixes.map(\.fix))
                 storedCounts = stored
                 guard Int(seen.count) > stored.count(of: fix) else { continue }
-                let firstIndex = Int(seen.firstBatch)
-                let first = batches[firstIndex]
                 found.append(
                     Violation(
                         invariant: Self.name, instant: batch.instant,
@@ -124,13 +135,23 @@ struct UploadedOnce {
         let processes = record.processes
         // The rows lost, grouped by the deletion that removed them, in the order first met.
         var groups: [(deletion: RowDeletion, lost: [StoredFix])] = []
+        // Fixes still on the disk in a row not deleted: a row deleted and written again (a
+        // store has no update) lost nothing.
+        var kept = FixCounts(record.storedFixes.filter { $0.deletion == nil }.map(\.fix))
         for stored in deleted {
             guard let deletion = stored.deletion,
-                firstAccepted.value(for: FixKey(stored.fix)) == nil
+                firstAccepted.value(for: FixKey(stored.fix)) == nil, !kept.take(stored.fix)
             else { continue }
             let deleter = processes.first { $0.generation == deletion.generation }
             let stillSending = deleter.map { $0.endedAt == nil } ?? false
-            if stillSending, record.horizon - deletion.instant < settle { continue }
+            // A request of a process still running, or a background transfer (which outlives
+            // its process), may still land after the horizon.
+            let wait = settle + backgroundTransferWait
+            if stillSending || backgroundTransferWait > .zero,
+                record.horizon - deletion.instant < wait
+            {
+                continue
+            }
             if let index = groups.firstIndex(where: { $0.deletion == deletion }) {
                 groups[index].lost.append(stored)
             } else {
@@ -157,6 +178,16 @@ struct UploadedOnce {
         }
     }
 
+    /// How much longer than `settle` a row may wait when the app uploads through a background
+    /// `URLSession`: the system starts such a transfer up to
+    /// `backgroundTransferDiscretionaryDelay` after it is handed over (R-H9) and it takes
+    /// `backgroundTransferDuration` (R-H5); zero for an app that never handed one over.
+    private var backgroundTransferWait: VirtualDuration {
+        guard record.digest.lastBackgroundUploadHandedOver != nil else { return .zero }
+        return record.policy.backgroundTransferDiscretionaryDelay
+            + record.policy.backgroundTransferDuration
+    }
+
     private func neverUploaded() -> [Violation] {
         guard let upSince = networkUpSince(), record.horizon - upSince >= settle else { return [] }
         let processes = record.processes
@@ -170,7 +201,7 @@ struct UploadedOnce {
             let from = max(row.durableAt ?? record.horizon, upSince)
             // The runner must also read its data (the store is closed before the first unlock,
             // R-D9).
-            guard record.horizon - from >= settle,
+            guard record.horizon - from >= settle + backgroundTransferWait,
                 let runner = processes.first(where: { process in
                     guard let readable = process.dataReadableAt else { return false }
                     return process.runs(for: settle, within: max(from, readable), record.horizon)

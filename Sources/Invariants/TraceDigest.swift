@@ -46,6 +46,9 @@ public struct TraceDigest: Sendable {
     public private(set) var outOfOrder: [OutOfOrder] = []
     /// When the last upload request began (the network's `begin` timer), if any did.
     public private(set) var lastUploadBegun: Instant?
+    /// When the app last handed an upload to the system's background transfer service
+    /// (R-H5), if it ever did.
+    public private(set) var lastBackgroundUploadHandedOver: Instant?
     /// Locations with a fix delivered to the app's actor (whether or not its code saw them).
     public private(set) var fixesProduced = 0
     /// Fix epochs of the daemon's GNSS (its `fix` timer).
@@ -84,6 +87,8 @@ public struct TraceDigest: Sendable {
             if actor.index == WorldActors.daemonIndex { gnssEpochs += 1 }
         case .networkTimer(.begin):
             lastUploadBegun = instant
+        case .backgroundUpload:
+            lastBackgroundUploadHandedOver = instant
         case .deliver(.location(let update), _, _, _):
             if actor.index == WorldActors.appIndex, update.fix != nil { fixesProduced += 1 }
         case .deliver(.uploadCompleted, _, _, _):

@@ -40,7 +40,7 @@ public struct UIBackgroundTaskIdentifier: RawRepresentable, Hashable, Sendable {
 /// the process's `NotificationCenter.default`, each after the matching delegate call.
 ///
 /// Not here yet (issue 23): `backgroundTimeRemaining` (the world does not tell the app its
-/// remaining background time) and `backgroundRefreshStatus`.
+/// remaining background time).
 open class UIApplication: UIResponder {
     /// `UIApplication.State`.
     public enum State: Int, Sendable {

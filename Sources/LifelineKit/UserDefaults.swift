@@ -43,8 +43,11 @@ open class UserDefaults: @unchecked Sendable {
     /// The domain's prefix in the saved record's keys: empty for the app's own domain.
     private let keyPrefix: String
 
-    /// `UserDefaults.standard`: the app's own domain.
-    open class var standard: UserDefaults { UserDefaults(prefix: "") }
+    /// `UserDefaults.standard`: the app's own domain, one object per simulated process.
+    open class var standard: UserDefaults { standardOfProcess.value }
+
+    /// The simulated process's `standard`.
+    private static let standardOfProcess = ProcessLocal { UserDefaults(prefix: "") }
 
     /// `init()`: the app's own domain, like `standard`.
     public convenience init() { self.init(prefix: "") }

@@ -39,6 +39,9 @@ final class BrokenEngine: TrackingEngine {
         /// As `deletesUploadedRows`, but deletes each row when it first sends it, before the
         /// server accepted it.
         case deletesBeforeAcceptance
+        /// Not a flaw: rewrites each fix row once it is stored (deleted and inserted again
+        /// with a note, in one commit, as a store without an update must), and never uploads.
+        case rewritesRows
     }
 
     let flaw: Flaw
@@ -141,11 +144,16 @@ final class BrokenEngine: TrackingEngine {
         guard let store = try? services.openStore() else { return }
         store.insert(StoredRow(key: FixRecorder.fixRowKey, fix: fix))
         if flaw != .neverCommits { store.commit() }
+        if flaw == .rewritesRows {
+            store.delete(StoredRow(key: FixRecorder.fixRowKey, fix: fix))
+            store.insert(StoredRow(key: FixRecorder.fixRowKey, fix: fix, text: "rewritten"))
+            store.commit()
+        }
         events.append(.fixAccepted(fix))
     }
 
     func storeDidCommit(_ commit: CommitID, services: LocationServices) {
-        guard flaw != .neverUploads else { return }
+        guard flaw != .neverUploads, flaw != .rewritesRows else { return }
         if deletes { return sendUnsent(services) }
         guard flaw == .uploadsTwice else {
             return uploader.storeDidCommit(commit, services: services)

@@ -108,6 +108,23 @@ struct DeletionInvariantTests {
         #expect(Invariant.noFixLostAfterRestore().check(record).isEmpty)
     }
 
+    @Test("a row deleted and written again (a store has no update) lost nothing")
+    func rewrittenRowsHold() {
+        let route = Route(
+            start: BuiltInEngine.hostHome, headingDegrees: 90,
+            segments: [.init(.drive, .hours(1), speedMetersPerSecond: 13.9)])
+        let record = RunRecord.run(
+            configuration: WorldConfiguration(
+                policy: .measured, authorization: .always, route: route),
+            actions: [ScheduledAction(.start, .networkDown), ScheduledAction(.start, .open)],
+            horizon: .start + .minutes(30), launchRules: LaunchRules()
+        ) { BrokenEngine(.rewritesRows) }
+        let deleted = record.storedFixes.filter { $0.deletion != nil }
+        #expect(deleted.count > 100, "the engine rewrote its rows")
+        #expect(record.server.acceptedBatches.isEmpty)
+        #expect(Invariant.uploadedOnce().check(record).isEmpty)
+    }
+
     @Test(
         "a row deleted when sent, whose request landed, is no loss: judged by what happened"
     )
@@ -127,33 +144,26 @@ struct DeletionInvariantTests {
     }
 
     @Test(
-        "a server that stores every request: a retry after a lost answer is a duplicate, named as such"
+        "a server that stores every request: a retry it stores twice is the server's design, no duplicate of the app's"
     )
     func nonDeduplicatingServerDuplicates() {
-        var found: [Violation] = []
+        var storedTwice = 0
         for seed: UInt64 in 1...5 {
             let record = run(.none, .backgrounded) {
                 $0.policy.networkFailurePercent = 40
                 $0.seed = seed
                 $0.serverDeduplication = .storesEveryRequest
             }
-            found += Invariant.uploadedOnce().check(record)
-            // The same runs against a deduplicating server: no duplicate.
-            let keyed = run(.none, .backgrounded) {
-                $0.policy.networkFailurePercent = 40
-                $0.seed = seed
-            }
-            let duplicates = Invariant.uploadedOnce().check(keyed).filter {
+            // The server stored some retry twice (a key it accepted twice)...
+            let keys = record.server.acceptedBatches.map { "\($0.key)" }
+            storedTwice += keys.count - Set(keys).count
+            // ...which no uploader that retries can avoid: not the app's fault.
+            let duplicates = Invariant.uploadedOnce().check(record).filter {
                 $0.explanation.contains("a second time")
             }
             #expect(duplicates.isEmpty, "seed \(seed): \(duplicates.map(\.description))")
         }
-        #expect(!found.isEmpty, "some retry was stored twice")
-        #expect(
-            found.allSatisfy {
-                $0.explanation.contains(
-                    "the engine sent the batch again under its key, and the server (which "
-                        + "stores-every-request) stored it twice")
-            }, "\(found.map(\.explanation))")
+        #expect(storedTwice > 0, "some retry was stored twice by the server")
     }
+
 }
