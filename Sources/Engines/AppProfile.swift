@@ -58,8 +58,9 @@ public struct AppProfile: Sendable, Equatable {
     }
 
     /// The background modes an Info.plist may list (`UIBackgroundModes`, Apple's Information
-    /// Property List reference), in its order. Only `location` changes what the world does;
-    /// the others are accepted and have no effect in the model.
+    /// Property List reference), in its order. `location` (R-A3) and `fetch`,
+    /// `remote-notification` and `processing` (R-H11) change what the world does; the others
+    /// are accepted and have no effect in the model.
     public static let knownBackgroundModes = [
         "audio", "location", "voip", "external-accessory", "bluetooth-central",
         "bluetooth-peripheral", "fetch", "remote-notification", "processing",

@@ -58,11 +58,27 @@ extension Scenario: CustomStringConvertible {
             .map { "\($0.key)=\(engine.settings[keyPath: $0.keyPath])" }
     }
 
-    /// The declared capabilities' words, or `none`.
+    /// The declared capabilities' words, or `none`; then the Info.plist's background modes
+    /// and permitted task identifiers when the scenario declares them (R-H11:
+    /// `modes=fetch,location`, `tasks=com.example.refresh`; `none` for an empty list).
     private var capabilitiesWords: [String] {
-        let words = Self.capabilityFields.filter { capabilities[keyPath: $0.keyPath] }.map(\.word)
-        return words.isEmpty ? [Self.noCapabilities] : words
+        var words = Self.capabilityFields.filter { capabilities[keyPath: $0.keyPath] }.map(\.word)
+        if words.isEmpty { words = [Self.noCapabilities] }
+        for (key, list) in [
+            (Self.modesKey, capabilities.backgroundModes),
+            (Self.tasksKey, capabilities.permittedTaskIdentifiers),
+        ] {
+            guard let list else { continue }
+            words.append(
+                "\(key)=\(list.isEmpty ? Self.noCapabilities : list.joined(separator: ","))")
+        }
+        return words
     }
+
+    /// The capabilities line's key for the Info.plist's `UIBackgroundModes`.
+    static let modesKey = "modes"
+    /// The capabilities line's key for `BGTaskSchedulerPermittedIdentifiers`.
+    static let tasksKey = "tasks"
 
     /// Every capability by its word in a file, in the order they print.
     static var capabilityFields: [(word: String, keyPath: WritableKeyPath<AppCapabilities, Bool>)] {

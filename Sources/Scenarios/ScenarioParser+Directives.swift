@@ -67,13 +67,22 @@ extension ScenarioParser {
         let fields = Scenario.capabilityFields
         let what = "a capability (\(fields.map(\.word).joined(separator: ", "))) or 'none'"
         var capabilities = AppCapabilities(locationBackgroundMode: false, sceneBased: false)
-        if reader.skip(Scenario.noCapabilities) {
-            scenario.capabilities = capabilities
-            return
-        }
+        let declaresNone = reader.skip(Scenario.noCapabilities)
         var words: [String] = []
-        repeat {
+        while declaresNone ? reader.peek != nil : (words.isEmpty || reader.peek != nil) {
             let token = try reader.next(what)
+            if let list = try readInfoPlistList(token, reader) {
+                if token.text.hasPrefix(Scenario.modesKey + "=") {
+                    capabilities.backgroundModes = list
+                } else {
+                    capabilities.permittedTaskIdentifiers = list
+                }
+                words.append(token.text)
+                continue
+            }
+            if declaresNone {
+                throw reader.fail(token, expected: "'modes=…' or 'tasks=…' after 'none'")
+            }
             let keyPath = try reader.choice(
                 token, "a capability", fields.map { ($0.word, $0.keyPath) })
             if words.contains(token.text) {
@@ -82,8 +91,36 @@ extension ScenarioParser {
             }
             words.append(token.text)
             capabilities[keyPath: keyPath] = true
-        } while reader.peek != nil
+        }
         scenario.capabilities = capabilities
+    }
+
+    /// `modes=A,B` (background modes from `AppProfile.knownBackgroundModes`) or `tasks=A,B`
+    /// (task identifiers) of a capabilities line, `none` for an empty list; nil for another
+    /// word.
+    private func readInfoPlistList(
+        _ token: ScenarioToken, _ reader: ScenarioTokenReader
+    ) throws(ScenarioParseError) -> [String]? {
+        let parts = token.text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, [Scenario.modesKey, Scenario.tasksKey].contains(String(parts[0]))
+        else { return nil }
+        let value = String(parts[1])
+        guard !value.isEmpty else {
+            throw reader.fail(
+                token, expected: "a comma-separated list after '\(parts[0])=', or 'none'")
+        }
+        if value == Scenario.noCapabilities { return [] }
+        let list = value.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        for item in list where item.isEmpty {
+            throw reader.fail(token, expected: "a comma-separated list without empty items")
+        }
+        if parts[0] == Scenario.modesKey {
+            for mode in list where !AppProfile.knownBackgroundModes.contains(mode) {
+                let known = AppProfile.knownBackgroundModes.joined(separator: ", ")
+                throw reader.fail(token, "expected background modes (\(known)), found '\(mode)'")
+            }
+        }
+        return list
     }
 
     /// `answers [whenInUse=…] [always=…] [responseDelay=…] [temporaryFullAccuracy=…]`.

@@ -13,6 +13,7 @@ extension Scenario {
     ///     authorization not-determined|when-in-use|always|denied
     ///     accuracy full|reduced
     ///     capabilities none | location-background [scene-based]
+    ///             [modes=MODE,…|none] [tasks=ID,…|none]  the Info.plist's lists (R-H11)
     ///     answers [whenInUse=when-in-use|denied] [always=always|when-in-use]
     ///             [responseDelay=DURATION] [temporaryFullAccuracy=BOOL]
     ///     ordering fifo | random:SEED | pct:SEED:DEPTH
