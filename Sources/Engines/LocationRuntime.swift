@@ -182,6 +182,7 @@ public final class LocationRuntime: RecordingEngine {
     public func lifecycleChanged(to state: ProcessState, services: LocationServices) {
         appState = state
         guard state == .foreground else { return }
+        if featuresLoaded, !featuresFromRecord { takeFirstOpenFeatures(services) }
         reconcile(services)  // a background activity session waits for the foreground (R-C5)
         requestAuthorizationIfNeeded(services)
         onForeground?(self, services)
@@ -228,9 +229,8 @@ public final class LocationRuntime: RecordingEngine {
             } else {
                 tell(.runtime(.savedFeaturesUnreadable))
             }
-        } else if launchedIn == .foreground && !settings.initialFeatures.isEmpty {
-            features = settings.initialFeatures
-            save(services)
+        } else if appState == .foreground {
+            takeFirstOpenFeatures(services)
         }
         featuresLoaded = true
         if !pendingChanges.isEmpty {
@@ -244,6 +244,18 @@ public final class LocationRuntime: RecordingEngine {
             requestAuthorizationIfNeeded(services)
             onForeground?(self, services)
         }
+    }
+
+    /// The host app's first-open features, when the user opens an app that has saved none:
+    /// at a foreground launch, after a background launch that waited for the first unlock
+    /// (the open comes before the unlock's callback), or when the user opens a process the
+    /// system launched in the background.
+    private func takeFirstOpenFeatures(_ services: LocationServices) {
+        guard !settings.initialFeatures.isEmpty,
+            services.userDefaults.string(forKey: Self.featuresKey) == nil
+        else { return }
+        features = settings.initialFeatures
+        save(services)
     }
 
     /// Applies a host app's change: saved at once, then the objects follow.
