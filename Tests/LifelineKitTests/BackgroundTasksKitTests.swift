@@ -62,21 +62,9 @@ func runWakeApp(
     }
 ) -> (World, Journal) {
     let journal = Journal()
-    var world = World(
-        WorldConfiguration(
-            policy: .iOS18, capabilities: AppCapabilities(sceneBased: false),
-            authorization: .whenInUse, route: drive(20, parkedFor: .hours(1)))
-    ) {
-        ApplicationEngine(
-            delegate: { _ in
-                WakeApp(journal: journal, completesPush: completesPush, handle: handle)
-            },
-            setTracking: { _, _ in })
+    let world = runParkedApp(until: end, actions: actions) {
+        WakeApp(journal: journal, completesPush: completesPush, handle: handle)
     }
-    for (seconds, action) in actions {
-        world.schedule(action, at: .start + VirtualDuration(seconds: seconds))
-    }
-    world.run(until: .start + VirtualDuration(seconds: end))
     return (world, journal)
 }
 

@@ -159,3 +159,25 @@ func runProbe(
     world.run(until: .start + VirtualDuration(seconds: end))
     return (world, journal)
 }
+
+/// Runs the app delegate `makeDelegate` makes (a fresh one at every launch) on a device parked
+/// for an hour and then driving, When In Use, with `actions` at their seconds, until `end`
+/// seconds: the world the wake-path, processing, defaults and notification tests share.
+func runParkedApp<Delegate: UIApplicationDelegate & SendableMetatype>(
+    until end: Double, actions: [(Double, UserAction)],
+    capabilities: AppCapabilities = AppCapabilities(sceneBased: false),
+    delegate makeDelegate: @escaping () -> Delegate
+) -> World {
+    var world = World(
+        WorldConfiguration(
+            policy: .iOS18, capabilities: capabilities, authorization: .whenInUse,
+            route: drive(20, parkedFor: .hours(1)))
+    ) {
+        ApplicationEngine(delegate: { _ in makeDelegate() }, setTracking: { _, _ in })
+    }
+    for (seconds, action) in actions {
+        world.schedule(action, at: .start + VirtualDuration(seconds: seconds))
+    }
+    world.run(until: .start + VirtualDuration(seconds: end))
+    return world
+}

@@ -49,23 +49,10 @@ func runProcessingApp(
     actions: [(Double, UserAction)], requiresNetwork: Bool = false, requiresPower: Bool = false
 ) -> [String] {
     let journal = Journal()
-    var world = World(
-        WorldConfiguration(
-            policy: .iOS18, capabilities: AppCapabilities(sceneBased: false),
-            authorization: .whenInUse, route: drive(20, parkedFor: .hours(1)))
-    ) {
-        ApplicationEngine(
-            delegate: { _ in
-                ProcessingApp(
-                    journal: journal, requiresNetwork: requiresNetwork,
-                    requiresPower: requiresPower)
-            },
-            setTracking: { _, _ in })
+    _ = runParkedApp(until: 300, actions: actions) {
+        ProcessingApp(
+            journal: journal, requiresNetwork: requiresNetwork, requiresPower: requiresPower)
     }
-    for (seconds, action) in actions {
-        world.schedule(action, at: .start + VirtualDuration(seconds: seconds))
-    }
-    world.run(until: .start + .seconds(300))
     return journal.notes
 }
 
@@ -121,16 +108,9 @@ final class PermittedTasksApp: UIResponder, UIApplicationDelegate {
 extension ProcessingTaskKitTests {
     func permittedTasksNotes(_ capabilities: AppCapabilities) -> [String] {
         let journal = Journal()
-        var world = World(
-            WorldConfiguration(
-                policy: .iOS18, capabilities: capabilities, authorization: .whenInUse,
-                route: drive(20, parkedFor: .hours(1)))
-        ) {
-            ApplicationEngine(
-                delegate: { _ in PermittedTasksApp(journal: journal) }, setTracking: { _, _ in })
+        _ = runParkedApp(until: 10, actions: [(0, .open)], capabilities: capabilities) {
+            PermittedTasksApp(journal: journal)
         }
-        world.schedule(.open, at: .start)
-        world.run(until: .start + .seconds(10))
         return journal.notes
     }
 
@@ -180,18 +160,7 @@ extension ProcessingTaskKitTests {
     func backgroundRefreshOff() {
         func notes(_ actions: [(Double, UserAction)]) -> [String] {
             let journal = Journal()
-            var world = World(
-                WorldConfiguration(
-                    policy: .iOS18, capabilities: AppCapabilities(sceneBased: false),
-                    authorization: .whenInUse, route: drive(20, parkedFor: .hours(1)))
-            ) {
-                ApplicationEngine(
-                    delegate: { _ in RefreshStatusApp(journal: journal) }, setTracking: { _, _ in })
-            }
-            for (seconds, action) in actions {
-                world.schedule(action, at: .start + VirtualDuration(seconds: seconds))
-            }
-            world.run(until: .start + .seconds(10))
+            _ = runParkedApp(until: 10, actions: actions) { RefreshStatusApp(journal: journal) }
             return journal.notes
         }
         #expect(notes([(1, .open)]) == ["status available", "submitted"])

@@ -60,19 +60,9 @@ func runDefaultsApp(
     launched: @escaping (Journal) -> Void = { _ in }
 ) -> (World, Journal) {
     let journal = Journal()
-    var world = World(
-        WorldConfiguration(
-            policy: .iOS18, capabilities: AppCapabilities(sceneBased: false),
-            authorization: .whenInUse, route: drive(20, parkedFor: .hours(1)))
-    ) {
-        ApplicationEngine(
-            delegate: { _ in DefaultsApp(journal: journal, launched: launched) },
-            setTracking: { _, _ in })
+    let world = runParkedApp(until: end, actions: actions) {
+        DefaultsApp(journal: journal, launched: launched)
     }
-    for (seconds, action) in actions {
-        world.schedule(action, at: .start + VirtualDuration(seconds: seconds))
-    }
-    world.run(until: .start + VirtualDuration(seconds: end))
     return (world, journal)
 }
 
