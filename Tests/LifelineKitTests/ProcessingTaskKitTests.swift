@@ -92,15 +92,7 @@ final class PermittedTasksApp: UIResponder, UIApplicationDelegate {
             forTaskWithIdentifier: "com.example.refresh", using: nil
         ) { $0.setTaskCompleted(success: true) }
         journal.note("registered \(registered)")
-        do {
-            try BGTaskScheduler.shared.submit(
-                BGAppRefreshTaskRequest(identifier: "com.example.refresh"))
-            journal.note("submitted")
-        } catch let error as BGTaskScheduler.Error {
-            journal.note("refused \(error.code)")
-        } catch {
-            journal.note("other error")
-        }
+        submitRefresh(noting: journal)
         return true
     }
 }
@@ -142,15 +134,7 @@ final class RefreshStatusApp: UIResponder, UIApplicationDelegate {
         didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
     ) -> Bool {
         journal.note("status \(application.backgroundRefreshStatus)")
-        do {
-            try BGTaskScheduler.shared.submit(
-                BGAppRefreshTaskRequest(identifier: "com.example.refresh"))
-            journal.note("submitted")
-        } catch let error as BGTaskScheduler.Error {
-            journal.note("refused \(error.code)")
-        } catch {
-            journal.note("other error")
-        }
+        submitRefresh(noting: journal)
         return true
     }
 }
@@ -167,5 +151,18 @@ extension ProcessingTaskKitTests {
         #expect(
             notes([(0, .setBackgroundRefresh(false)), (1, .open)])
                 == ["status denied", "refused unavailable"])
+    }
+}
+
+/// Submits an app refresh request for `com.example.refresh` and notes what `submit` did.
+func submitRefresh(noting journal: Journal) {
+    do {
+        try BGTaskScheduler.shared.submit(
+            BGAppRefreshTaskRequest(identifier: "com.example.refresh"))
+        journal.note("submitted")
+    } catch let error as BGTaskScheduler.Error {
+        journal.note("refused \(error.code)")
+    } catch {
+        journal.note("other error")
     }
 }
