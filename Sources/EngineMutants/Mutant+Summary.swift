@@ -32,7 +32,7 @@ extension Mutant {
         case .forgetsEnabledFlag:
             "session: keeps its enabled flag in memory only, so a relaunch resumes nothing"
         case .deletesFailedBatch:
-            "session: deletes a batch's rows when its upload fails (R-D13)"
+            "session: deletes a batch's rows when its upload fails (R-S1)"
         }
     }
 }

@@ -53,7 +53,7 @@ public enum Mutant: String, Sendable, CaseIterable, CustomStringConvertible {
     case forgetsEnabledFlag = "forgets-enabled-flag"
     /// The session engine gives up on a batch whose upload failed and deletes its rows from the
     /// store (so that a bad batch is not retried for ever): a timeout or a lost connection
-    /// deletes fixes the server never accepted (R-D13).
+    /// deletes fixes the server never accepted (R-S1).
     case deletesFailedBatch = "deletes-failed-batch"
 
     public var description: String { rawValue }
