@@ -118,10 +118,10 @@ open class URLSession: NSObject {
         }
         let options = configuration.transferOptions
         let task = services.urlSession.makeBackgroundTaskID(session: identifier)
-        let made = URLSessionUploadTask(taskIdentifier: task.taskIdentifier) { delay in
+        let made = URLSessionUploadTask(taskIdentifier: task.taskIdentifier) { delay, label in
             services.urlSession.backgroundUploadTask(
                 task, with: batch, fromFile: fromFile, options: options,
-                earliestBeginAfter: delay)
+                earliestBeginAfter: delay, taskDescription: label)
         }
         tasks.append(made)
         return made
@@ -141,6 +141,7 @@ open class URLSession: NSObject {
         switch event {
         case .completed(let completed):
             let task = task(completed.task.taskIdentifier)
+            if let label = completed.taskDescription { task.taskDescription = label }
             task.complete(with: completed.result)
             (delegate as? any URLSessionTaskDelegate)?.urlSession(
                 self, task: task, didCompleteWithError: task.error)
@@ -151,7 +152,7 @@ open class URLSession: NSObject {
 }
 
 /// `URLSessionTask`: its `taskIdentifier` (unique among the app's background tasks, across
-/// processes), `earliestBeginDate`, `state`, `error` and `resume()`.
+/// processes), `taskDescription`, `earliestBeginDate`, `state`, `error` and `resume()`.
 open class URLSessionTask: NSObject {
     /// `URLSessionTask.State`.
     public enum State: Int, Sendable {
@@ -165,14 +166,18 @@ open class URLSessionTask: NSObject {
     public let taskIdentifier: Int
     /// `earliestBeginDate`: the transfer does not begin before it (read at `resume()`).
     open var earliestBeginDate: Date?
+    /// `taskDescription`: the app's own label for the task. The system keeps the label it had
+    /// at `resume()` with the transfer, so the task a relaunched process is handed carries it
+    /// (how an app tells which of its rows a finished upload held).
+    open var taskDescription: String?
     /// `state`: suspended until `resume()`, running, then completed.
     public internal(set) var state = State.suspended
     /// `error`: nil for an upload the server accepted; a `URLError` otherwise.
     public internal(set) var error: (any Error)?
     /// What `resume()` does: hands the upload to the system with its begin delay.
-    private var start: ((VirtualDuration) -> Void)?
+    private var start: ((VirtualDuration, String?) -> Void)?
 
-    init(taskIdentifier: Int, start: ((VirtualDuration) -> Void)?) {
+    init(taskIdentifier: Int, start: ((VirtualDuration, String?) -> Void)?) {
         self.taskIdentifier = taskIdentifier
         self.start = start
         super.init()
@@ -188,7 +193,7 @@ open class URLSessionTask: NSObject {
             let instant = VirtualClock.instant(begin)
             if instant > now { delay = instant - now }
         }
-        start(delay)
+        start(delay, taskDescription)
     }
 
     /// The world's end of the transfer, as `error`.

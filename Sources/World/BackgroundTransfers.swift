@@ -45,10 +45,14 @@ public struct BackgroundTransferOptions: Sendable, Equatable {
 public struct BackgroundTransferEvent: Sendable, Equatable, CustomStringConvertible {
     public var task: BackgroundTransferID
     public var result: UploadResult
+    /// The app's own label for the task (`URLSessionTask.taskDescription`), kept by the system
+    /// with the transfer and handed back with its end, in whatever process gets it.
+    public var taskDescription: String?
 
-    public init(task: BackgroundTransferID, result: UploadResult) {
+    public init(task: BackgroundTransferID, result: UploadResult, taskDescription: String? = nil) {
         self.task = task
         self.result = result
+        self.taskDescription = taskDescription
     }
 
     public var description: String { "\(task) completed: \(result)" }
@@ -69,6 +73,8 @@ package struct BackgroundUploadRequest: Sendable, Equatable, CustomStringConvert
     package var startedInBackground = false
     /// Set by the app process: the process that made it.
     package var generation = 0
+    /// `URLSessionTask.taskDescription` at `resume()`, returned with the task's end.
+    package var taskDescription: String?
 
     package var description: String {
         "\(task) \(batch)" + (fromFile ? "" : " from data")
@@ -225,7 +231,8 @@ extension Network {
         let finished = !backgroundTransfers.hasTransfers(of: request.task.session)
         context.send(
             .backgroundTransferDone(
-                BackgroundTransferEvent(task: request.task, result: result),
+                BackgroundTransferEvent(
+                    task: request.task, result: result, taskDescription: request.taskDescription),
                 sessionFinished: finished, sendsLaunchEvents: request.options.sendsLaunchEvents),
             to: operatingSystem)
     }

@@ -805,13 +805,15 @@ public final class UploadSession {
     /// Hands the system `task`, made by `makeBackgroundTaskID(session:)`.
     package func backgroundUploadTask(
         _ task: BackgroundTransferID, with batch: UploadBatch, fromFile: Bool,
-        options: BackgroundTransferOptions, earliestBeginAfter delay: VirtualDuration
+        options: BackgroundTransferOptions, earliestBeginAfter delay: VirtualDuration,
+        taskDescription: String? = nil
     ) {
         guard !storage.halted else { return }
-        backgroundRequests.append(
-            BackgroundUploadRequest(
-                task: task, batch: batch, earliestBeginDelay: delay, options: options,
-                fromFile: fromFile))
+        var request = BackgroundUploadRequest(
+            task: task, batch: batch, earliestBeginDelay: delay, options: options,
+            fromFile: fromFile)
+        request.taskDescription = taskDescription
+        backgroundRequests.append(request)
     }
 
     /// `uploadTask(with:from:)` and `resume()`: sends `batch`, beginning after

@@ -41,6 +41,8 @@ final class UploadingApp: UIResponder, UIApplicationDelegate, CLLocationManagerD
     let services: LocationServices
     let journal: Journal
     let forgetsBeforeCompletion: Bool
+    /// Labels each task with its rows (`taskDescription`) and notes the label it gets back.
+    var labelsTasks = false
     private var manager: CLLocationManager?
     private var session: URLSession?
     private var eventsCompletionHandler: (() -> Void)?
@@ -99,6 +101,7 @@ final class UploadingApp: UIResponder, UIApplicationDelegate, CLLocationManagerD
             "task \(task.taskIdentifier) "
                 + (error == nil ? "uploaded" : "failed \(code?.rawValue ?? 0)")
                 + (forceQuit ? " (user force-quit)" : ""))
+        if labelsTasks { journal.note("label \(task.taskDescription ?? "none")") }
         guard !forgetsBeforeCompletion, let sent = lastSent() else { return }
         if error == nil {
             mark("upload.done", String(sent.first + sent.count))
@@ -165,6 +168,7 @@ final class UploadingApp: UIResponder, UIApplicationDelegate, CLLocationManagerD
         let task = session.uploadTask(
             with: request, fromFile: SimulatedUploadBody.file(for: batch))
         task.earliestBeginDate = Date().addingTimeInterval(60)
+        if labelsTasks { task.taskDescription = "rows \(first) to \(first + rows.count - 1)" }
         task.resume()
         journal.note("upload task \(task.taskIdentifier) of \(rows.count) rows")
         if forgetsBeforeCompletion {
@@ -178,7 +182,7 @@ final class UploadingApp: UIResponder, UIApplicationDelegate, CLLocationManagerD
 /// Runs `UploadingApp` on a drive and returns the run's record and the app's journal.
 func runUploadingApp(
     actions: [(Double, UserAction)], horizon: Double, forgetsBeforeCompletion: Bool = false,
-    ordering: OrderingSpecification = .fifo
+    labelsTasks: Bool = false, ordering: OrderingSpecification = .fifo
 ) -> (RunRecord, Journal) {
     let journal = Journal()
     let record = RunRecord.run(
@@ -190,9 +194,11 @@ func runUploadingApp(
     ) {
         ApplicationEngine(
             delegate: { services in
-                UploadingApp(
+                let app = UploadingApp(
                     services: services, journal: journal,
                     forgetsBeforeCompletion: forgetsBeforeCompletion)
+                app.labelsTasks = labelsTasks
+                return app
             },
             setTracking: { _, _ in })
     }
@@ -224,6 +230,21 @@ struct URLSessionKitTests {
                 "upload task 1 of 25 rows", "launch background",
                 "handle events com.example.uploads background", "task 1 uploaded",
                 "events finished",
+            ])
+    }
+
+    @Test(
+        "taskDescription set before resume() comes back on the task a relaunched process is handed"
+    )
+    func relaunchedProcessReadsTheLabel() {
+        let (_, journal) = runUploadingApp(
+            actions: [(0, .open), (30, .leave), (60, .memoryPressure)], horizon: 200,
+            labelsTasks: true)
+        #expect(
+            Array(journal.notes.drop { !$0.hasPrefix("upload task") }) == [
+                "upload task 1 of 25 rows", "launch background",
+                "handle events com.example.uploads background", "task 1 uploaded",
+                "label rows 0 to 24", "events finished",
             ])
     }
 
