@@ -38,9 +38,10 @@ extension Invariant {
     ///    horizon by a process still alive then is not judged (its request may still land).
     ///    For an app that hands uploads to the system's background transfer service, rows and
     ///    deletions wait `backgroundTransferDiscretionaryDelay` plus
-    ///    `backgroundTransferDuration` longer (R-H5, R-H9) in this clause and the last. One violation per deletion commit names the
-    ///    fix (the first, and how many, when the commit deleted several), the deletion's commit
-    ///    and its process. A deleted row is never "never uploaded" (clause 2) nor a duplicate. This lives here rather than in
+    ///    `backgroundTransferDuration` longer (R-H5, R-H9) in this clause and the last. One
+    ///    violation per deletion commit names the fix (the first, and how many, when the
+    ///    commit deleted several), the deletion's commit and its process. A deleted row is
+    ///    never "never uploaded" (clause 2) nor a duplicate. This lives here rather than in
     ///    `no-fix-lost-after-restore` because that rule is decided from the disk alone (did every
     ///    inserted row reach it?), and the deleted row did reach it; whether deleting it lost it
     ///    depends only on the server's acceptances, which are this rule's, and a row deleted
@@ -62,7 +63,7 @@ struct UploadedOnce {
     let settle: VirtualDuration
 
     func violations() -> [Violation] {
-        (duplicates() + neverUploaded() + deletedBeforeAccepted()).sortedByInstant()
+        (duplicates() + neverUploaded() + deletedAndLost()).sortedByInstant()
     }
 
     private func duplicates() -> [Violation] {
@@ -118,35 +119,28 @@ struct UploadedOnce {
             + "\(record.server.deduplication.rawValue)) stored it twice"
     }
 
-    /// Clause 3: every deleted fix row, deleted at or after the server first accepted its fix.
-    /// One violation per deletion commit, naming its first fix (and how many it deleted).
-    private func deletedBeforeAccepted() -> [Violation] {
+    /// Clause 3: the deleted fix rows that the server never accepted and no row left on the
+    /// disk still holds. One violation per deletion commit, naming its first fix (and how
+    /// many it deleted).
+    private func deletedAndLost() -> [Violation] {
         let deleted = record.storedFixes.filter { $0.deletion != nil }
         guard !deleted.isEmpty else { return [] }
-        // When the server first accepted each fix.
-        let batches = record.server.acceptedBatches
-        var firstAccepted = FixTable<Instant>(capacity: batches.reduce(0) { $0 + $1.rows.count })
-        for batch in batches {
-            for row in batch.rows {
-                guard let fix = record.fix(in: row) else { continue }
-                firstAccepted.insert(FixKey(fix), batch.instant)
-            }
-        }
+        let accepted = acceptedFixes()
         let processes = record.processes
+        // A request of a process still running, or a background transfer (which outlives
+        // its process), may still land after the horizon.
+        let wait = settle + backgroundTransferWait
         // The rows lost, grouped by the deletion that removed them, in the order first met.
         var groups: [(deletion: RowDeletion, lost: [StoredFix])] = []
         // Fixes still on the disk in a row not deleted: a row deleted and written again (a
         // store has no update) lost nothing.
         var kept = FixCounts(record.storedFixes.filter { $0.deletion == nil }.map(\.fix))
         for stored in deleted {
-            guard let deletion = stored.deletion,
-                firstAccepted.value(for: FixKey(stored.fix)) == nil, !kept.take(stored.fix)
+            guard let deletion = stored.deletion, accepted.count(of: stored.fix) == 0,
+                !kept.take(stored.fix)
             else { continue }
             let deleter = processes.first { $0.generation == deletion.generation }
             let stillSending = deleter.map { $0.endedAt == nil } ?? false
-            // A request of a process still running, or a background transfer (which outlives
-            // its process), may still land after the horizon.
-            let wait = settle + backgroundTransferWait
             if stillSending || backgroundTransferWait > .zero,
                 record.horizon - deletion.instant < wait
             {

@@ -154,20 +154,18 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
     /// handler completes the wake.
     public func didBeginWake(_ task: WakeTaskID, kind: WakeKind, services: LocationServices) {
         switch kind {
-        case .appRefresh(let identifier):
+        case .appRefresh(let identifier), .processing(let identifier):
+            // R-H10: a processing task goes as an app refresh does, as its own task class.
             guard let scope, let handler = scope.taskScheduler.launchHandler(for: identifier)
             else { return services.completeWake(task, success: false) }
-            let refresh = BGAppRefreshTask(identifier: identifier, wake: task, services: services)
-            scope.refreshTasks[task.value] = refresh
-            enter { handler(refresh) }
-        case .processing(let identifier):
-            // R-H10: as an app refresh, with a processing task.
-            guard let scope, let handler = scope.taskScheduler.launchHandler(for: identifier)
-            else { return services.completeWake(task, success: false) }
-            let processing = BGProcessingTask(
-                identifier: identifier, wake: task, services: services)
-            scope.refreshTasks[task.value] = processing
-            enter { handler(processing) }
+            let handed: BGTask =
+                if case .processing = kind {
+                    BGProcessingTask(identifier: identifier, wake: task, services: services)
+                } else {
+                    BGAppRefreshTask(identifier: identifier, wake: task, services: services)
+                }
+            scope.refreshTasks[task.value] = handed
+            enter { handler(handed) }
         case .remoteNotification:
             guard application != nil, appDelegate != nil else {
                 return services.completeWake(task, success: false)

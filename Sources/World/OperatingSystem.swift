@@ -213,12 +213,7 @@ final class OperatingSystem: SimulationActor {
         case .silentPush:
             // R-H11: without the remote-notification mode only an app in use receives it.
             guard capabilities.receivesBackgroundNotifications || state == .foreground else {
-                wakeCount += 1
-                context.send(
-                    .deliver(
-                        .wake(WakeTaskID(wakeCount), .remoteNotification), generation: generation,
-                        withheld: .notRelaunched(rule: "R-H11"), boot: nil), to: app)
-                return
+                return dropWake(.remoteNotification, rule: "R-H11", &context)
             }
             beginWake(.remoteNotification, &context)
         }
