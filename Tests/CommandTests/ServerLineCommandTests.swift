@@ -48,6 +48,9 @@ struct ServerLineCommandTests {
                 of: "seed 1\n", with: "seed 1\nserver stores-every-request\n"))
         let storesRun = runTool(["run", stores])
         #expect(storesRun.code == 0, "\(storesRun.standard)")
+        // The line decides what the server does with the retry: held once, or stored again.
+        #expect(passed.standard.contains("completed: accepted (already held)"))
+        #expect(!storesRun.standard.contains("(already held)"), "\(storesRun.standard)")
         // A request without a key, to a server that would have recognised one, is the app's.
         let keyless = try folder.write(
             "keyless.scenario",

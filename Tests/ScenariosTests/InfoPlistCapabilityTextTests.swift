@@ -65,4 +65,31 @@ struct InfoPlistCapabilityTextTests {
             "\(error)" == message
         }
     }
+
+    @Test(
+        "the line's modes reach the world: without remote-notification a background push is dropped (R-H11)"
+    )
+    func modesReachTheWorld() throws {
+        func droppedPushes(_ capabilities: String) throws -> Int {
+            let text = [
+                "engine session", "authorization always", capabilities, "horizon 5m",
+                "route from 51.5007,-0.1246 heading 90", "  park 5m", "events", "  0s open",
+                "  30s leave", "  2m silent-push", "end",
+            ].joined(separator: "\n")
+            let run = try Scenario(parsing: text, path: "x").run()
+            return run.world.log.count { entry in
+                guard case .dropped(.wake(_, .remoteNotification), _) = entry.kind else {
+                    return false
+                }
+                return true
+            }
+        }
+        #expect(try droppedPushes("capabilities location-background scene-based") == 0)
+        #expect(
+            try droppedPushes("capabilities location-background scene-based modes=location") == 1)
+        #expect(
+            try droppedPushes(
+                "capabilities location-background scene-based modes=location,remote-notification")
+                == 0)
+    }
 }
