@@ -21,19 +21,36 @@ import World
 /// (a handler registered later in the process is used too).
 public class BGTaskScheduler: NSObject {
     /// `BGTaskScheduler.Error`: why `submit(_:)` refused a request.
-    public struct Error: Swift.Error, Equatable, Sendable {
+    /// Shaped as Apple's generated error struct: a `Code` with Apple's raw values, every code
+    /// as a static member (so `catch BGTaskScheduler.Error.notPermitted` compiles), and the
+    /// `NSError` domain `BGTaskSchedulerErrorDomain`.
+    public struct Error: Swift.Error, Hashable, Sendable, CustomNSError {
         /// `BGTaskScheduler.Error.Code`.
         public enum Code: Int, Sendable {
             /// Background work cannot be scheduled (Background App Refresh is off).
             case unavailable = 1
-            /// Too many requests of this kind are pending.
+            /// Too many requests of this kind are pending (not modelled: never thrown).
             case tooManyPendingTaskRequests = 2
             /// The app may not schedule this request.
             case notPermitted = 3
+            /// The system cannot run the task at once (iOS 26's continued processing tasks,
+            /// not modelled: never thrown).
+            case immediateRunIneligible = 4
         }
         public let code: Code
         public init(_ code: Code) { self.code = code }
+
+        public static var unavailable: Code { .unavailable }
+        public static var tooManyPendingTaskRequests: Code { .tooManyPendingTaskRequests }
+        public static var notPermitted: Code { .notPermitted }
+        public static var immediateRunIneligible: Code { .immediateRunIneligible }
+
+        public static var errorDomain: String { BGTaskScheduler.errorDomain }
+        public var errorCode: Int { code.rawValue }
     }
+
+    /// `BGTaskScheduler.errorDomain`: the domain of `BGTaskScheduler.Error` as an `NSError`.
+    public static let errorDomain = "BGTaskSchedulerErrorDomain"
 
     /// The launch handlers of this process, by identifier, in the order registered.
     private var launchHandlers: [(identifier: String, handler: (BGTask) -> Void)] = []
@@ -184,3 +201,8 @@ open class BGAppRefreshTask: BGTask {}
 /// `BGProcessingTask`: a longer task the system runs when its request's requirements hold
 /// (R-H10); its expiration works as an app refresh's (R-H3).
 open class BGProcessingTask: BGTask {}
+
+/// `catch BGTaskScheduler.Error.notPermitted` (or a `switch` over an `Error`).
+public func ~= (code: BGTaskScheduler.Error.Code, error: any Error) -> Bool {
+    (error as? BGTaskScheduler.Error)?.code == code
+}

@@ -31,6 +31,11 @@ public let kCLLocationAccuracyHundredMeters: CLLocationAccuracy = 100
 public let kCLLocationAccuracyKilometer: CLLocationAccuracy = 1_000
 /// `kCLLocationAccuracyThreeKilometers` (3,000 m).
 public let kCLLocationAccuracyThreeKilometers: CLLocationAccuracy = 3_000
+/// `kCLLocationAccuracyReduced` (iOS 14): the accuracy of an app without full accuracy. Apple
+/// does not document its value; 3,000 m here (an assumption: a team should compare against
+/// the constant, never a number). Asking for it is recorded like any `desiredAccuracy`; the
+/// world's reduced fixes follow the accuracy authorization (R-F10), not this setting.
+public let kCLLocationAccuracyReduced: CLLocationAccuracy = 3_000
 /// `kCLDistanceFilterNone` (Apple's value, −1; the default `distanceFilter`).
 public let kCLDistanceFilterNone: CLLocationDistance = -1
 /// `CLLocationDistanceMax`: the largest distance.
@@ -101,39 +106,71 @@ open class CLFloor: NSObject, @unchecked Sendable {
 /// great-circle distance (haversine on the mean sphere, `Coordinate.distance(to:)`), within
 /// 0.5 % of Apple's ellipsoidal figure.
 open class CLLocation: NSObject, @unchecked Sendable {
-    public let coordinate: CLLocationCoordinate2D
-    public let altitude: CLLocationDistance
+    /// What Core Location reports of one location, as given or as read from the world's fix.
+    private struct Values {
+        var coordinate: CLLocationCoordinate2D
+        var altitude: CLLocationDistance = 0
+        var horizontalAccuracy: CLLocationAccuracy = 0
+        var verticalAccuracy: CLLocationAccuracy = -1
+        var course: CLLocationDirection = -1
+        var courseAccuracy: CLLocationDirectionAccuracy = -1
+        var speed: CLLocationSpeed = -1
+        var speedAccuracy: CLLocationSpeedAccuracy = -1
+        var timestamp: Date
+        var sourceInformation: CLLocationSourceInformation? = nil
+    }
+
+    private let values: Values
+
+    // The properties are `open`, as Apple's (Objective-C properties are overridable), so a
+    // team's test double can override them (`class FakeLocation: CLLocation`).
+    open var coordinate: CLLocationCoordinate2D { values.coordinate }
+    open var altitude: CLLocationDistance { values.altitude }
     /// `ellipsoidalAltitude`: the same as `altitude` (the world has no geoid model).
-    public let ellipsoidalAltitude: CLLocationDistance
-    public let horizontalAccuracy: CLLocationAccuracy
-    public let verticalAccuracy: CLLocationAccuracy
-    public let course: CLLocationDirection
-    public let courseAccuracy: CLLocationDirectionAccuracy
-    public let speed: CLLocationSpeed
-    public let speedAccuracy: CLLocationSpeedAccuracy
-    public let timestamp: Date
+    open var ellipsoidalAltitude: CLLocationDistance { values.altitude }
+    open var horizontalAccuracy: CLLocationAccuracy { values.horizontalAccuracy }
+    open var verticalAccuracy: CLLocationAccuracy { values.verticalAccuracy }
+    open var course: CLLocationDirection { values.course }
+    open var courseAccuracy: CLLocationDirectionAccuracy { values.courseAccuracy }
+    open var speed: CLLocationSpeed { values.speed }
+    open var speedAccuracy: CLLocationSpeedAccuracy { values.speedAccuracy }
+    open var timestamp: Date { values.timestamp }
     /// `floor`: nil (see `CLFloor`).
-    public let floor: CLFloor? = nil
+    open var floor: CLFloor? { nil }
+    /// `sourceInformation` (iOS 15): whether the location was simulated by software or
+    /// produced by an accessory. Nil for the world's fixes, which come from the device's own
+    /// receivers (as for most of Core Location's); what the initializer was given otherwise.
+    open var sourceInformation: CLLocationSourceInformation? { values.sourceInformation }
     /// The world's fix this location was made from; nil for a location the app made itself.
     /// Lifeline's own (not Apple's): a team's store adapter keeps it so the invariants can read
     /// the stored rows back (`FixReader.fixRecorder`).
     public let lifelineFix: Fix?
 
+    // Every public initializer is designated, as Objective-C's are, so a team's subclass that
+    // declares none of its own inherits them all.
+
+    /// `init()`: the coordinate (0, 0), as Core Location's `CLLocation()`, with the timestamp
+    /// `init(latitude:longitude:)` gives.
+    public override init() {
+        values = Self.values(latitude: 0, longitude: 0)
+        lifelineFix = nil
+        super.init()
+    }
+
+    private static func values(latitude: CLLocationDegrees, longitude: CLLocationDegrees) -> Values
+    {
+        let now = ProcessScope.current?.services?.now ?? .start
+        return Values(
+            coordinate: CLLocationCoordinate2D(latitude: latitude, longitude: longitude),
+            timestamp: VirtualClock.date(now))
+    }
+
     /// `init(latitude:longitude:)`: accuracy 0, altitude invalid, the timestamp of the
     /// current callback (virtual time), or `VirtualClock.startDate` outside a process.
     public init(latitude: CLLocationDegrees, longitude: CLLocationDegrees) {
-        let now = ProcessScope.current?.services?.now ?? .start
-        coordinate = CLLocationCoordinate2D(latitude: latitude, longitude: longitude)
-        altitude = 0
-        ellipsoidalAltitude = 0
-        horizontalAccuracy = 0
-        verticalAccuracy = -1
-        course = -1
-        courseAccuracy = -1
-        speed = -1
-        speedAccuracy = -1
-        timestamp = VirtualClock.date(now)
+        values = Self.values(latitude: latitude, longitude: longitude)
         lifelineFix = nil
+        super.init()
     }
 
     public init(
@@ -141,17 +178,11 @@ open class CLLocation: NSObject, @unchecked Sendable {
         horizontalAccuracy hAccuracy: CLLocationAccuracy,
         verticalAccuracy vAccuracy: CLLocationAccuracy, timestamp: Date
     ) {
-        self.coordinate = coordinate
-        self.altitude = altitude
-        ellipsoidalAltitude = altitude
-        horizontalAccuracy = hAccuracy
-        verticalAccuracy = vAccuracy
-        course = -1
-        courseAccuracy = -1
-        speed = -1
-        speedAccuracy = -1
-        self.timestamp = timestamp
+        values = Values(
+            coordinate: coordinate, altitude: altitude, horizontalAccuracy: hAccuracy,
+            verticalAccuracy: vAccuracy, timestamp: timestamp)
         lifelineFix = nil
+        super.init()
     }
 
     public init(
@@ -160,17 +191,11 @@ open class CLLocation: NSObject, @unchecked Sendable {
         verticalAccuracy vAccuracy: CLLocationAccuracy, course: CLLocationDirection,
         speed: CLLocationSpeed, timestamp: Date
     ) {
-        self.coordinate = coordinate
-        self.altitude = altitude
-        ellipsoidalAltitude = altitude
-        horizontalAccuracy = hAccuracy
-        verticalAccuracy = vAccuracy
-        self.course = course
-        courseAccuracy = -1
-        self.speed = speed
-        speedAccuracy = -1
-        self.timestamp = timestamp
+        values = Values(
+            coordinate: coordinate, altitude: altitude, horizontalAccuracy: hAccuracy,
+            verticalAccuracy: vAccuracy, course: course, speed: speed, timestamp: timestamp)
         lifelineFix = nil
+        super.init()
     }
 
     public init(
@@ -180,42 +205,71 @@ open class CLLocation: NSObject, @unchecked Sendable {
         courseAccuracy: CLLocationDirectionAccuracy, speed: CLLocationSpeed,
         speedAccuracy: CLLocationSpeedAccuracy, timestamp: Date
     ) {
-        self.coordinate = coordinate
-        self.altitude = altitude
-        ellipsoidalAltitude = altitude
-        horizontalAccuracy = hAccuracy
-        verticalAccuracy = vAccuracy
-        self.course = course
-        self.courseAccuracy = courseAccuracy
-        self.speed = speed
-        self.speedAccuracy = speedAccuracy
-        self.timestamp = timestamp
+        values = Values(
+            coordinate: coordinate, altitude: altitude, horizontalAccuracy: hAccuracy,
+            verticalAccuracy: vAccuracy, course: course, courseAccuracy: courseAccuracy,
+            speed: speed, speedAccuracy: speedAccuracy, timestamp: timestamp)
         lifelineFix = nil
+        super.init()
+    }
+
+    /// `init(coordinate:altitude:horizontalAccuracy:verticalAccuracy:course:courseAccuracy:`
+    /// `speed:speedAccuracy:timestamp:sourceInfo:)` (iOS 15).
+    public init(
+        coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance,
+        horizontalAccuracy hAccuracy: CLLocationAccuracy,
+        verticalAccuracy vAccuracy: CLLocationAccuracy, course: CLLocationDirection,
+        courseAccuracy: CLLocationDirectionAccuracy, speed: CLLocationSpeed,
+        speedAccuracy: CLLocationSpeedAccuracy, timestamp: Date,
+        sourceInfo: CLLocationSourceInformation
+    ) {
+        values = Values(
+            coordinate: coordinate, altitude: altitude, horizontalAccuracy: hAccuracy,
+            verticalAccuracy: vAccuracy, course: course, courseAccuracy: courseAccuracy,
+            speed: speed, speedAccuracy: speedAccuracy, timestamp: timestamp,
+            sourceInformation: sourceInfo)
+        lifelineFix = nil
+        super.init()
     }
 
     /// A location from the world's fix.
     init(_ fix: Fix) {
-        coordinate = CLLocationCoordinate2D(fix.coordinate)
-        altitude = 0
-        ellipsoidalAltitude = 0
-        horizontalAccuracy = fix.horizontalAccuracyMeters
-        verticalAccuracy = -1
-        course = -1
-        courseAccuracy = -1
-        speed = fix.speedMetersPerSecond
-        speedAccuracy = -1
-        timestamp = VirtualClock.date(fix.instant)
+        values = Values(
+            coordinate: CLLocationCoordinate2D(fix.coordinate),
+            horizontalAccuracy: fix.horizontalAccuracyMeters,
+            speed: fix.speedMetersPerSecond, timestamp: VirtualClock.date(fix.instant))
         lifelineFix = fix
+        super.init()
     }
 
     /// `distance(from:)`: the great-circle distance in metres.
-    public func distance(from location: CLLocation) -> CLLocationDistance {
+    open func distance(from location: CLLocation) -> CLLocationDistance {
         coordinate.world.distance(to: location.coordinate.world)
     }
 
     open override var description: String {
         "<\(coordinate.latitude),\(coordinate.longitude)> +/- \(horizontalAccuracy)m "
             + "speed \(speed) mps @ \(timestamp.timeIntervalSince1970)"
+    }
+}
+
+/// `CLLocationSourceInformation` (iOS 15): where a location came from.
+open class CLLocationSourceInformation: NSObject, @unchecked Sendable {
+    /// `isSimulatedBySoftware`: the location was generated by software (a simulator or a
+    /// debugging tool), not measured.
+    open var isSimulatedBySoftware: Bool { simulated }
+    /// `isProducedByAccessory`: the location came from an external accessory.
+    open var isProducedByAccessory: Bool { accessory }
+    private let simulated: Bool
+    private let accessory: Bool
+
+    /// `init(softwareSimulationState:andExternalAccessoryState:)`.
+    public init(
+        softwareSimulationState isSoftware: Bool, andExternalAccessoryState isAccessory: Bool
+    ) {
+        simulated = isSoftware
+        accessory = isAccessory
+        super.init()
     }
 }
 
@@ -311,24 +365,51 @@ public struct CLError: Error, Hashable, Sendable, CustomNSError {
 
     public let code: Code
 
-    public init(_ code: Code) { self.code = code }
+    /// What the error carries besides its code (`NSError`'s user info). Two errors are equal,
+    /// and hash alike, by their codes.
+    nonisolated(unsafe) public let userInfo: [String: Any]
+
+    /// `CLError(_:userInfo:)`: an error of `code`.
+    public init(_ code: Code, userInfo: [String: Any] = [:]) {
+        self.code = code
+        self.userInfo = userInfo
+    }
 
     public static var errorDomain: String { kCLErrorDomain }
     public var errorCode: Int { code.rawValue }
-    public var errorUserInfo: [String: Any] { [:] }
+    public var errorUserInfo: [String: Any] { userInfo }
 
+    public static func == (left: CLError, right: CLError) -> Bool { left.code == right.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+    // Every code as a static member, as Apple's generated error struct has them, so that
+    // `catch CLError.regionMonitoringDenied` and `CLError.network.rawValue` compile.
     public static var locationUnknown: Code { .locationUnknown }
     public static var denied: Code { .denied }
     public static var network: Code { .network }
+    public static var headingFailure: Code { .headingFailure }
     public static var regionMonitoringDenied: Code { .regionMonitoringDenied }
     public static var regionMonitoringFailure: Code { .regionMonitoringFailure }
+    public static var regionMonitoringSetupDelayed: Code { .regionMonitoringSetupDelayed }
+    public static var regionMonitoringResponseDelayed: Code { .regionMonitoringResponseDelayed }
+    public static var geocodeFoundNoResult: Code { .geocodeFoundNoResult }
+    public static var geocodeFoundPartialResult: Code { .geocodeFoundPartialResult }
+    public static var geocodeCanceled: Code { .geocodeCanceled }
+    public static var deferredFailed: Code { .deferredFailed }
+    public static var deferredNotUpdatingLocation: Code { .deferredNotUpdatingLocation }
+    public static var deferredAccuracyTooLow: Code { .deferredAccuracyTooLow }
+    public static var deferredDistanceFiltered: Code { .deferredDistanceFiltered }
+    public static var deferredCanceled: Code { .deferredCanceled }
+    public static var rangingUnavailable: Code { .rangingUnavailable }
+    public static var rangingFailure: Code { .rangingFailure }
     public static var promptDeclined: Code { .promptDeclined }
+    public static var historicalLocationError: Code { .historicalLocationError }
 
     init(world error: LocationError) {
         switch error {
-        case .denied: code = .denied
-        case .regionMonitoringFailure: code = .regionMonitoringFailure
-        case .locationUnknown: code = .locationUnknown
+        case .denied: self.init(.denied)
+        case .regionMonitoringFailure: self.init(.regionMonitoringFailure)
+        case .locationUnknown: self.init(.locationUnknown)
         }
     }
 }
@@ -343,7 +424,9 @@ public func ~= (code: CLError.Code, error: any Error) -> Bool {
 /// region the system reports that this process did not register is a bare `CLRegion` with its
 /// identifier (see `CLLocationManager.monitoredRegions`).
 open class CLRegion: NSObject, @unchecked Sendable {
-    public let identifier: String
+    /// `identifier`: `open`, as Apple's, so a team's test double can override it.
+    open var identifier: String { name }
+    private let name: String
     /// `notifyOnEntry` (true by default): the delegate is told of entries. Honoured where the
     /// delegate is called; the world's daemon does not know the flag and still wakes or
     /// relaunches the app for an entry (issue 23).
@@ -352,7 +435,7 @@ open class CLRegion: NSObject, @unchecked Sendable {
     /// `notifyOnEntry` is).
     open var notifyOnExit = true
 
-    init(identifier: String) { self.identifier = identifier }
+    init(identifier: String) { name = identifier }
 
     open override func isEqual(_ object: Any?) -> Bool {
         (object as? CLRegion)?.identifier == identifier
@@ -364,12 +447,15 @@ open class CLRegion: NSObject, @unchecked Sendable {
 /// `CLCircularRegion`: a circle to monitor (R-B6, R-F8): its exit (and entry) wakes or
 /// relaunches the app. `contains(_:)` uses the world's great-circle distance.
 open class CLCircularRegion: CLRegion, @unchecked Sendable {
-    public let center: CLLocationCoordinate2D
-    public let radius: CLLocationDistance
+    /// `center` and `radius`: `open`, as Apple's, for a team's test doubles.
+    open var center: CLLocationCoordinate2D { circleCenter }
+    open var radius: CLLocationDistance { circleRadius }
+    private let circleCenter: CLLocationCoordinate2D
+    private let circleRadius: CLLocationDistance
 
     public init(center: CLLocationCoordinate2D, radius: CLLocationDistance, identifier: String) {
-        self.center = center
-        self.radius = radius
+        circleCenter = center
+        circleRadius = radius
         super.init(identifier: identifier)
     }
 
@@ -388,22 +474,37 @@ open class CLCircularRegion: CLRegion, @unchecked Sendable {
 /// arrival (or departure) date, and the unknown end is `Date.distantPast` (arrival of a
 /// departure) or `Date.distantFuture` (departure of an arrival), as Apple documents. The
 /// world gives no accuracy: `horizontalAccuracy` is −1 (invalid).
+///
+/// Its properties are `open` and `init()` is public, as Apple's, so a team's test double
+/// (`class FakeVisit: CLVisit { override var arrivalDate: Date { … } }`) compiles.
 open class CLVisit: NSObject, @unchecked Sendable {
-    public let arrivalDate: Date
-    public let departureDate: Date
-    public let coordinate: CLLocationCoordinate2D
-    public let horizontalAccuracy: CLLocationAccuracy
+    open var arrivalDate: Date { arrival }
+    open var departureDate: Date { departure }
+    open var coordinate: CLLocationCoordinate2D { place }
+    open var horizontalAccuracy: CLLocationAccuracy { -1 }
+    private let arrival: Date
+    private let departure: Date
+    private let place: CLLocationCoordinate2D
+
+    /// `init()`: a visit that says nothing: arrival `Date.distantPast`, departure
+    /// `Date.distantFuture`, the invalid coordinate (`kCLLocationCoordinate2DInvalid`).
+    public override init() {
+        arrival = .distantPast
+        departure = .distantFuture
+        place = kCLLocationCoordinate2DInvalid
+        super.init()
+    }
 
     init(_ visit: Visit, at instant: Instant) {
-        coordinate = CLLocationCoordinate2D(visit.coordinate)
-        horizontalAccuracy = -1
+        place = CLLocationCoordinate2D(visit.coordinate)
         switch visit.kind {
         case .arrival:
-            arrivalDate = VirtualClock.date(instant)
-            departureDate = .distantFuture
+            arrival = VirtualClock.date(instant)
+            departure = .distantFuture
         case .departure:
-            arrivalDate = .distantPast
-            departureDate = VirtualClock.date(instant)
+            arrival = .distantPast
+            departure = VirtualClock.date(instant)
         }
+        super.init()
     }
 }

@@ -39,3 +39,60 @@ struct SessionTests {
         #expect(CLServiceSession.AuthorizationRequirement.none != .always)
     }
 }
+
+@Suite("LifelineKit: session diagnostics")
+struct SessionDiagnosticsTests {
+    /// The diagnostics an Always-requiring service session's iteration reads in an app opened
+    /// with When In Use, where the user grants Always at 20 s.
+    @Test("a service session's diagnostics follow the world's: Always wanted, then granted")
+    func serviceSessionDiagnostics() {
+        let (_, journal) = runProbe(
+            authorization: .whenInUse, until: 60,
+            actions: [(0, .open), (20, .setAuthorization(.always))]
+        ) { app, _ in
+            let session = CLServiceSession(authorization: .always)
+            app.keptDelegates.append(session)
+            let journal = app.journal
+            Task {
+                for try await diagnostic in session.diagnostics {
+                    journal.note("diagnostic always-denied=\(diagnostic.alwaysAuthorizationDenied)")
+                }
+                journal.note("diagnostics ended")
+            }
+        }
+        let diagnostics = journal.notes.filter { $0.hasPrefix("diagnostic") }
+        #expect(
+            diagnostics == ["diagnostic always-denied=true", "diagnostic always-denied=false"],
+            "\(journal.notes)")
+    }
+
+    @Test("invalidating a session ends its diagnostics' iterations")
+    func invalidateEndsTheSequence() {
+        let (_, journal) = runProbe(
+            authorization: .always, until: 30, actions: [(0, .open)]
+        ) { app, _ in
+            let session = CLBackgroundActivitySession()
+            app.keptDelegates.append(session)
+            let journal = app.journal
+            Task {
+                for try await diagnostic in session.diagnostics {
+                    journal.note("diagnostic denied=\(diagnostic.authorizationDenied)")
+                    session.invalidate()
+                }
+                journal.note("diagnostics ended")
+            }
+        }
+        #expect(
+            journal.notes.filter { $0.hasPrefix("diagnostic") }
+                == ["diagnostic denied=false", "diagnostics ended"], "\(journal.notes)")
+    }
+
+    @Test("a session made outside a simulated process has no diagnostics")
+    func detachedDiagnostics() async throws {
+        let session = CLServiceSession(authorization: .whenInUse)
+        session.invalidate()
+        var count = 0
+        for try await _ in session.diagnostics { count += 1 }
+        #expect(count == 0)
+    }
+}
