@@ -9,8 +9,9 @@ typealias WorldCircularCondition = CircularGeographicCondition
 
 /// `CLCondition`: a condition a `CLMonitor` watches. The world models circular geographic
 /// conditions only (`CLMonitor.CircularGeographicCondition`, R-F8); adding any other kind
-/// (a beacon's) stops the run with a message.
-public protocol CLCondition: Sendable {}
+/// (a beacon's) stops the run with a message. Codable, as Apple's is, so a team can persist
+/// the conditions it added.
+public protocol CLCondition: Decodable, Encodable, Sendable {}
 
 /// `CLMonitor` (iOS 17): a named set of conditions the system monitors for the app, over the
 /// world's `Monitor` (`services.monitor(named:)`).
@@ -114,6 +115,26 @@ public actor CLMonitor {
         public static func == (lhs: Self, rhs: Self) -> Bool {
             lhs.center.latitude == rhs.center.latitude
                 && lhs.center.longitude == rhs.center.longitude && lhs.radius == rhs.radius
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case latitude, longitude, radius
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(
+                center: CLLocationCoordinate2D(
+                    latitude: try container.decode(Double.self, forKey: .latitude),
+                    longitude: try container.decode(Double.self, forKey: .longitude)),
+                radius: try container.decode(Double.self, forKey: .radius))
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(center.latitude, forKey: .latitude)
+            try container.encode(center.longitude, forKey: .longitude)
+            try container.encode(radius, forKey: .radius)
         }
     }
 

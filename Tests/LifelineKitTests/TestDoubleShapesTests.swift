@@ -94,3 +94,17 @@ struct TestDoubleShapesTests {
         #expect(BGTaskScheduler.Error.immediateRunIneligible.rawValue == 4)
     }
 }
+
+@Suite("LifelineKit: CLCondition is Codable")
+struct ConditionCodingTests {
+    @Test("a circular condition round-trips through JSON, as a team persists it")
+    func circularConditionRoundTrips() throws {
+        let condition = CLMonitor.CircularGeographicCondition(
+            center: CLLocationCoordinate2D(latitude: 51.5007, longitude: -0.1246), radius: 150)
+        let data = try JSONEncoder().encode(condition)
+        let decoded = try JSONDecoder().decode(
+            CLMonitor.CircularGeographicCondition.self, from: data)
+        #expect(decoded == condition)
+        #expect(String(decoding: data, as: UTF8.self).contains("\"radius\":150"))
+    }
+}
