@@ -37,7 +37,7 @@ public actor CLMonitor {
     public init(_ name: String) async {
         self.name = name
         let (stream, continuation) = AsyncStream<Event>.makeStream()
-        events = Events(stream: stream)
+        events = Events { stream }
         if let services = ProcessScope.ofTask?.services {
             let monitor = services.monitor(named: name)
             let bridge = MonitorBridge(continuation: continuation, openedAt: services.now)
@@ -214,28 +214,7 @@ public actor CLMonitor {
     }
 
     /// `CLMonitor.Events`: the asynchronous sequence of a monitor's events.
-    public struct Events: AsyncSequence, Sendable {
-        public typealias Element = Event
-        public typealias Failure = any Error
-        let stream: AsyncStream<Event>
-
-        public func makeAsyncIterator() -> Iterator { Iterator(base: stream.makeAsyncIterator()) }
-
-        /// `CLMonitor.Events.Iterator`.
-        public struct Iterator: AsyncIteratorProtocol {
-            public typealias Element = Event
-            public typealias Failure = any Error
-            var base: AsyncStream<Event>.Iterator
-
-            public mutating func next() async throws -> Event? { await base.next() }
-
-            public mutating func next(
-                isolation actor: isolated (any Actor)? = #isolation
-            ) async throws -> Event? {
-                await base.next(isolation: actor)
-            }
-        }
-    }
+    public typealias Events = CLEventSequence<Event>
 }
 
 /// The world's delegate of one `CLMonitor`: each event goes into its `events`. It also keeps

@@ -56,7 +56,7 @@ public final class CLBackgroundActivitySession: @unchecked Sendable {
     }
 
     /// `diagnostics` (iOS 18): the session's diagnostics as the system sends them.
-    public var diagnostics: Diagnostics { Diagnostics(feed: feed) }
+    public var diagnostics: Diagnostics { Diagnostics { [feed] in feed.subscribe() } }
 
     /// `invalidate()`: the session ends when the callback returns, and so do its diagnostics'
     /// iterations.
@@ -149,7 +149,7 @@ public final class CLServiceSession: @unchecked Sendable {
     }
 
     /// `diagnostics`: the session's diagnostics as the system sends them.
-    public var diagnostics: Diagnostics { Diagnostics(feed: feed) }
+    public var diagnostics: Diagnostics { Diagnostics { [feed] in feed.subscribe() } }
 
     /// `invalidate()`: the session ends when the callback returns, and so do its diagnostics'
     /// iterations.
@@ -165,30 +165,7 @@ public final class CLServiceSession: @unchecked Sendable {
 /// receives it (a suspended app learns a change when it runs again, R-A2). It ends when the
 /// session is invalidated, or when the iterating task is cancelled; a session made outside a
 /// simulated process has an empty sequence.
-public struct CLSessionDiagnostics<Diagnostic: Sendable>: AsyncSequence, Sendable {
-    public typealias Element = Diagnostic
-    public typealias Failure = any Error
-    let feed: SessionDiagnosticFeed<Diagnostic>
-
-    public func makeAsyncIterator() -> Iterator {
-        Iterator(base: feed.subscribe().makeAsyncIterator())
-    }
-
-    /// The iterator of a session's diagnostics.
-    public struct Iterator: AsyncIteratorProtocol {
-        public typealias Element = Diagnostic
-        public typealias Failure = any Error
-        var base: AsyncStream<Diagnostic>.Iterator
-
-        public mutating func next() async throws -> Diagnostic? { await base.next() }
-
-        public mutating func next(
-            isolation actor: isolated (any Actor)? = #isolation
-        ) async throws -> Diagnostic? {
-            await base.next(isolation: actor)
-        }
-    }
-}
+public typealias CLSessionDiagnostics<Diagnostic: Sendable> = CLEventSequence<Diagnostic>
 
 /// The diagnostics of one session object, handed to every iteration of its `diagnostics`.
 /// Only the simulation's thread touches it (the process's callbacks and jobs), hence
