@@ -105,7 +105,7 @@ open class CLFloor: NSObject, @unchecked Sendable {
 /// `courseAccuracy` −1, `speedAccuracy` −1, `floor` nil. `distance(from:)` is the world's
 /// great-circle distance (haversine on the mean sphere, `Coordinate.distance(to:)`), within
 /// 0.5 % of Apple's ellipsoidal figure.
-open class CLLocation: NSObject, @unchecked Sendable {
+open class CLLocation: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
     /// What Core Location reports of one location, as given or as read from the world's fix.
     private struct Values {
         var coordinate: CLLocationCoordinate2D
@@ -241,6 +241,95 @@ open class CLLocation: NSObject, @unchecked Sendable {
         lifelineFix = fix
         super.init()
     }
+
+    // MARK: - NSSecureCoding and NSCopying, as Apple's `CLLocation` adopts them
+
+    public class var supportsSecureCoding: Bool { true }
+
+    /// Archives every value, and the world's fix it was made from, so a location kept in
+    /// `UserDefaults` or a file and read back in a later process is still that fix to the
+    /// invariants (`lifelineFix`).
+    open func encode(with coder: NSCoder) {
+        coder.encode(values.coordinate.latitude, forKey: CodingKey.latitude)
+        coder.encode(values.coordinate.longitude, forKey: CodingKey.longitude)
+        coder.encode(values.altitude, forKey: CodingKey.altitude)
+        coder.encode(values.horizontalAccuracy, forKey: CodingKey.horizontalAccuracy)
+        coder.encode(values.verticalAccuracy, forKey: CodingKey.verticalAccuracy)
+        coder.encode(values.course, forKey: CodingKey.course)
+        coder.encode(values.courseAccuracy, forKey: CodingKey.courseAccuracy)
+        coder.encode(values.speed, forKey: CodingKey.speed)
+        coder.encode(values.speedAccuracy, forKey: CodingKey.speedAccuracy)
+        coder.encode(
+            values.timestamp.timeIntervalSinceReferenceDate, forKey: CodingKey.timestamp)
+        if let source = values.sourceInformation {
+            coder.encode(source.isSimulatedBySoftware, forKey: CodingKey.simulatedBySoftware)
+            coder.encode(source.isProducedByAccessory, forKey: CodingKey.producedByAccessory)
+        }
+        if let fix = lifelineFix {
+            coder.encode(fix.instant.nanosecondsSinceStart, forKey: CodingKey.fixInstant)
+            coder.encode(fix.source.rawValue, forKey: CodingKey.fixSource)
+        }
+    }
+
+    public required init?(coder: NSCoder) {
+        guard coder.containsValue(forKey: CodingKey.latitude) else { return nil }
+        let source =
+            coder.containsValue(forKey: CodingKey.simulatedBySoftware)
+            ? CLLocationSourceInformation(
+                softwareSimulationState: coder.decodeBool(forKey: CodingKey.simulatedBySoftware),
+                andExternalAccessoryState: coder.decodeBool(forKey: CodingKey.producedByAccessory))
+            : nil
+        let decoded = Values(
+            coordinate: CLLocationCoordinate2D(
+                latitude: coder.decodeDouble(forKey: CodingKey.latitude),
+                longitude: coder.decodeDouble(forKey: CodingKey.longitude)),
+            altitude: coder.decodeDouble(forKey: CodingKey.altitude),
+            horizontalAccuracy: coder.decodeDouble(forKey: CodingKey.horizontalAccuracy),
+            verticalAccuracy: coder.decodeDouble(forKey: CodingKey.verticalAccuracy),
+            course: coder.decodeDouble(forKey: CodingKey.course),
+            courseAccuracy: coder.decodeDouble(forKey: CodingKey.courseAccuracy),
+            speed: coder.decodeDouble(forKey: CodingKey.speed),
+            speedAccuracy: coder.decodeDouble(forKey: CodingKey.speedAccuracy),
+            timestamp: Date(
+                timeIntervalSinceReferenceDate: coder.decodeDouble(forKey: CodingKey.timestamp)),
+            sourceInformation: source)
+        values = decoded
+        if coder.containsValue(forKey: CodingKey.fixInstant),
+            let raw = coder.decodeObject(of: NSString.self, forKey: CodingKey.fixSource),
+            let fixSource = FixSource(rawValue: raw as String)
+        {
+            lifelineFix = Fix(
+                instant: Instant(
+                    nanosecondsSinceStart: coder.decodeInt64(forKey: CodingKey.fixInstant)),
+                coordinate: decoded.coordinate.world,
+                horizontalAccuracyMeters: decoded.horizontalAccuracy, source: fixSource,
+                speedMetersPerSecond: decoded.speed)
+        } else {
+            lifelineFix = nil
+        }
+        super.init()
+    }
+
+    /// The archive's keys.
+    private enum CodingKey {
+        static let latitude = "latitude"
+        static let longitude = "longitude"
+        static let altitude = "altitude"
+        static let horizontalAccuracy = "horizontalAccuracy"
+        static let verticalAccuracy = "verticalAccuracy"
+        static let course = "course"
+        static let courseAccuracy = "courseAccuracy"
+        static let speed = "speed"
+        static let speedAccuracy = "speedAccuracy"
+        static let timestamp = "timestamp"
+        static let simulatedBySoftware = "isSimulatedBySoftware"
+        static let producedByAccessory = "isProducedByAccessory"
+        static let fixInstant = "lifeline.fix.instant"
+        static let fixSource = "lifeline.fix.source"
+    }
+
+    /// `copy()`: the location itself, which is immutable.
+    open func copy(with zone: NSZone? = nil) -> Any { self }
 
     /// `distance(from:)`: the great-circle distance in metres.
     open func distance(from location: CLLocation) -> CLLocationDistance {

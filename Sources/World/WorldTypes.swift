@@ -152,6 +152,19 @@ public struct Fix: Sendable, Equatable, CustomStringConvertible {
     public var source: FixSource
     public var speedMetersPerSecond: Double
 
+    /// A fix read back from a form the package itself wrote (`CLLocation`'s archive): the
+    /// world makes fixes, the app never does.
+    package init(
+        instant: Instant, coordinate: Coordinate, horizontalAccuracyMeters: Double,
+        source: FixSource, speedMetersPerSecond: Double
+    ) {
+        self.instant = instant
+        self.coordinate = coordinate
+        self.horizontalAccuracyMeters = horizontalAccuracyMeters
+        self.source = source
+        self.speedMetersPerSecond = speedMetersPerSecond
+    }
+
     public var description: String {
         "fix \(coordinate) ±\(Int(horizontalAccuracyMeters.rounded()))m \(source.rawValue) at \(instant)"
     }

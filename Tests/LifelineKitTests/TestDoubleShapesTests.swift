@@ -108,3 +108,44 @@ struct ConditionCodingTests {
         #expect(String(decoding: data, as: UTF8.self).contains("\"radius\":150"))
     }
 }
+
+@Suite("LifelineKit: CLLocation archives")
+struct LocationArchiveTests {
+    @Test("a delivered location kept with NSKeyedArchiver reads back the same, the world's fix too")
+    func deliveredLocationRoundTrips() throws {
+        let (_, journal) = runProbe(until: 30, actions: [(0, .open)]) { app, _ in
+            app.makeManager().startUpdatingLocation()
+        }
+        let delivered = try #require(journal.locations.last)
+        let data = try NSKeyedArchiver.archivedData(
+            withRootObject: delivered, requiringSecureCoding: true)
+        let restored = try #require(
+            try NSKeyedUnarchiver.unarchivedObject(ofClass: CLLocation.self, from: data))
+        #expect(restored.lifelineFix != nil)
+        #expect(restored.lifelineFix == delivered.lifelineFix)
+        #expect(restored.timestamp == delivered.timestamp)
+        #expect(restored.coordinate.latitude == delivered.coordinate.latitude)
+        #expect(restored.horizontalAccuracy == delivered.horizontalAccuracy)
+        #expect(restored.speed == delivered.speed && restored.sourceInformation == nil)
+    }
+
+    @Test("a location the app made keeps its values and source, and no world fix")
+    func madeLocationRoundTrips() throws {
+        let made = CLLocation(
+            coordinate: CLLocationCoordinate2D(latitude: 1.5, longitude: 2.5), altitude: 7,
+            horizontalAccuracy: 4, verticalAccuracy: 2, course: 180, courseAccuracy: 3,
+            speed: 9, speedAccuracy: 1, timestamp: Date(timeIntervalSinceReferenceDate: 100),
+            sourceInfo: CLLocationSourceInformation(
+                softwareSimulationState: true, andExternalAccessoryState: false))
+        let data = try NSKeyedArchiver.archivedData(
+            withRootObject: made, requiringSecureCoding: true)
+        let restored = try #require(
+            try NSKeyedUnarchiver.unarchivedObject(ofClass: CLLocation.self, from: data))
+        #expect(restored.lifelineFix == nil)
+        #expect(restored.altitude == 7 && restored.course == 180 && restored.courseAccuracy == 3)
+        #expect(restored.speedAccuracy == 1 && restored.verticalAccuracy == 2)
+        #expect(restored.timestamp == Date(timeIntervalSinceReferenceDate: 100))
+        #expect(restored.sourceInformation?.isSimulatedBySoftware == true)
+        #expect((made.copy() as? CLLocation) === made)
+    }
+}
