@@ -84,6 +84,7 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
             application.delegate = delegate
             _ = delegate.application(application, willFinishLaunchingWithOptions: options)
             _ = delegate.application(application, didFinishLaunchingWithOptions: options)
+            scope.taskScheduler.hasFinishedLaunching = true  // later registrations: R-H14
             application.post(
                 UIApplication.didFinishLaunchingNotification,
                 userInfo: options.map {

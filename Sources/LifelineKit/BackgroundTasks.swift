@@ -54,6 +54,9 @@ public class BGTaskScheduler: NSObject {
 
     /// The launch handlers of this process, by identifier, in the order registered.
     private var launchHandlers: [(identifier: String, handler: (BGTask) -> Void)] = []
+    /// `application(_:didFinishLaunchingWithOptions:)` has returned in this process: from now
+    /// on a registration is too late (R-H14).
+    var hasFinishedLaunching = false
     private weak var services: LocationServices?
 
     init(services: LocationServices) {
@@ -74,12 +77,23 @@ public class BGTaskScheduler: NSObject {
     /// `register(forTaskWithIdentifier:using:launchHandler:)`: the handler runs, in the
     /// process, when the system runs a task with this identifier (the queue is ignored: the
     /// handler runs on the simulation's thread). Returns false for an identifier this process
-    /// registered already.
+    /// registered already (an assumption: Apple does not document it).
+    ///
+    /// Registered after `application(_:didFinishLaunchingWithOptions:)` returned, it raises
+    /// the system's assertion and the app crashes, as on iOS (R-H14): the handler must be
+    /// registered in every launch before it finishes.
     @discardableResult
     public func register(
         forTaskWithIdentifier identifier: String, using queue: DispatchQueue?,
         launchHandler: @escaping (BGTask) -> Void
     ) -> Bool {
+        if hasFinishedLaunching {
+            services?.raiseAssertion(
+                "*** Assertion failure in -[BGTaskScheduler registerForTaskWithIdentifier:"
+                    + "usingQueue:launchHandler:] (\(identifier): all launch handlers must be "
+                    + "registered before the application finishes launching, R-H14)")
+            return false
+        }
         guard !launchHandlers.contains(where: { $0.identifier == identifier }) else {
             return false
         }

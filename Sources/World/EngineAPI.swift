@@ -510,12 +510,22 @@ public final class LocationServices {
     package func setAllowsBackgroundLocationUpdates(_ manager: ObjectID, _ allowed: Bool) {
         guard crashReason == nil else { return }
         if allowed && !capabilities.locationBackgroundMode {
-            assertionMessage =
+            raiseAssertion(
                 "*** Assertion failure in -[CLLocationManager setAllowsBackgroundLocationUpdates:] "
-                + "(UIBackgroundModes lacks location)"
+                    + "(UIBackgroundModes lacks location)")
             return
         }
         record(.setAllowsBackgroundLocationUpdates(manager, allowed))
+    }
+
+    /// A system framework's assertion in the app's own call (on iOS an
+    /// `NSInternalInconsistencyException`): the process crashes when the callback returns, and
+    /// the app's log names `message` (`no-capability-trap` reports it). The first one counts.
+    /// R-A9 above; LifelineKit's `BGTaskScheduler` raises one for a launch handler registered
+    /// after the app finished launching (R-H14).
+    package func raiseAssertion(_ message: String) {
+        guard crashReason == nil else { return }
+        assertionMessage = message
     }
 
     package func setPausesLocationUpdatesAutomatically(_ manager: ObjectID, _ pauses: Bool) {
