@@ -182,6 +182,8 @@ final class AppProcess: SimulationActor, DiskViewSource {
     private var lowPowerMode = false
     /// Background App Refresh as the user last set it (R-H12; told by the operating system).
     private var backgroundRefresh = true
+    /// The background time the operating system last told a process, and which (R-F1).
+    private var backgroundTime: (generation: Int, report: BackgroundTimeReport)?
     /// The current boot's time: set at each reboot.
     private var bootTime: BootTime
     /// How far the wall clock was set away from virtual time (`adjustClock`): it moves the
@@ -351,6 +353,8 @@ final class AppProcess: SimulationActor, DiskViewSource {
             // An event sent before a reboot that reached the mailbox after it (R-B7).
             if let boot, boot < bootCount { return drop(item, .reboot, &context) }
             route(item, for: generation, &context)
+        case .backgroundTime(let report, let generation):
+            backgroundTime = (generation, report)
         case .user(.setLowPowerMode(let enabled)):
             lowPowerMode = enabled
         case .user(.setBackgroundRefresh(let enabled)):
@@ -763,6 +767,8 @@ final class AppProcess: SimulationActor, DiskViewSource {
         services.moment = CallbackMoment(
             authorizationStatus: authorization, accuracyAuthorization: accuracy,
             isLowPowerModeEnabled: lowPowerMode, isBackgroundRefreshEnabled: backgroundRefresh,
+            backgroundTime: backgroundTime?.generation == generation
+                ? backgroundTime!.report : .startsWithTask(policy.backgroundTaskBudget),
             bootTime: BootTime(sinceStart: bootTime.sinceStart + clockAdjustment),
             uptime: awake, now: context.now)
         if services.crashReason == nil {

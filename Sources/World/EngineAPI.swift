@@ -199,6 +199,10 @@ package enum AppRequest: Sendable, Equatable, CustomStringConvertible {
         identifier: String, earliestBegin: Instant, requiresNetwork: Bool, requiresPower: Bool)
     /// `setTaskCompleted(success:)`, or a fetch completion handler called (R-H3, R-H4).
     case completeWake(WakeTaskID, success: Bool)
+    /// The app reads its background time (`UIApplication.backgroundTimeRemaining`): from now
+    /// on the operating system tells the app's processes each change of it (R-F1,
+    /// `WorldMessage.backgroundTime`).
+    case watchBackgroundTime
 
     package var description: String {
         switch self {
@@ -264,6 +268,7 @@ package enum AppRequest: Sendable, Equatable, CustomStringConvertible {
             "submit processing \(identifier) earliest \(earliestBegin)"
                 + (network ? " requiring network" : "") + (power ? " requiring power" : "")
         case .completeWake(let task, let success): "\(task) completed \(success)"
+        case .watchBackgroundTime: "watch background time"
         }
     }
 }
@@ -295,7 +300,7 @@ extension AppRequest {
         switch self {
         case .beginBackgroundTask, .endBackgroundTask, .requestWhenInUseAuthorization,
             .requestAlwaysAuthorization, .requestTemporaryFullAccuracy, .submitAppRefresh,
-            .cancelAppRefresh, .completeWake, .submitProcessing:
+            .cancelAppRefresh, .completeWake, .submitProcessing, .watchBackgroundTime:
             true
         default: false
         }
@@ -361,6 +366,18 @@ public final class LocationServices {
     /// is `.available`), as the user last set it (`UserAction.setBackgroundRefresh`, on at the
     /// start). While it is off, task requests are refused and none runs (R-H12).
     public var isBackgroundRefreshEnabled: Bool { moment.isBackgroundRefreshEnabled }
+    /// `UIApplication.backgroundTimeRemaining` for a process in the background: the app's
+    /// background time left at this callback (R-F1), as the operating system counts it; nil
+    /// while it is unlimited (not on borrowed time: kept running by location or a test host).
+    /// Exact once the app has asked for it (`watchBackgroundTime`); before the first report of
+    /// a process, the policy's `backgroundTaskBudget`.
+    package var backgroundTimeRemaining: VirtualDuration? {
+        moment.backgroundTime.remaining(at: moment.now)
+    }
+    /// Asks the operating system to tell this app's processes their background time from now
+    /// on (`backgroundTimeRemaining`). Only a process that reads it asks, so no other run
+    /// carries the messages.
+    package func watchBackgroundTime() { record(.watchBackgroundTime) }
     /// The boot time as `sysctl kern.boottime` gives it: fixed for a boot, the same across
     /// relaunches, new after a reboot (an engine detects a reboot by comparing it). Being the
     /// wall clock less the uptime, it moves when the clock is adjusted (`adjustClock`).

@@ -294,6 +294,10 @@ package enum WorldMessage: Sendable, CustomStringConvertible {
     /// The operating system will not relaunch the app for `mechanism` (R-F5, R-B4–R-B6): the
     /// events held for it are lost.
     case wakeRefused(RelaunchMechanism, DropReason)
+    /// The app's background time as the operating system now counts it (R-F1), sent to an app
+    /// that reads it (`AppRequest.watchBackgroundTime`) whenever it changes, and before the
+    /// lifecycle message of the change that moved it.
+    case backgroundTime(BackgroundTimeReport, generation: Int)
     /// Something for the app's code, through its mailbox: for one process (`generation`), or
     /// for whichever listens (`nil`, monitoring events). `withheld` is set when the sender's
     /// rules keep it from the app; the mailbox drops it with that reason.
@@ -351,6 +355,8 @@ package enum WorldMessage: Sendable, CustomStringConvertible {
         case .screenLocked(let locked): "screen \(locked ? "locked" : "unlocked")"
         case .wakeRefused(let mechanism, let reason):
             "no relaunch for \(mechanism.rawValue): \(reason)"
+        case .backgroundTime(let report, let generation):
+            "background time \(report) (process \(generation))"
         case .deliver(let item, let generation, let withheld, _):
             "\(item) (\(generation.map { "process \($0)" } ?? "any process"))"
                 + (withheld.map { ", withheld: \($0)" } ?? "")
