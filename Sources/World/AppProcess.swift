@@ -276,6 +276,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
                 capabilities: capabilities, systemVersion: policy.systemVersion, nextObjectID: 1,
                 system: system)
             services.storage.diskSource = self
+            services.processNumber = generation
             self.services = services
             authorization = launch.authorization
             accuracy = launch.accuracyAuthorization

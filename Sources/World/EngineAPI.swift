@@ -336,7 +336,11 @@ public final class LocationServices {
     /// `savedRecordWriteDelay` after a change; empty before the first unlock (R-D9).
     public let userDefaults: SavedRecord
     private let capabilities: AppCapabilities
-    private let systemVersion: Int
+    /// The modelled iOS major version (`IOSPolicy.systemVersion`).
+    package let systemVersion: Int
+    /// The process's number among the app's processes (its generation: 1 for the first
+    /// launch), LifelineKit's deterministic stand-in for a process identifier.
+    package internal(set) var processNumber = 0
     private var nextObjectID: Int
     /// This process's side of its data, shared with its store and saved record.
     let storage: ProcessStorage
