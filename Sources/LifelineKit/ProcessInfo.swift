@@ -40,7 +40,8 @@ open class ProcessInfo: NSObject, @unchecked Sendable {
     /// `isLowPowerModeEnabled`: whether the user has turned Low Power Mode on
     /// (`UserAction.setLowPowerMode`, the scenario's `low-power on|off`; off at the start), as
     /// the world has told the calling process (Foundation: "A Boolean value that indicates the
-    /// current state of Low Power Mode").
+    /// current state of Low Power Mode"). While it is on, Background App Refresh is off
+    /// (R-H13, `UIApplication.backgroundRefreshStatus`).
     open var isLowPowerModeEnabled: Bool { services?.isLowPowerModeEnabled ?? false }
 
     /// `systemUptime`: the virtual time since the device's last boot, less the time it slept

@@ -80,9 +80,14 @@ open class UIApplication: UIResponder {
     /// `applicationState`.
     public internal(set) var applicationState: State
 
-    /// `backgroundRefreshStatus`: `.available`, or `.denied` while the user has turned
-    /// Background App Refresh off for the app (R-H12, `UserAction.setBackgroundRefresh`).
-    /// `.restricted` is never reported.
+    /// `backgroundRefreshStatus`: `.available`, or `.denied` while Background App Refresh is
+    /// off: the user turned it off for the app (R-H12, `UserAction.setBackgroundRefresh`), or
+    /// Low Power Mode is on (R-H13, `UserAction.setLowPowerMode`; Apple: "Background App
+    /// Refresh is disabled automatically when a device is operating in low-power mode"). Apple
+    /// names no value for Low Power Mode; `.denied` is "The user explicitly disabled background
+    /// behavior for this app or for the whole system", which Low Power Mode is, while
+    /// `.restricted` is for a user who "cannot enable them again". `.restricted` is never
+    /// reported.
     public var backgroundRefreshStatus: UIBackgroundRefreshStatus {
         (services?.isBackgroundRefreshEnabled ?? true) ? .available : .denied
     }

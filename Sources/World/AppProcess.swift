@@ -178,7 +178,8 @@ final class AppProcess: SimulationActor, DiskViewSource {
     /// launch and each item received (`LocationManager.authorizationStatus`).
     private var authorization = Authorization.notDetermined
     private var accuracy: AccuracyAuthorization
-    /// Low Power Mode as the user last set it.
+    /// Low Power Mode as the user last set it (told by the operating system; it turns
+    /// Background App Refresh off, R-H13).
     private var lowPowerMode = false
     /// Background App Refresh as the user last set it (R-H12; told by the operating system).
     private var backgroundRefresh = true
@@ -767,7 +768,8 @@ final class AppProcess: SimulationActor, DiskViewSource {
         let awake = uptime - sleep.asleep(until: context.now)
         services.moment = CallbackMoment(
             authorizationStatus: authorization, accuracyAuthorization: accuracy,
-            isLowPowerModeEnabled: lowPowerMode, isBackgroundRefreshEnabled: backgroundRefresh,
+            isLowPowerModeEnabled: lowPowerMode,
+            isBackgroundRefreshEnabled: backgroundRefresh && !lowPowerMode,
             backgroundTime: backgroundTime?.generation == generation
                 ? backgroundTime!.report : .startsWithTask(policy.backgroundTaskBudget),
             bootTime: BootTime(sinceStart: bootTime.sinceStart + clockAdjustment),

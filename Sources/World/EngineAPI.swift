@@ -364,11 +364,13 @@ public final class LocationServices {
     /// then each change the system has sent the app (sent once a manager has a delegate).
     public var accuracyAuthorization: AccuracyAuthorization { moment.accuracyAuthorization }
     /// `ProcessInfo.isLowPowerModeEnabled` now (`UserAction.setLowPowerMode`; off at the
-    /// start). Read-only: the world models no effect of it on location services.
+    /// start). While it is on Background App Refresh is off (`isBackgroundRefreshEnabled`,
+    /// R-H13); the world models no effect of it on location services.
     public var isLowPowerModeEnabled: Bool { moment.isLowPowerModeEnabled }
     /// Whether Background App Refresh is on for the app (`UIApplication.backgroundRefreshStatus`
-    /// is `.available`), as the user last set it (`UserAction.setBackgroundRefresh`, on at the
-    /// start). While it is off, task requests are refused and none runs (R-H12).
+    /// is `.available`): as the user last set it (`UserAction.setBackgroundRefresh`, on at the
+    /// start, R-H12), and off while Low Power Mode is on (R-H13). While it is off, task
+    /// requests are refused and none runs.
     public var isBackgroundRefreshEnabled: Bool { moment.isBackgroundRefreshEnabled }
     /// `UIApplication.backgroundTimeRemaining` for a process in the background: the app's
     /// background time left at this callback (R-F1), as the operating system counts it; nil

@@ -103,6 +103,9 @@ final class OperatingSystem: SimulationActor {
     var processingTasks = ProcessingTasks()
     /// Background App Refresh for the app, as the user set it in Settings (R-H12).
     private var backgroundRefreshEnabled = true
+    /// Low Power Mode, as the user set it: while it is on Background App Refresh is off
+    /// (R-H13).
+    private var lowPowerMode = false
     /// Some process of the app reads its background time (`watchBackgroundTime`): every later
     /// process is told it too, from its launch (R-F1, `BackgroundTimeReport`).
     private var backgroundTimeWatched = false
@@ -213,8 +216,12 @@ final class OperatingSystem: SimulationActor {
             // The location daemon decides what it means for delivery, and keeps the app
             // running through its keep-alive while location is in use (R-C4).
             context.send(.liveActivity(action == .startLiveActivity), to: daemon)
-        case .networkDown, .networkUp, .networkSlow, .setLowPowerMode, .adjustClock:
+        case .networkDown, .networkUp, .networkSlow, .adjustClock:
             break  // the network's and the app's (`World.schedule` sends them there)
+        case .setLowPowerMode(let on):
+            // R-H13: Background App Refresh is off while it is on; the app reads both.
+            lowPowerMode = on
+            context.send(.user(action), to: app)
         case .setBackgroundRefresh(let on):
             // R-H12: the system's setting; the app reads it (`backgroundRefreshStatus`).
             backgroundRefreshEnabled = on
@@ -267,10 +274,10 @@ final class OperatingSystem: SimulationActor {
             let awaiting = refreshesAwaitingBackground
             refreshesAwaitingBackground.removeAll()
             for identifier in awaiting {
-                if backgroundRefreshEnabled {
-                    startWake(.appRefresh(identifier: identifier), &context)
+                if let rule = backgroundRefreshOffRule {
+                    dropWake(.appRefresh(identifier: identifier), rule: rule, &context)
                 } else {
-                    dropWake(.appRefresh(identifier: identifier), rule: "R-H12", &context)
+                    startWake(.appRefresh(identifier: identifier), &context)
                 }
             }
             runDueProcessing(&context)
@@ -362,9 +369,9 @@ final class OperatingSystem: SimulationActor {
     /// Runs the app in the background for `kind`: resumes it, launches it, or (a refresh in
     /// the foreground) waits for the background; refused after a force-quit (R-H2).
     func beginWake(_ kind: WakeKind, _ context: inout Scheduler<WorldMessage>) {
-        // R-H12: with Background App Refresh off, a due task request does not run.
-        if !backgroundRefreshEnabled && kind.needsBackgroundRefresh {
-            return dropWake(kind, rule: "R-H12", &context)
+        // R-H12, R-H13: with Background App Refresh off, a due task request does not run.
+        if kind.needsBackgroundRefresh, let rule = backgroundRefreshOffRule {
+            return dropWake(kind, rule: rule, &context)
         }
         switch state {
         case .foreground:
@@ -393,6 +400,13 @@ final class OperatingSystem: SimulationActor {
             launchedInBackground = false
             startWake(kind, &context)
         }
+    }
+
+    /// Why Background App Refresh is off for the app, if it is: the user turned it off in
+    /// Settings (R-H12), or Low Power Mode is on, which turns it off (R-H13; the user's own
+    /// setting is named first).
+    private var backgroundRefreshOffRule: String? {
+        !backgroundRefreshEnabled ? "R-H12" : lowPowerMode ? "R-H13" : nil
     }
 
     /// Records that the wake of `kind` never reached the app, naming the rule.

@@ -32,9 +32,11 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
     case networkUp
     /// The network is up but slow: requests take `uploadLatency` plus this.
     case networkSlow(VirtualDuration)
-    /// The user turns Low Power Mode on or off (`ProcessInfo.isLowPowerModeEnabled`). It
-    /// changes only what the app reads: the world models no effect of it on location services
-    /// (ios-facts: Low Power Mode, no documented change to Core Location).
+    /// The user turns Low Power Mode on or off (`ProcessInfo.isLowPowerModeEnabled`). While it
+    /// is on, Background App Refresh is off (R-H13: the operating system refuses and drops app
+    /// refresh and processing requests as with `setBackgroundRefresh(false)`, and
+    /// `backgroundRefreshStatus` reads `.denied`). The world models no effect of it on location
+    /// services (ios-facts: Low Power Mode, no documented change to Core Location).
     case setLowPowerMode(Bool)
     /// The device's wall clock is set forward (positive) or back by this much (network time,
     /// or the user): `kern.boottime` is the wall clock less the uptime, so the boot time the
@@ -62,10 +64,10 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
     /// refresh and processing requests and runs none that come due (R-H12). On at the start.
     case setBackgroundRefresh(Bool)
 
-    /// True for the actions only the app process reads (Low Power Mode, the clock).
+    /// True for the actions only the app process reads (the clock).
     var isAppAction: Bool {
         switch self {
-        case .setLowPowerMode, .adjustClock: true
+        case .adjustClock: true
         default: false
         }
     }
