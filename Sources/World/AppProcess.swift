@@ -825,7 +825,11 @@ final class AppProcess: SimulationActor, DiskViewSource {
                 request.startedInBackground = mailbox.state != .foreground  // R-H9
                 madeBackgroundUploads = true
                 if !request.fromFile { madeBackgroundUploadsFromData = true }
+                system.noteBackgroundUpload(request)
                 context.send(.backgroundUpload(request), to: network)
+            }
+            for task in services.urlSession.takeBackgroundCancellations() {
+                context.send(.cancelBackgroundTransfers(.task(task)), to: network)
             }
         }
         guard let asked else { return endIfCrashed(services, &context) }

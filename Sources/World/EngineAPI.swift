@@ -790,6 +790,8 @@ public final class UploadSession {
     private(set) var requests: [UploadRequest] = []
     /// Background uploads made in this callback, in order (`BackgroundTransfers.swift`).
     private(set) var backgroundRequests: [BackgroundUploadRequest] = []
+    /// Background tasks the app cancelled in this callback, in order.
+    private(set) var backgroundCancellations: [BackgroundTransferID] = []
 
     init(storage: ProcessStorage, system: SystemRecord) {
         self.storage = storage
@@ -829,14 +831,23 @@ public final class UploadSession {
     package func backgroundUploadTask(
         _ task: BackgroundTransferID, with batch: UploadBatch, fromFile: Bool,
         options: BackgroundTransferOptions, earliestBeginAfter delay: VirtualDuration,
-        taskDescription: String? = nil
+        taskDescription: String? = nil, requestURL: String? = nil
     ) {
         guard !storage.halted else { return }
         var request = BackgroundUploadRequest(
             task: task, batch: batch, earliestBeginDelay: delay, options: options,
             fromFile: fromFile)
         request.taskDescription = taskDescription
+        request.requestURL = requestURL
         backgroundRequests.append(request)
+    }
+
+    /// `URLSessionTask.cancel()` of a background task handed to the system: the transfer
+    /// service ends it with `UploadError.cancelledByApp` unless it has already reached the
+    /// server (its end, accepted, is then on its way).
+    package func cancelBackgroundTask(_ task: BackgroundTransferID) {
+        guard !storage.halted else { return }
+        backgroundCancellations.append(task)
     }
 
     /// `uploadTask(with:from:)` and `resume()`: sends `batch`, beginning after
@@ -858,7 +869,23 @@ public final class UploadSession {
     }
 
     /// True when the callback made requests.
-    var hasRequests: Bool { !requests.isEmpty || !backgroundRequests.isEmpty }
+    var hasRequests: Bool {
+        !requests.isEmpty || !backgroundRequests.isEmpty || !backgroundCancellations.isEmpty
+    }
+
+    /// The background tasks of `session` the system holds for the app, whose end has not yet
+    /// reached it, by any process, with those handed over in this callback, in the order
+    /// handed over (`URLSession.getAllTasks`): each with its `taskDescription` and request URL.
+    package func pendingBackgroundTasks(session: String) -> [BackgroundUploadRequest] {
+        (system.backgroundTransfers + backgroundRequests).filter { $0.task.session == session }
+    }
+
+    /// Hands the app process the background tasks cancelled in the callback that returned.
+    func takeBackgroundCancellations() -> [BackgroundTransferID] {
+        var taken: [BackgroundTransferID] = []
+        swap(&taken, &backgroundCancellations)
+        return taken
+    }
 
     /// Hands the app process the background uploads made in the callback that returned.
     func takeBackgroundRequests() -> [BackgroundUploadRequest] {
