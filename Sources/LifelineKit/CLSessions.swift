@@ -10,7 +10,7 @@ import World
 /// and the app's log names the missing API, as the world's `BackgroundActivitySession` does.
 ///
 /// Made outside a simulated process it is detached and does nothing. Not here yet: its
-/// `diagnostics` async sequence (issue 24 runs async code in virtual time).
+/// `diagnostics` async sequence.
 public final class CLBackgroundActivitySession: @unchecked Sendable {
     private let session: BackgroundActivitySession?
 
@@ -27,7 +27,7 @@ public final class CLBackgroundActivitySession: @unchecked Sendable {
 /// is held (R-B9). For an Always app it keeps the grant across a termination; with live
 /// updates it lets a force-quit app be relaunched when the device moves (R-B4). It belongs to
 /// the process that made it. Made outside a simulated process it is detached and does
-/// nothing. Not here yet: its `diagnostics` async sequence (issue 24).
+/// nothing. Not here yet: its `diagnostics` async sequence.
 public final class CLServiceSession: @unchecked Sendable {
     /// `CLServiceSession.AuthorizationRequirement`.
     public enum AuthorizationRequirement: Hashable, Sendable {

@@ -21,12 +21,12 @@ public struct UIBackgroundTaskIdentifier: RawRepresentable, Hashable, Sendable {
 
 /// `UIApplication`: one per simulated process, `UIApplication.shared` inside it.
 ///
-/// Not main-actor isolated, unlike Apple's: a simulated process runs one callback at a time on
-/// the simulation's thread, which stands for the main thread, but that thread is not the main
-/// actor's executor, so Swift could not call main-actor code there synchronously. Code written
-/// for Apple's stricter types compiles against these looser ones; code that checks or hops to
-/// the main actor (`MainActor.assumeIsolated`, `Task { @MainActor in … }`) waits for issue 24,
-/// which gives the main actor a virtual executor.
+/// Not annotated `@MainActor`, unlike Apple's: code written for Apple's stricter types compiles
+/// against these looser ones. A simulated process runs one callback at a time on the
+/// simulation's thread, which stands for the main thread, and in a world run the main actor's
+/// executor is the virtual one (`VirtualConcurrency`, docs/concurrency.md): inside a callback
+/// `MainActor.assumeIsolated` holds and `Task { @MainActor in … }` runs in virtual time
+/// (`LiveUpdatesTests`). `Thread.isMainThread` is false there.
 ///
 /// - `applicationState`: `.inactive` while a foreground launch finishes and while the app
 ///   resigns or regains activity, `.active` in the foreground, `.background` in the background
