@@ -19,9 +19,10 @@ import World
     public typealias URLRequest = FoundationNetworking.URLRequest
 #endif
 
-/// `URLSessionConfiguration`: only the background configuration is modelled
-/// (`background(withIdentifier:)`), with `sessionSendsLaunchEvents` (R-H6) and
-/// `isDiscretionary` (R-H9). Other configurations and their properties are not here.
+/// `URLSessionConfiguration`: the background configuration (`background(withIdentifier:)`),
+/// with `sessionSendsLaunchEvents` (R-H6) and `isDiscretionary` (R-H9), and the default one
+/// (`default`), whose uploads are the process's own (R-D13). Other configurations and their
+/// properties are not here.
 open class URLSessionConfiguration: NSObject {
     /// `identifier`: the background session's identifier.
     public let identifier: String?
@@ -33,10 +34,15 @@ open class URLSessionConfiguration: NSObject {
     /// app is in the background are discretionary anyway.
     open var isDiscretionary = false
 
-    init(identifier: String) {
+    init(identifier: String?) {
         self.identifier = identifier
         super.init()
     }
+
+    /// `default`: a new standard configuration. A session made with it uploads in the
+    /// process's own name (the world's `UploadSession.uploadTask`): a suspension outside a
+    /// background task or the end of the process cancels its requests (R-D13, R-A1).
+    open class var `default`: URLSessionConfiguration { URLSessionConfiguration(identifier: nil) }
 
     /// `background(withIdentifier:)`: a configuration whose transfers the system performs in a
     /// separate process (R-H5). The identifier must not be empty.
@@ -61,8 +67,13 @@ open class URLSessionConfiguration: NSObject {
 /// (R-H6). A relaunched process receives the events once it makes a session with the same
 /// identifier, as Apple asks ("recreate the background session … using the same session
 /// identifier"). The delegate queue is ignored: the calls run one at a time on the
-/// simulation's thread. Only background sessions and upload tasks are modelled.
-open class URLSession: NSObject {
+/// simulation's thread.
+///
+/// A standard session (`URLSession.shared`, or the `default` configuration) uploads in the
+/// process's own name: its request is cancelled by a suspension outside a background task or
+/// the end of the process (R-D13, R-A1), and its end goes to the task's completion handler,
+/// else to the delegate. Only upload tasks are modelled, in both kinds of session.
+open class URLSession: NSObject, @unchecked Sendable {
     /// `configuration`.
     public let configuration: URLSessionConfiguration
     /// `delegate`: held strongly, as `URLSession` holds it.
@@ -72,6 +83,24 @@ open class URLSession: NSObject {
     private weak var services: LocationServices?
     /// The tasks this session object made or was told of, by `taskIdentifier`, in order.
     private var tasks: [URLSessionTask] = []
+    /// Tasks a standard session made so far: the next one's `taskIdentifier`.
+    private var standardTaskCount = 0
+
+    /// `shared`: the calling simulated process's shared session, a standard one (`default`
+    /// configuration, no delegate): use the completion-handler tasks
+    /// (`uploadTask(with:from:completionHandler:)`). A fresh one in every process; outside a
+    /// simulated process a detached one, whose tasks never run.
+    open class var shared: URLSession {
+        guard let scope = ProcessScope.ofTask else {
+            return URLSession(configuration: .default, delegate: nil, delegateQueue: nil)
+        }
+        if let shared = scope.sharedURLSession { return shared }
+        let shared = scope.run {
+            URLSession(configuration: .default, delegate: nil, delegateQueue: nil)
+        }
+        scope.sharedURLSession = shared
+        return shared
+    }
 
     /// `init(configuration:delegate:delegateQueue:)`. Outside a simulated process the session
     /// is detached: its tasks never run.
@@ -123,13 +152,38 @@ open class URLSession: NSObject {
         completionHandler(found.sorted { $0.taskIdentifier < $1.taskIdentifier })
     }
 
+    /// `uploadTask(with:from:completionHandler:)`: an upload of `bodyData` (made by
+    /// `SimulatedUploadBody.data(for:)`) whose end goes to `completionHandler` (data nil, the
+    /// `response` and the error), not to the delegate. In a standard session it is the
+    /// process's own request (R-D13); in a background session, as `uploadTask(with:from:)`.
+    open func uploadTask(
+        with request: URLRequest, from bodyData: Data?,
+        completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+    ) -> URLSessionUploadTask {
+        let task = makeTask(
+            request, body: String(decoding: bodyData ?? Data(), as: UTF8.self), fromFile: false)
+        task.completionHandler = completionHandler
+        return task
+    }
+
+    /// `uploadTask(with:fromFile:completionHandler:)`: as `uploadTask(with:fromFile:)`, its end
+    /// going to `completionHandler`.
+    open func uploadTask(
+        with request: URLRequest, fromFile fileURL: URL,
+        completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+    ) -> URLSessionUploadTask {
+        let task = makeTask(request, body: fileURL.path, fromFile: true)
+        task.completionHandler = completionHandler
+        return task
+    }
+
     // MARK: - Internals
 
     private func makeTask(_ request: URLRequest, body: String, fromFile: Bool)
         -> URLSessionUploadTask
     {
         guard let identifier = configuration.identifier else {
-            preconditionFailure("LifelineKit models background sessions only")
+            return makeStandardTask(request, body: body)
         }
         guard let services, let scope = ProcessScope.current else {
             return URLSessionUploadTask(taskIdentifier: 0, request: request, start: nil)
@@ -150,6 +204,37 @@ open class URLSession: NSObject {
         made.cancelTransfer = { services.urlSession.cancelBackgroundTask(task) }
         tasks.append(made)
         return made
+    }
+
+    /// An upload of a standard session: the world's `uploadTask` at `resume()`, its end
+    /// handed back by `ApplicationEngine.didCompleteUpload` through the process scope.
+    private func makeStandardTask(_ request: URLRequest, body: String) -> URLSessionUploadTask {
+        standardTaskCount += 1
+        let made = URLSessionUploadTask(
+            taskIdentifier: standardTaskCount, request: request, start: nil)
+        guard let services, let scope = ProcessScope.current else { return made }
+        guard let batch = scope.uploadBody(body) else {
+            preconditionFailure(
+                "upload body \(body) was not made by SimulatedUploadBody in this process")
+        }
+        made.start = { [unowned made] delay, _ in
+            let upload = services.urlSession.uploadTask(with: batch, earliestBeginAfter: delay)
+            scope.register(upload, task: made, session: self)
+        }
+        tasks.append(made)
+        return made
+    }
+
+    /// Hands the end of a standard upload to its completion handler, or else to the delegate.
+    func complete(_ task: URLSessionTask, with result: UploadResult) {
+        task.complete(with: result)
+        if let handler = task.completionHandler {
+            task.completionHandler = nil
+            handler(nil, task.response, task.error)
+        } else {
+            (delegate as? any URLSessionTaskDelegate)?.urlSession(
+                self, task: task, didCompleteWithError: task.error)
+        }
     }
 
     /// The task with `identifier`: one this object made, or one an earlier process made,
@@ -216,7 +301,9 @@ open class URLSessionTask: NSObject {
     /// as a `URLError` without a response has on iOS.
     public private(set) var response: URLResponse?
     /// What `resume()` does: hands the upload to the system with its begin delay.
-    private var start: ((VirtualDuration, String?) -> Void)?
+    var start: ((VirtualDuration, String?) -> Void)?
+    /// Where a task made with a completion handler hands its end.
+    var completionHandler: (@Sendable (Data?, URLResponse?, (any Error)?) -> Void)?
     /// What `cancel()` does to a resumed task: asks the system to cancel its transfer.
     var cancelTransfer: (() -> Void)?
 
@@ -247,8 +334,9 @@ open class URLSessionTask: NSObject {
     /// `urlSession(_:task:didCompleteWithError:)`, with `URLError.cancelled`
     /// (`NSURLErrorCancelled`) when the cancellation won, and the upload is not delivered.
     /// The state is `.canceling` until then. A task never resumed is completed at once with
-    /// that error and never runs; its delegate is not called (not modelled). A completed task
-    /// is unchanged.
+    /// that error and never runs; its delegate is not called (not modelled). A standard
+    /// session's request is not cancelled (not modelled: it ends as the world decides). A
+    /// completed task is unchanged.
     open func cancel() {
         switch state {
         case .running:
