@@ -199,6 +199,14 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
         scope?.deliver(.completed(event), session: event.task.session)
     }
 
+    /// A standard session's upload ended (R-D13): to its completion handler or its session's
+    /// delegate.
+    public func didCompleteUpload(
+        _ task: UploadTaskID, result: UploadResult, services: LocationServices
+    ) {
+        scope?.completeStandardUpload(task, result: result)
+    }
+
     /// Every event of `session` was delivered after a wake for it (R-H6):
     /// `urlSessionDidFinishEvents(forBackgroundURLSession:)`.
     public func backgroundSessionDidFinishEvents(_ session: String, services: LocationServices) {

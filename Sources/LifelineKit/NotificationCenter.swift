@@ -19,6 +19,8 @@ import VirtualConcurrency
 ///   observe UIKit's notifications): Foundation would hand the block to a real
 ///   `OperationQueue`, outside virtual time.
 ///
+/// A subclass of `NSObject`, as Foundation's is.
+///
 /// Not here: selector-based observers (`addObserver(_:selector:name:object:)`, which needs the
 /// Objective-C runtime) and `notifications(named:object:)`.
 ///
@@ -33,7 +35,7 @@ import VirtualConcurrency
 ///         import LifelineKit
 ///         import class LifelineKit.NotificationCenter
 ///     #endif
-public final class NotificationCenter: @unchecked Sendable {
+public final class NotificationCenter: NSObject, @unchecked Sendable {
     /// The simulated process's center, made at its first use in the process.
     static let ofProcess = ProcessLocal { NotificationCenter() }
 
@@ -50,7 +52,8 @@ public final class NotificationCenter: @unchecked Sendable {
 
     private var observers: [Observer] = []
 
-    public init() {}
+    /// `init()`: a center of its own, which nothing posts to but its owner.
+    public override init() { super.init() }
 
     /// `addObserver(forName:object:queue:using:)`: `block` runs for every post of `name` (any
     /// name when nil) by `object` (the same instance; any sender when nil). Keep the returned

@@ -38,6 +38,12 @@ final class ProcessScope: @unchecked Sendable {
     /// order, and the run-loop timer that hands them to a session made since (R-H6).
     private var heldSessionEvents: [(session: String, event: BackgroundSessionEvent)] = []
     private var heldSessionEventsTimer: TimerID?
+    /// `URLSession.shared` for this process, once read.
+    var sharedURLSession: URLSession?
+    /// The uploads of this process's standard sessions in flight, in the order resumed.
+    private var standardUploads:
+        [(upload: UploadTaskID, task: URLSessionTask, session: URLSession)] =
+            []
     /// The upload bodies `SimulatedUploadBody` made in this process, in order.
     private var uploadBodies: [(name: String, batch: UploadBatch)] = []
 
@@ -101,6 +107,20 @@ final class ProcessScope: @unchecked Sendable {
         heldSessionEvents = []
         for (session, event) in held { deliver(event, session: session) }
         return true
+    }
+
+    /// Records that the world's `upload` is `task` of `session`.
+    func register(_ upload: UploadTaskID, task: URLSessionTask, session: URLSession) {
+        standardUploads.append((upload, task, session))
+    }
+
+    /// Hands the end of the world's `upload` to its task, if a standard session made it.
+    func completeStandardUpload(_ upload: UploadTaskID, result: UploadResult) {
+        guard let index = standardUploads.firstIndex(where: { $0.upload == upload }) else {
+            return
+        }
+        let (_, task, session) = standardUploads.remove(at: index)
+        run { session.complete(task, with: result) }
     }
 
     /// Records an upload body for `batch` and returns its name (a path).

@@ -21,12 +21,12 @@ public struct UIBackgroundTaskIdentifier: RawRepresentable, Hashable, Sendable {
 
 /// `UIApplication`: one per simulated process, `UIApplication.shared` inside it.
 ///
-/// Not main-actor isolated, unlike Apple's: a simulated process runs one callback at a time on
-/// the simulation's thread, which stands for the main thread, but that thread is not the main
-/// actor's executor, so Swift could not call main-actor code there synchronously. Code written
-/// for Apple's stricter types compiles against these looser ones; code that checks or hops to
-/// the main actor (`MainActor.assumeIsolated`, `Task { @MainActor in … }`) waits for issue 24,
-/// which gives the main actor a virtual executor.
+/// Not annotated `@MainActor`, unlike Apple's: code written for Apple's stricter types compiles
+/// against these looser ones. A simulated process runs one callback at a time on the
+/// simulation's thread, which stands for the main thread, and in a world run the main actor's
+/// executor is the virtual one (`VirtualConcurrency`, docs/concurrency.md): inside a callback
+/// `MainActor.assumeIsolated` holds and `Task { @MainActor in … }` runs in virtual time
+/// (`LiveUpdatesTests`). `Thread.isMainThread` is false there.
 ///
 /// - `applicationState`: `.inactive` while a foreground launch finishes and while the app
 ///   resigns or regains activity, `.active` in the foreground, `.background` in the background
@@ -35,12 +35,11 @@ public struct UIBackgroundTaskIdentifier: RawRepresentable, Hashable, Sendable {
 ///   world's background tasks (R-F1): a task keeps a background app running until the app's
 ///   background time is up; the expiration handler runs then, and a task still held after it
 ///   gets the app killed by the watchdog.
+/// - `backgroundTimeRemaining`: that background time, as the world's operating system counts
+///   it, in virtual seconds.
 ///
 /// Its lifecycle notifications (`didEnterBackgroundNotification` and the rest) are posted to
 /// the process's `NotificationCenter.default`, each after the matching delegate call.
-///
-/// Not here yet (issue 23): `backgroundTimeRemaining` (the world does not tell the app its
-/// remaining background time).
 open class UIApplication: UIResponder {
     /// `UIApplication.State`.
     public enum State: Int, Sendable {
@@ -81,11 +80,35 @@ open class UIApplication: UIResponder {
     /// `applicationState`.
     public internal(set) var applicationState: State
 
-    /// `backgroundRefreshStatus`: `.available`, or `.denied` while the user has turned
-    /// Background App Refresh off for the app (R-H12, `UserAction.setBackgroundRefresh`).
-    /// `.restricted` is never reported.
+    /// `backgroundRefreshStatus`: `.available`, or `.denied` while Background App Refresh is
+    /// off: the user turned it off for the app (R-H12, `UserAction.setBackgroundRefresh`), or
+    /// Low Power Mode is on (R-H13, `UserAction.setLowPowerMode`; Apple: "Background App
+    /// Refresh is disabled automatically when a device is operating in low-power mode"). Apple
+    /// names no value for Low Power Mode; `.denied` is "The user explicitly disabled background
+    /// behavior for this app or for the whole system", which Low Power Mode is, while
+    /// `.restricted` is for a user who "cannot enable them again". `.restricted` is never
+    /// reported.
     public var backgroundRefreshStatus: UIBackgroundRefreshStatus {
         (services?.isBackgroundRefreshEnabled ?? true) ? .available : .denied
+    }
+
+    /// `backgroundTimeRemaining`: in the background, the seconds of virtual time left before the
+    /// app's background time is up and its tasks expire (R-F1; Apple: "The maximum amount of
+    /// time remaining for the app to run in the background", UIKit's `backgroundTimeRemaining`).
+    /// The figure is the world's operating system's own clock, which tells the process of each
+    /// change (`LocationServices.backgroundTimeRemaining`): one app-wide figure that starts at
+    /// `backgroundTaskBudget` when the app first holds a task on borrowed time and counts down
+    /// in virtual time, 0 once it is up. `greatestFiniteMagnitude` in the foreground (and while
+    /// the app resigns or regains activity), and while the app is kept running in the
+    /// background by location (the daemon) or a test host, where the clock does not run (R-F1;
+    /// `DBL_MAX` is what iOS reports in the foreground). In the background before any task, the
+    /// time a task begun now would get. Apple says the value is valid once the app is in the
+    /// background and has begun a task; the model gives one in every state.
+    public var backgroundTimeRemaining: TimeInterval {
+        guard applicationState == .background, let services,
+            let remaining = services.backgroundTimeRemaining
+        else { return .greatestFiniteMagnitude }
+        return remaining.seconds
     }
 
     /// `isProtectedDataAvailable`: false from a boot to the first unlock (R-D9).
@@ -101,6 +124,7 @@ open class UIApplication: UIResponder {
         applicationState = state
         isProtectedDataAvailable = protectedDataAvailable
         super.init()
+        services.watchBackgroundTime()  // so `backgroundTimeRemaining` is the system's figure
     }
 
     /// `beginBackgroundTask(withName:expirationHandler:)`: a background task (R-F1). The

@@ -19,9 +19,10 @@ import World
     public typealias URLRequest = FoundationNetworking.URLRequest
 #endif
 
-/// `URLSessionConfiguration`: only the background configuration is modelled
-/// (`background(withIdentifier:)`), with `sessionSendsLaunchEvents` (R-H6) and
-/// `isDiscretionary` (R-H9). Other configurations and their properties are not here.
+/// `URLSessionConfiguration`: the background configuration (`background(withIdentifier:)`),
+/// with `sessionSendsLaunchEvents` (R-H6) and `isDiscretionary` (R-H9), and the default one
+/// (`default`), whose uploads are the process's own (R-D13). Other configurations and their
+/// properties are not here.
 open class URLSessionConfiguration: NSObject {
     /// `identifier`: the background session's identifier.
     public let identifier: String?
@@ -33,10 +34,15 @@ open class URLSessionConfiguration: NSObject {
     /// app is in the background are discretionary anyway.
     open var isDiscretionary = false
 
-    init(identifier: String) {
+    init(identifier: String?) {
         self.identifier = identifier
         super.init()
     }
+
+    /// `default`: a new standard configuration. A session made with it uploads in the
+    /// process's own name (the world's `UploadSession.uploadTask`): a suspension outside a
+    /// background task or the end of the process cancels its requests (R-D13, R-A1).
+    open class var `default`: URLSessionConfiguration { URLSessionConfiguration(identifier: nil) }
 
     /// `background(withIdentifier:)`: a configuration whose transfers the system performs in a
     /// separate process (R-H5). The identifier must not be empty.
@@ -61,8 +67,13 @@ open class URLSessionConfiguration: NSObject {
 /// (R-H6). A relaunched process receives the events once it makes a session with the same
 /// identifier, as Apple asks ("recreate the background session … using the same session
 /// identifier"). The delegate queue is ignored: the calls run one at a time on the
-/// simulation's thread. Only background sessions and upload tasks are modelled.
-open class URLSession: NSObject {
+/// simulation's thread.
+///
+/// A standard session (`URLSession.shared`, or the `default` configuration) uploads in the
+/// process's own name: its request is cancelled by a suspension outside a background task or
+/// the end of the process (R-D13, R-A1), and its end goes to the task's completion handler,
+/// else to the delegate. Only upload tasks are modelled, in both kinds of session.
+open class URLSession: NSObject, @unchecked Sendable {
     /// `configuration`.
     public let configuration: URLSessionConfiguration
     /// `delegate`: held strongly, as `URLSession` holds it.
@@ -72,6 +83,24 @@ open class URLSession: NSObject {
     private weak var services: LocationServices?
     /// The tasks this session object made or was told of, by `taskIdentifier`, in order.
     private var tasks: [URLSessionTask] = []
+    /// Tasks a standard session made so far: the next one's `taskIdentifier`.
+    private var standardTaskCount = 0
+
+    /// `shared`: the calling simulated process's shared session, a standard one (`default`
+    /// configuration, no delegate): use the completion-handler tasks
+    /// (`uploadTask(with:from:completionHandler:)`). A fresh one in every process; outside a
+    /// simulated process a detached one, whose tasks never run.
+    open class var shared: URLSession {
+        guard let scope = ProcessScope.ofTask else {
+            return URLSession(configuration: .default, delegate: nil, delegateQueue: nil)
+        }
+        if let shared = scope.sharedURLSession { return shared }
+        let shared = scope.run {
+            URLSession(configuration: .default, delegate: nil, delegateQueue: nil)
+        }
+        scope.sharedURLSession = shared
+        return shared
+    }
 
     /// `init(configuration:delegate:delegateQueue:)`. Outside a simulated process the session
     /// is detached: its tasks never run.
@@ -92,7 +121,7 @@ open class URLSession: NSObject {
     /// storage seam made with `SimulatedUploadBody.file(for:)` in this process. The one kind
     /// of upload a background session carries on after the app ends (R-H5).
     open func uploadTask(with request: URLRequest, fromFile fileURL: URL) -> URLSessionUploadTask {
-        makeTask(body: fileURL.path, fromFile: true)
+        makeTask(request, body: fileURL.path, fromFile: true)
     }
 
     /// `uploadTask(with:from:)`: an upload of `bodyData`, which the storage seam made with
@@ -100,17 +129,64 @@ open class URLSession: NSObject {
     /// the process that made it ends ("uploads from data instances or a stream fail after the
     /// app exits", R-H5).
     open func uploadTask(with request: URLRequest, from bodyData: Data) -> URLSessionUploadTask {
-        makeTask(body: String(decoding: bodyData, as: UTF8.self), fromFile: false)
+        makeTask(request, body: String(decoding: bodyData, as: UTF8.self), fromFile: false)
+    }
+
+    /// `getAllTasks(completionHandler:)`: the session's tasks that have not completed, in the
+    /// order of their `taskIdentifier`: those this object made and has not seen end (a task not
+    /// yet resumed included), and those an earlier process of the app handed the system whose
+    /// end has not reached the app yet (reconstituted, with their `taskDescription` and
+    /// `originalRequest`, as iOS hands a recreated session its tasks). Apple calls the handler
+    /// asynchronously; here it is called at once, before this method returns.
+    open func getAllTasks(completionHandler: @escaping @Sendable ([URLSessionTask]) -> Void) {
+        var found = tasks.filter { $0.state != .completed }
+        if let services, let identifier = configuration.identifier {
+            for pending in services.urlSession.pendingBackgroundTasks(session: identifier)
+            where !found.contains(where: { $0.taskIdentifier == pending.task.taskIdentifier }) {
+                let known = task(pending.task.taskIdentifier)
+                guard known.state != .completed else { continue }
+                known.adopt(taskDescription: pending.taskDescription, url: pending.requestURL)
+                found.append(known)
+            }
+        }
+        completionHandler(found.sorted { $0.taskIdentifier < $1.taskIdentifier })
+    }
+
+    /// `uploadTask(with:from:completionHandler:)`: an upload of `bodyData` (made by
+    /// `SimulatedUploadBody.data(for:)`) whose end goes to `completionHandler` (data nil, the
+    /// `response` and the error), not to the delegate. In a standard session it is the
+    /// process's own request (R-D13); in a background session, as `uploadTask(with:from:)`.
+    open func uploadTask(
+        with request: URLRequest, from bodyData: Data?,
+        completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+    ) -> URLSessionUploadTask {
+        let task = makeTask(
+            request, body: String(decoding: bodyData ?? Data(), as: UTF8.self), fromFile: false)
+        task.completionHandler = completionHandler
+        return task
+    }
+
+    /// `uploadTask(with:fromFile:completionHandler:)`: as `uploadTask(with:fromFile:)`, its end
+    /// going to `completionHandler`.
+    open func uploadTask(
+        with request: URLRequest, fromFile fileURL: URL,
+        completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+    ) -> URLSessionUploadTask {
+        let task = makeTask(request, body: fileURL.path, fromFile: true)
+        task.completionHandler = completionHandler
+        return task
     }
 
     // MARK: - Internals
 
-    private func makeTask(body: String, fromFile: Bool) -> URLSessionUploadTask {
+    private func makeTask(_ request: URLRequest, body: String, fromFile: Bool)
+        -> URLSessionUploadTask
+    {
         guard let identifier = configuration.identifier else {
-            preconditionFailure("LifelineKit models background sessions only")
+            return makeStandardTask(request, body: body)
         }
         guard let services, let scope = ProcessScope.current else {
-            return URLSessionUploadTask(taskIdentifier: 0, start: nil)
+            return URLSessionUploadTask(taskIdentifier: 0, request: request, start: nil)
         }
         guard let batch = scope.uploadBody(body) else {
             preconditionFailure(
@@ -118,20 +194,56 @@ open class URLSession: NSObject {
         }
         let options = configuration.transferOptions
         let task = services.urlSession.makeBackgroundTaskID(session: identifier)
-        let made = URLSessionUploadTask(taskIdentifier: task.taskIdentifier) { delay, label in
+        let url = request.url?.absoluteString
+        let made = URLSessionUploadTask(taskIdentifier: task.taskIdentifier, request: request) {
+            delay, label in
             services.urlSession.backgroundUploadTask(
                 task, with: batch, fromFile: fromFile, options: options,
-                earliestBeginAfter: delay, taskDescription: label)
+                earliestBeginAfter: delay, taskDescription: label, requestURL: url)
+        }
+        made.cancelTransfer = { services.urlSession.cancelBackgroundTask(task) }
+        tasks.append(made)
+        return made
+    }
+
+    /// An upload of a standard session: the world's `uploadTask` at `resume()`, its end
+    /// handed back by `ApplicationEngine.didCompleteUpload` through the process scope.
+    private func makeStandardTask(_ request: URLRequest, body: String) -> URLSessionUploadTask {
+        standardTaskCount += 1
+        let made = URLSessionUploadTask(
+            taskIdentifier: standardTaskCount, request: request, start: nil)
+        guard let services, let scope = ProcessScope.current else { return made }
+        guard let batch = scope.uploadBody(body) else {
+            preconditionFailure(
+                "upload body \(body) was not made by SimulatedUploadBody in this process")
+        }
+        made.start = { [unowned made] delay, _ in
+            let upload = services.urlSession.uploadTask(with: batch, earliestBeginAfter: delay)
+            scope.register(upload, task: made, session: self)
         }
         tasks.append(made)
         return made
+    }
+
+    /// Hands the end of a standard upload to its completion handler, or else to the delegate.
+    func complete(_ task: URLSessionTask, with result: UploadResult) {
+        task.complete(with: result)
+        if let handler = task.completionHandler {
+            task.completionHandler = nil
+            handler(nil, task.response, task.error)
+        } else {
+            (delegate as? any URLSessionTaskDelegate)?.urlSession(
+                self, task: task, didCompleteWithError: task.error)
+        }
     }
 
     /// The task with `identifier`: one this object made, or one an earlier process made,
     /// reconstituted as iOS does for a recreated session.
     func task(_ identifier: Int) -> URLSessionTask {
         if let known = tasks.first(where: { $0.taskIdentifier == identifier }) { return known }
-        let reconstituted = URLSessionUploadTask(taskIdentifier: identifier, start: nil)
+        let reconstituted = URLSessionUploadTask(
+            taskIdentifier: identifier, request: nil, start: nil)
+        reconstituted.state = .running  // handed to the system by an earlier process
         tasks.append(reconstituted)
         return reconstituted
     }
@@ -141,7 +253,7 @@ open class URLSession: NSObject {
         switch event {
         case .completed(let completed):
             let task = task(completed.task.taskIdentifier)
-            if let label = completed.taskDescription { task.taskDescription = label }
+            task.adopt(taskDescription: completed.taskDescription, url: completed.requestURL)
             task.complete(with: completed.result)
             (delegate as? any URLSessionTaskDelegate)?.urlSession(
                 self, task: task, didCompleteWithError: task.error)
@@ -152,7 +264,8 @@ open class URLSession: NSObject {
 }
 
 /// `URLSessionTask`: its `taskIdentifier` (unique among the app's background tasks, across
-/// processes), `taskDescription`, `earliestBeginDate`, `state`, `error` and `resume()`.
+/// processes), `taskDescription`, `earliestBeginDate`, `originalRequest`, `currentRequest`,
+/// `response`, `state`, `error`, `resume()` and `cancel()`.
 open class URLSessionTask: NSObject {
     /// `URLSessionTask.State`.
     public enum State: Int, Sendable {
@@ -174,11 +287,31 @@ open class URLSessionTask: NSObject {
     public internal(set) var state = State.suspended
     /// `error`: nil for an upload the server accepted; a `URLError` otherwise.
     public internal(set) var error: (any Error)?
+    /// `originalRequest`: the request the task was made with. For a task an earlier process
+    /// made (handed to a relaunched process's recreated session), a request for the URL the
+    /// system kept with the transfer; its headers and method are not kept.
+    public private(set) var originalRequest: URLRequest?
+    /// `currentRequest`: the request as it is now, which Apple says is the original request
+    /// unless the server redirected it; the world's server never redirects.
+    open var currentRequest: URLRequest? { originalRequest }
+    /// `response`: the server's answer once the task has ended with one. The world's server
+    /// answers only by accepting a batch (R-S2: a repeat is accepted too, "already have it"),
+    /// so an accepted upload has an `HTTPURLResponse` with status 200; a failure of the
+    /// network (down, lost, timed out) or a cancellation reached no server and has none (nil),
+    /// as a `URLError` without a response has on iOS.
+    public private(set) var response: URLResponse?
     /// What `resume()` does: hands the upload to the system with its begin delay.
-    private var start: ((VirtualDuration, String?) -> Void)?
+    var start: ((VirtualDuration, String?) -> Void)?
+    /// Where a task made with a completion handler hands its end.
+    var completionHandler: (@Sendable (Data?, URLResponse?, (any Error)?) -> Void)?
+    /// What `cancel()` does to a resumed task: asks the system to cancel its transfer.
+    var cancelTransfer: (() -> Void)?
 
-    init(taskIdentifier: Int, start: ((VirtualDuration, String?) -> Void)?) {
+    init(
+        taskIdentifier: Int, request: URLRequest?, start: ((VirtualDuration, String?) -> Void)?
+    ) {
         self.taskIdentifier = taskIdentifier
+        originalRequest = request
         self.start = start
         super.init()
     }
@@ -196,10 +329,44 @@ open class URLSessionTask: NSObject {
         start(delay, taskDescription)
     }
 
-    /// The world's end of the transfer, as `error`.
+    /// `cancel()`: a resumed task's transfer is cancelled by the system unless it has
+    /// already reached the server; either way its end reaches the delegate's
+    /// `urlSession(_:task:didCompleteWithError:)`, with `URLError.cancelled`
+    /// (`NSURLErrorCancelled`) when the cancellation won, and the upload is not delivered.
+    /// The state is `.canceling` until then. A task never resumed is completed at once with
+    /// that error and never runs; its delegate is not called (not modelled). A standard
+    /// session's request is not cancelled (not modelled: it ends as the world decides). A
+    /// completed task is unchanged.
+    open func cancel() {
+        switch state {
+        case .running:
+            state = .canceling
+            cancelTransfer?()
+        case .suspended:
+            start = nil
+            state = .completed
+            error = URLError(.cancelled)
+        case .canceling, .completed:
+            break
+        }
+    }
+
+    /// Keeps what the system kept with the transfer: its label and its request's URL, for a
+    /// task this process did not make.
+    func adopt(taskDescription label: String?, url: String?) {
+        if let label { taskDescription = label }
+        if originalRequest == nil, let url, let parsed = URL(string: url) {
+            originalRequest = URLRequest(url: parsed)
+        }
+    }
+
+    /// The world's end of the transfer, as `error` and `response`.
     func complete(with result: UploadResult) {
         state = .completed
         error = Self.error(for: result)
+        guard case .accepted = result, let url = originalRequest?.url else { return }
+        response = HTTPURLResponse(
+            url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: nil)
     }
 
     static func error(for result: UploadResult) -> (any Error)? {
@@ -216,7 +383,7 @@ open class URLSessionTask: NSObject {
                     NSURLErrorBackgroundTaskCancelledReasonKey:
                         NSURLErrorCancelledReasonUserForceQuitApplication
                 ])
-        case .failed(.cancelled): URLError(.cancelled)
+        case .failed(.cancelled), .failed(.cancelledByApp): URLError(.cancelled)
         }
     }
 }

@@ -29,6 +29,8 @@ import World
 ///
 /// Outside a simulated process there is no device: reads are empty and writes do nothing.
 ///
+/// A subclass of `NSObject`, as Foundation's is, so it passes where an object is expected.
+///
 /// A file that imports Foundation and LifelineKit names this class with a scoped import,
 /// which takes precedence over Foundation's:
 ///
@@ -39,7 +41,7 @@ import World
 ///         import LifelineKit
 ///         import class LifelineKit.UserDefaults
 ///     #endif
-open class UserDefaults: @unchecked Sendable {
+open class UserDefaults: NSObject, @unchecked Sendable {
     /// The domain's prefix in the saved record's keys: empty for the app's own domain.
     private let keyPrefix: String
 
@@ -50,7 +52,7 @@ open class UserDefaults: @unchecked Sendable {
     private static let standardOfProcess = ProcessLocal { UserDefaults(prefix: "") }
 
     /// `init()`: the app's own domain, like `standard`.
-    public convenience init() { self.init(prefix: "") }
+    public override convenience init() { self.init(prefix: "") }
 
     /// `init?(suiteName:)`: the domain `suitename` (an app group's, say); nil gives the app's
     /// own domain. Nil for `NSGlobalDomain`, as Foundation returns.
@@ -63,7 +65,10 @@ open class UserDefaults: @unchecked Sendable {
         self.init(prefix: "suite \(suitename): ")
     }
 
-    private init(prefix: String) { keyPrefix = prefix }
+    private init(prefix: String) {
+        keyPrefix = prefix
+        super.init()
+    }
 
     /// The process's registration domain, shared by every domain (`register(defaults:)`).
     static let registered = ProcessLocal<RegisteredDefaults> { RegisteredDefaults() }

@@ -178,10 +178,13 @@ final class AppProcess: SimulationActor, DiskViewSource {
     /// launch and each item received (`LocationManager.authorizationStatus`).
     private var authorization = Authorization.notDetermined
     private var accuracy: AccuracyAuthorization
-    /// Low Power Mode as the user last set it.
+    /// Low Power Mode as the user last set it (told by the operating system; it turns
+    /// Background App Refresh off, R-H13).
     private var lowPowerMode = false
     /// Background App Refresh as the user last set it (R-H12; told by the operating system).
     private var backgroundRefresh = true
+    /// The background time the operating system last told a process, and which (R-F1).
+    private var backgroundTime: (generation: Int, report: BackgroundTimeReport)?
     /// The current boot's time: set at each reboot.
     private var bootTime: BootTime
     /// How far the wall clock was set away from virtual time (`adjustClock`): it moves the
@@ -274,6 +277,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
                 capabilities: capabilities, systemVersion: policy.systemVersion, nextObjectID: 1,
                 system: system)
             services.storage.diskSource = self
+            services.processNumber = generation
             self.services = services
             authorization = launch.authorization
             accuracy = launch.accuracyAuthorization
@@ -351,6 +355,8 @@ final class AppProcess: SimulationActor, DiskViewSource {
             // An event sent before a reboot that reached the mailbox after it (R-B7).
             if let boot, boot < bootCount { return drop(item, .reboot, &context) }
             route(item, for: generation, &context)
+        case .backgroundTime(let report, let generation):
+            backgroundTime = (generation, report)
         case .user(.setLowPowerMode(let enabled)):
             lowPowerMode = enabled
         case .user(.setBackgroundRefresh(let enabled)):
@@ -762,7 +768,10 @@ final class AppProcess: SimulationActor, DiskViewSource {
         let awake = uptime - sleep.asleep(until: context.now)
         services.moment = CallbackMoment(
             authorizationStatus: authorization, accuracyAuthorization: accuracy,
-            isLowPowerModeEnabled: lowPowerMode, isBackgroundRefreshEnabled: backgroundRefresh,
+            isLowPowerModeEnabled: lowPowerMode,
+            isBackgroundRefreshEnabled: backgroundRefresh && !lowPowerMode,
+            backgroundTime: backgroundTime?.generation == generation
+                ? backgroundTime!.report : .startsWithTask(policy.backgroundTaskBudget),
             bootTime: BootTime(sinceStart: bootTime.sinceStart + clockAdjustment),
             uptime: awake, now: context.now)
         if services.crashReason == nil {
@@ -816,7 +825,11 @@ final class AppProcess: SimulationActor, DiskViewSource {
                 request.startedInBackground = mailbox.state != .foreground  // R-H9
                 madeBackgroundUploads = true
                 if !request.fromFile { madeBackgroundUploadsFromData = true }
+                system.noteBackgroundUpload(request)
                 context.send(.backgroundUpload(request), to: network)
+            }
+            for task in services.urlSession.takeBackgroundCancellations() {
+                context.send(.cancelBackgroundTransfers(.task(task)), to: network)
             }
         }
         guard let asked else { return endIfCrashed(services, &context) }

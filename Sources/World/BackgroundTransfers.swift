@@ -48,11 +48,18 @@ public struct BackgroundTransferEvent: Sendable, Equatable, CustomStringConverti
     /// The app's own label for the task (`URLSessionTask.taskDescription`), kept by the system
     /// with the transfer and handed back with its end, in whatever process gets it.
     public var taskDescription: String?
+    /// The URL of the task's request (`URLSessionTask.originalRequest`), kept by the system
+    /// with the transfer like `taskDescription`.
+    public var requestURL: String?
 
-    public init(task: BackgroundTransferID, result: UploadResult, taskDescription: String? = nil) {
+    public init(
+        task: BackgroundTransferID, result: UploadResult, taskDescription: String? = nil,
+        requestURL: String? = nil
+    ) {
         self.task = task
         self.result = result
         self.taskDescription = taskDescription
+        self.requestURL = requestURL
     }
 
     public var description: String { "\(task) completed: \(result)" }
@@ -75,6 +82,8 @@ package struct BackgroundUploadRequest: Sendable, Equatable, CustomStringConvert
     package var generation = 0
     /// `URLSessionTask.taskDescription` at `resume()`, returned with the task's end.
     package var taskDescription: String?
+    /// The URL of the task's request, returned with the task's end.
+    package var requestURL: String?
 
     package var description: String {
         "\(task) \(batch)" + (fromFile ? "" : " from data")
@@ -90,10 +99,14 @@ package enum BackgroundTransferCancellation: Sendable, Equatable, CustomStringCo
     case forceQuit
     /// Process `generation` ended: its uploads from data fail (R-H5).
     case uploadsFromData(generation: Int, TerminationCause)
+    /// The app cancelled this task (`URLSessionTask.cancel()`): if it has not reached the
+    /// server it ends with `UploadError.cancelledByApp`.
+    case task(BackgroundTransferID)
 
     package var description: String {
         switch self {
         case .forceQuit: "all (force-quit)"
+        case .task(let task): "\(task) (cancelled by the app)"
         case .uploadsFromData(let generation, let cause):
             "uploads from data of process \(generation) (\(cause.rawValue))"
         }
@@ -186,21 +199,24 @@ extension Network {
     func cancelBackgroundTransfers(
         _ cancellation: BackgroundTransferCancellation, _ context: inout Scheduler<WorldMessage>
     ) {
-        let reason: DropReason
+        let error: UploadError
         let cancels: (BackgroundUploadRequest) -> Bool
         switch cancellation {
         case .forceQuit:
-            reason = .processEnded(.forceQuit)
+            error = .cancelled(.processEnded(.forceQuit))
             cancels = { _ in true }
         case .uploadsFromData(let generation, let cause):
-            reason = .processEnded(cause)
+            error = .cancelled(.processEnded(cause))
             cancels = { !$0.fromFile && $0.generation == generation }
+        case .task(let task):
+            error = .cancelledByApp
+            cancels = { $0.task == task }
         }
         let cancelled = backgroundTransfers.transfers.filter { cancels($0.request) }
         backgroundTransfers.transfers.removeAll { cancels($0.request) }
         for transfer in cancelled {
             if let timer = transfer.timer { context.cancel(timer) }
-            finishBackgroundTransfer(transfer.request, .failed(.cancelled(reason)), &context)
+            finishBackgroundTransfer(transfer.request, .failed(error), &context)
         }
     }
 
@@ -232,7 +248,8 @@ extension Network {
         context.send(
             .backgroundTransferDone(
                 BackgroundTransferEvent(
-                    task: request.task, result: result, taskDescription: request.taskDescription),
+                    task: request.task, result: result, taskDescription: request.taskDescription,
+                    requestURL: request.requestURL),
                 sessionFinished: finished, sendsLaunchEvents: request.options.sendsLaunchEvents),
             to: operatingSystem)
     }

@@ -9,6 +9,8 @@ struct CallbackMoment {
     var accuracyAuthorization = AccuracyAuthorization.full
     var isLowPowerModeEnabled = false
     var isBackgroundRefreshEnabled = true
+    /// The app's background time as the operating system last told it (R-F1).
+    var backgroundTime = BackgroundTimeReport.unlimited
     var bootTime = BootTime(sinceStart: .zero)
     var uptime = VirtualDuration.zero
     var now = Instant.start

@@ -199,6 +199,10 @@ package enum AppRequest: Sendable, Equatable, CustomStringConvertible {
         identifier: String, earliestBegin: Instant, requiresNetwork: Bool, requiresPower: Bool)
     /// `setTaskCompleted(success:)`, or a fetch completion handler called (R-H3, R-H4).
     case completeWake(WakeTaskID, success: Bool)
+    /// The app reads its background time (`UIApplication.backgroundTimeRemaining`): from now
+    /// on the operating system tells the app's processes each change of it (R-F1,
+    /// `WorldMessage.backgroundTime`).
+    case watchBackgroundTime
 
     package var description: String {
         switch self {
@@ -264,6 +268,7 @@ package enum AppRequest: Sendable, Equatable, CustomStringConvertible {
             "submit processing \(identifier) earliest \(earliestBegin)"
                 + (network ? " requiring network" : "") + (power ? " requiring power" : "")
         case .completeWake(let task, let success): "\(task) completed \(success)"
+        case .watchBackgroundTime: "watch background time"
         }
     }
 }
@@ -295,7 +300,7 @@ extension AppRequest {
         switch self {
         case .beginBackgroundTask, .endBackgroundTask, .requestWhenInUseAuthorization,
             .requestAlwaysAuthorization, .requestTemporaryFullAccuracy, .submitAppRefresh,
-            .cancelAppRefresh, .completeWake, .submitProcessing:
+            .cancelAppRefresh, .completeWake, .submitProcessing, .watchBackgroundTime:
             true
         default: false
         }
@@ -331,7 +336,11 @@ public final class LocationServices {
     /// `savedRecordWriteDelay` after a change; empty before the first unlock (R-D9).
     public let userDefaults: SavedRecord
     private let capabilities: AppCapabilities
-    private let systemVersion: Int
+    /// The modelled iOS major version (`IOSPolicy.systemVersion`).
+    package let systemVersion: Int
+    /// The process's number among the app's processes (its generation: 1 for the first
+    /// launch), LifelineKit's deterministic stand-in for a process identifier.
+    package internal(set) var processNumber = 0
     private var nextObjectID: Int
     /// This process's side of its data, shared with its store and saved record.
     let storage: ProcessStorage
@@ -355,12 +364,26 @@ public final class LocationServices {
     /// then each change the system has sent the app (sent once a manager has a delegate).
     public var accuracyAuthorization: AccuracyAuthorization { moment.accuracyAuthorization }
     /// `ProcessInfo.isLowPowerModeEnabled` now (`UserAction.setLowPowerMode`; off at the
-    /// start). Read-only: the world models no effect of it on location services.
+    /// start). While it is on Background App Refresh is off (`isBackgroundRefreshEnabled`,
+    /// R-H13); the world models no effect of it on location services.
     public var isLowPowerModeEnabled: Bool { moment.isLowPowerModeEnabled }
     /// Whether Background App Refresh is on for the app (`UIApplication.backgroundRefreshStatus`
-    /// is `.available`), as the user last set it (`UserAction.setBackgroundRefresh`, on at the
-    /// start). While it is off, task requests are refused and none runs (R-H12).
+    /// is `.available`): as the user last set it (`UserAction.setBackgroundRefresh`, on at the
+    /// start, R-H12), and off while Low Power Mode is on (R-H13). While it is off, task
+    /// requests are refused and none runs.
     public var isBackgroundRefreshEnabled: Bool { moment.isBackgroundRefreshEnabled }
+    /// `UIApplication.backgroundTimeRemaining` for a process in the background: the app's
+    /// background time left at this callback (R-F1), as the operating system counts it; nil
+    /// while it is unlimited (not on borrowed time: kept running by location or a test host).
+    /// Exact once the app has asked for it (`watchBackgroundTime`); before the first report of
+    /// a process, the policy's `backgroundTaskBudget`.
+    package var backgroundTimeRemaining: VirtualDuration? {
+        moment.backgroundTime.remaining(at: moment.now)
+    }
+    /// Asks the operating system to tell this app's processes their background time from now
+    /// on (`backgroundTimeRemaining`). Only a process that reads it asks, so no other run
+    /// carries the messages.
+    package func watchBackgroundTime() { record(.watchBackgroundTime) }
     /// The boot time as `sysctl kern.boottime` gives it: fixed for a boot, the same across
     /// relaunches, new after a reboot (an engine detects a reboot by comparing it). Being the
     /// wall clock less the uptime, it moves when the clock is adjusted (`adjustClock`).
@@ -777,6 +800,8 @@ public final class UploadSession {
     private(set) var requests: [UploadRequest] = []
     /// Background uploads made in this callback, in order (`BackgroundTransfers.swift`).
     private(set) var backgroundRequests: [BackgroundUploadRequest] = []
+    /// Background tasks the app cancelled in this callback, in order.
+    private(set) var backgroundCancellations: [BackgroundTransferID] = []
 
     init(storage: ProcessStorage, system: SystemRecord) {
         self.storage = storage
@@ -816,14 +841,23 @@ public final class UploadSession {
     package func backgroundUploadTask(
         _ task: BackgroundTransferID, with batch: UploadBatch, fromFile: Bool,
         options: BackgroundTransferOptions, earliestBeginAfter delay: VirtualDuration,
-        taskDescription: String? = nil
+        taskDescription: String? = nil, requestURL: String? = nil
     ) {
         guard !storage.halted else { return }
         var request = BackgroundUploadRequest(
             task: task, batch: batch, earliestBeginDelay: delay, options: options,
             fromFile: fromFile)
         request.taskDescription = taskDescription
+        request.requestURL = requestURL
         backgroundRequests.append(request)
+    }
+
+    /// `URLSessionTask.cancel()` of a background task handed to the system: the transfer
+    /// service ends it with `UploadError.cancelledByApp` unless it has already reached the
+    /// server (its end, accepted, is then on its way).
+    package func cancelBackgroundTask(_ task: BackgroundTransferID) {
+        guard !storage.halted else { return }
+        backgroundCancellations.append(task)
     }
 
     /// `uploadTask(with:from:)` and `resume()`: sends `batch`, beginning after
@@ -845,7 +879,23 @@ public final class UploadSession {
     }
 
     /// True when the callback made requests.
-    var hasRequests: Bool { !requests.isEmpty || !backgroundRequests.isEmpty }
+    var hasRequests: Bool {
+        !requests.isEmpty || !backgroundRequests.isEmpty || !backgroundCancellations.isEmpty
+    }
+
+    /// The background tasks of `session` the system holds for the app, whose end has not yet
+    /// reached it, by any process, with those handed over in this callback, in the order
+    /// handed over (`URLSession.getAllTasks`): each with its `taskDescription` and request URL.
+    package func pendingBackgroundTasks(session: String) -> [BackgroundUploadRequest] {
+        (system.backgroundTransfers + backgroundRequests).filter { $0.task.session == session }
+    }
+
+    /// Hands the app process the background tasks cancelled in the callback that returned.
+    func takeBackgroundCancellations() -> [BackgroundTransferID] {
+        var taken: [BackgroundTransferID] = []
+        swap(&taken, &backgroundCancellations)
+        return taken
+    }
 
     /// Hands the app process the background uploads made in the callback that returned.
     func takeBackgroundRequests() -> [BackgroundUploadRequest] {

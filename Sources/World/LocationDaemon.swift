@@ -489,7 +489,7 @@ final class LocationDaemon: SimulationActor {
                 visitTimer = nil
             case .beginBackgroundTask, .endBackgroundTask, .requestWhenInUseAuthorization,
                 .requestAlwaysAuthorization, .requestTemporaryFullAccuracy, .submitAppRefresh,
-                .cancelAppRefresh, .completeWake, .submitProcessing:
+                .cancelAppRefresh, .completeWake, .submitProcessing, .watchBackgroundTime:
                 assertionFailure("background tasks and prompts go to the operating system")
             }
         }

@@ -74,6 +74,9 @@ public enum UploadError: Sendable, Equatable, CustomStringConvertible {
     /// The process was suspended outside a background task (R-D13) or ended (R-A1, R-F3)
     /// while the request was in flight: it did not reach the server.
     case cancelled(DropReason)
+    /// The app cancelled the background transfer before it reached the server
+    /// (`URLSessionTask.cancel()`): it never reaches the server.
+    case cancelledByApp
 
     public var description: String {
         switch self {
@@ -81,6 +84,7 @@ public enum UploadError: Sendable, Equatable, CustomStringConvertible {
         case .networkConnectionLost: "network connection lost"
         case .timedOut: "timed out"
         case .cancelled(let reason): "cancelled: \(reason)"
+        case .cancelledByApp: "cancelled by the app"
         }
     }
 }

@@ -103,6 +103,18 @@ final class OperatingSystem: SimulationActor {
     var processingTasks = ProcessingTasks()
     /// Background App Refresh for the app, as the user set it in Settings (R-H12).
     private var backgroundRefreshEnabled = true
+    /// Low Power Mode, as the user set it: while it is on Background App Refresh is off
+    /// (R-H13).
+    private var lowPowerMode = false
+    /// Some process of the app reads its background time (`watchBackgroundTime`): every later
+    /// process is told it too, from its launch (R-F1, `BackgroundTimeReport`).
+    private var backgroundTimeWatched = false
+    /// What the current process was last told of its background time.
+    private var reportedBackgroundTime: BackgroundTimeReport?
+    /// The next stint's background time, drawn before its clock starts when a watching app is
+    /// told it in advance. Only `taskLifetime()` draws from `random`, so drawing early takes
+    /// the same number from the stream.
+    private var nextTaskLifetime: VirtualDuration?
 
     init(
         policy: IOSPolicy, capabilities: AppCapabilities, authorization: Authorization,
@@ -204,8 +216,12 @@ final class OperatingSystem: SimulationActor {
             // The location daemon decides what it means for delivery, and keeps the app
             // running through its keep-alive while location is in use (R-C4).
             context.send(.liveActivity(action == .startLiveActivity), to: daemon)
-        case .networkDown, .networkUp, .networkSlow, .setLowPowerMode, .adjustClock:
+        case .networkDown, .networkUp, .networkSlow, .adjustClock:
             break  // the network's and the app's (`World.schedule` sends them there)
+        case .setLowPowerMode(let on):
+            // R-H13: Background App Refresh is off while it is on; the app reads both.
+            lowPowerMode = on
+            context.send(.user(action), to: app)
         case .setBackgroundRefresh(let on):
             // R-H12: the system's setting; the app reads it (`backgroundRefreshStatus`).
             backgroundRefreshEnabled = on
@@ -258,10 +274,10 @@ final class OperatingSystem: SimulationActor {
             let awaiting = refreshesAwaitingBackground
             refreshesAwaitingBackground.removeAll()
             for identifier in awaiting {
-                if backgroundRefreshEnabled {
-                    startWake(.appRefresh(identifier: identifier), &context)
+                if let rule = backgroundRefreshOffRule {
+                    dropWake(.appRefresh(identifier: identifier), rule: rule, &context)
                 } else {
-                    dropWake(.appRefresh(identifier: identifier), rule: "R-H12", &context)
+                    startWake(.appRefresh(identifier: identifier), &context)
                 }
             }
             runDueProcessing(&context)
@@ -353,9 +369,9 @@ final class OperatingSystem: SimulationActor {
     /// Runs the app in the background for `kind`: resumes it, launches it, or (a refresh in
     /// the foreground) waits for the background; refused after a force-quit (R-H2).
     func beginWake(_ kind: WakeKind, _ context: inout Scheduler<WorldMessage>) {
-        // R-H12: with Background App Refresh off, a due task request does not run.
-        if !backgroundRefreshEnabled && kind.needsBackgroundRefresh {
-            return dropWake(kind, rule: "R-H12", &context)
+        // R-H12, R-H13: with Background App Refresh off, a due task request does not run.
+        if kind.needsBackgroundRefresh, let rule = backgroundRefreshOffRule {
+            return dropWake(kind, rule: rule, &context)
         }
         switch state {
         case .foreground:
@@ -384,6 +400,13 @@ final class OperatingSystem: SimulationActor {
             launchedInBackground = false
             startWake(kind, &context)
         }
+    }
+
+    /// Why Background App Refresh is off for the app, if it is: the user turned it off in
+    /// Settings (R-H12), or Low Power Mode is on, which turns it off (R-H13; the user's own
+    /// setting is named first).
+    private var backgroundRefreshOffRule: String? {
+        !backgroundRefreshEnabled ? "R-H12" : lowPowerMode ? "R-H13" : nil
     }
 
     /// Records that the wake of `kind` never reached the app, naming the rule.
@@ -446,6 +469,7 @@ final class OperatingSystem: SimulationActor {
         registeredThisProcess = false
         backgroundTasks.removeAll()  // a task of the ended process (the kill cancelled its timers)
         wakes.removeAll()
+        reportedBackgroundTime = nil
         launchedInBackground = launchState == .background
         state = launchState
         context.send(.processChanged(launchState, generation: generation, cause: nil), to: daemon)
@@ -456,6 +480,7 @@ final class OperatingSystem: SimulationActor {
         let launchContext = LaunchContext(
             state: launchState, protectedDataAvailable: unlockedSinceBoot,
             launchOptions: options, authorization: authorization, accuracyAuthorization: accuracy)
+        reportBackgroundTime(&context)  // a watching app reads it from its launch
         context.send(.launch(launchContext, generation: generation), to: app)
         if launchState == .background {
             wakeRuntime = context.setTimer(
@@ -639,6 +664,8 @@ final class OperatingSystem: SimulationActor {
                     cancel(&wakes[index].expiry, &context)
                     wakes.remove(at: index)
                 }
+            case .watchBackgroundTime:
+                backgroundTimeWatched = true  // told by `reconsiderSuspension` below
             default: break
             }
         }
@@ -649,8 +676,8 @@ final class OperatingSystem: SimulationActor {
     /// held task its expiry at the clock's end, or stops the clock when the app no longer runs
     /// on borrowed time (R-F1).
     private func reconsiderBackgroundTime(_ context: inout Scheduler<WorldMessage>) {
-        let onBorrowedTime = state == .background && !daemonKeepsAlive && !testHostAttached
-        guard onBorrowedTime else { return stopBackgroundTime(&context) }
+        defer { reportBackgroundTime(&context) }
+        guard isOnBorrowedTime else { return stopBackgroundTime(&context) }
         guard !backgroundTasks.isEmpty else { return }
         let ends = backgroundTimeEnds ?? context.now + taskLifetime()
         backgroundTimeEnds = ends
@@ -671,9 +698,39 @@ final class OperatingSystem: SimulationActor {
         }
     }
 
+    /// The app runs in the background on borrowed time: nothing but its tasks and wakes keeps
+    /// it running (R-F1).
+    private var isOnBorrowedTime: Bool {
+        state == .background && !daemonKeepsAlive && !testHostAttached
+    }
+
+    /// Tells a watching app's running process its background time when it has changed
+    /// (`WorldMessage.backgroundTime`): the figure `backgroundTimeRemaining` reads (R-F1).
+    private func reportBackgroundTime(_ context: inout Scheduler<WorldMessage>) {
+        guard backgroundTimeWatched, state.isRunning else { return }
+        let report: BackgroundTimeReport
+        if !isOnBorrowedTime {
+            report = .unlimited
+        } else if let ends = backgroundTimeEnds {
+            report = .endsAt(ends)
+        } else {
+            if nextTaskLifetime == nil { nextTaskLifetime = drawTaskLifetime() }
+            report = .startsWithTask(nextTaskLifetime!)
+        }
+        guard report != reportedBackgroundTime else { return }
+        reportedBackgroundTime = report
+        context.send(.backgroundTime(report, generation: generation), to: app)
+    }
+
+    /// The next stint's background time: the one drawn in advance for a watching app, if any.
+    private func taskLifetime() -> VirtualDuration {
+        defer { nextTaskLifetime = nil }
+        return nextTaskLifetime ?? drawTaskLifetime()
+    }
+
     /// The app's background time, cut short at a random point with the policy's early-expiry
     /// chance.
-    private func taskLifetime() -> VirtualDuration {
+    private func drawTaskLifetime() -> VirtualDuration {
         let budget = policy.backgroundTaskBudget
         guard policy.backgroundTaskEarlyExpiryPercent > 0, budget.nanoseconds > 0,
             random.nextBounded(below: 100) < UInt64(policy.backgroundTaskEarlyExpiryPercent)
@@ -692,6 +749,8 @@ final class OperatingSystem: SimulationActor {
             stopBackgroundTime(&context)
         }
         context.send(.processChanged(newState, generation: generation, cause: nil), to: daemon)
+        // Before the lifecycle message, so `applicationDidEnterBackground` reads the new figure.
+        reportBackgroundTime(&context)
         let toApp: WorldMessage =
             switch (previous, newState) {
             case (_, .suspended): .suspended(generation: generation)

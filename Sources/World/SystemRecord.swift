@@ -17,6 +17,15 @@ final class SystemRecord {
     /// Background upload tasks made so far by any process (R-H5): the last `taskIdentifier`.
     private(set) var backgroundTaskCount = 0
 
+    /// Background uploads the app's processes handed the system whose end has not yet reached
+    /// the app (`URLSession.getAllTasks`), in the order handed over.
+    private(set) var backgroundTransfers: [BackgroundUploadRequest] = []
+
+    /// A process handed the system `request` (R-H5).
+    func noteBackgroundUpload(_ request: BackgroundUploadRequest) {
+        backgroundTransfers.append(request)
+    }
+
     /// The next background task's identifier: the system numbers them across processes.
     func nextBackgroundTaskIdentifier() -> Int {
         backgroundTaskCount += 1
@@ -26,6 +35,8 @@ final class SystemRecord {
     /// An item the daemon sent the app.
     func note(_ item: AppItem) {
         switch item {
+        case .backgroundTransferCompleted(let event):
+            backgroundTransfers.removeAll { $0.task == event.task }
         case .location(let update): if let fix = update.fix { lastFix = fix }
         case .event(.significantChange(let fix)): lastFix = fix
         case .monitoringFailure(let region, _, _): regions.removeAll { $0.identifier == region }

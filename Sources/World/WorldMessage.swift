@@ -32,9 +32,11 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
     case networkUp
     /// The network is up but slow: requests take `uploadLatency` plus this.
     case networkSlow(VirtualDuration)
-    /// The user turns Low Power Mode on or off (`ProcessInfo.isLowPowerModeEnabled`). It
-    /// changes only what the app reads: the world models no effect of it on location services
-    /// (ios-facts: Low Power Mode, no documented change to Core Location).
+    /// The user turns Low Power Mode on or off (`ProcessInfo.isLowPowerModeEnabled`). While it
+    /// is on, Background App Refresh is off (R-H13: the operating system refuses and drops app
+    /// refresh and processing requests as with `setBackgroundRefresh(false)`, and
+    /// `backgroundRefreshStatus` reads `.denied`). The world models no effect of it on location
+    /// services (ios-facts: Low Power Mode, no documented change to Core Location).
     case setLowPowerMode(Bool)
     /// The device's wall clock is set forward (positive) or back by this much (network time,
     /// or the user): `kern.boottime` is the wall clock less the uptime, so the boot time the
@@ -62,10 +64,10 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
     /// refresh and processing requests and runs none that come due (R-H12). On at the start.
     case setBackgroundRefresh(Bool)
 
-    /// True for the actions only the app process reads (Low Power Mode, the clock).
+    /// True for the actions only the app process reads (the clock).
     var isAppAction: Bool {
         switch self {
-        case .setLowPowerMode, .adjustClock: true
+        case .adjustClock: true
         default: false
         }
     }
@@ -294,6 +296,10 @@ package enum WorldMessage: Sendable, CustomStringConvertible {
     /// The operating system will not relaunch the app for `mechanism` (R-F5, R-B4–R-B6): the
     /// events held for it are lost.
     case wakeRefused(RelaunchMechanism, DropReason)
+    /// The app's background time as the operating system now counts it (R-F1), sent to an app
+    /// that reads it (`AppRequest.watchBackgroundTime`) whenever it changes, and before the
+    /// lifecycle message of the change that moved it.
+    case backgroundTime(BackgroundTimeReport, generation: Int)
     /// Something for the app's code, through its mailbox: for one process (`generation`), or
     /// for whichever listens (`nil`, monitoring events). `withheld` is set when the sender's
     /// rules keep it from the app; the mailbox drops it with that reason.
@@ -351,6 +357,8 @@ package enum WorldMessage: Sendable, CustomStringConvertible {
         case .screenLocked(let locked): "screen \(locked ? "locked" : "unlocked")"
         case .wakeRefused(let mechanism, let reason):
             "no relaunch for \(mechanism.rawValue): \(reason)"
+        case .backgroundTime(let report, let generation):
+            "background time \(report) (process \(generation))"
         case .deliver(let item, let generation, let withheld, _):
             "\(item) (\(generation.map { "process \($0)" } ?? "any process"))"
                 + (withheld.map { ", withheld: \($0)" } ?? "")

@@ -88,7 +88,8 @@ struct ExampleTrackerTests {
             of: .custom(delegateTracker), checking: Self.invariants, seed: 1, cases: 100)
         #expect(report?.failure == nil)
         let budget =
-            ProcessInfo.processInfo.environment["LIFELINE_CASES"].flatMap(Int.init) ?? 100
+            Foundation.ProcessInfo.processInfo.environment["LIFELINE_CASES"].flatMap(Int.init)
+            ?? 100
         #expect(report?.cases == budget, "every case of the budget ran")
     }
 }

@@ -152,6 +152,23 @@ extension ProcessingTaskKitTests {
             notes([(0, .setBackgroundRefresh(false)), (1, .open)])
                 == ["status denied", "refused unavailable"])
     }
+
+    @Test(
+        "R-H13: in Low Power Mode Background App Refresh is off: the status is denied and submit is unavailable, until it is off again"
+    )
+    func lowPowerModeTurnsBackgroundRefreshOff() {
+        func notes(_ actions: [(Double, UserAction)]) -> [String] {
+            let journal = Journal()
+            _ = runParkedApp(until: 10, actions: actions) { RefreshStatusApp(journal: journal) }
+            return journal.notes
+        }
+        #expect(
+            notes([(0, .setLowPowerMode(true)), (1, .open)])
+                == ["status denied", "refused unavailable"])
+        #expect(
+            notes([(0, .setLowPowerMode(true)), (0.5, .setLowPowerMode(false)), (1, .open)])
+                == ["status available", "submitted"])
+    }
 }
 
 /// Submits an app refresh request for `com.example.refresh` and notes what `submit` did.

@@ -185,3 +185,27 @@ struct ApplicationNotificationTests {
             ])
     }
 }
+
+@Suite("UserDefaults and NotificationCenter are NSObjects, as Apple's are")
+struct FoundationClassHierarchyTests {
+    /// Takes what Apple's API takes where these classes are passed as objects (an `object:` of
+    /// a notification, a KVO target): compiles only while both are `NSObject` subclasses.
+    private func identity(_ objects: [NSObject]) -> [ObjectIdentifier] {
+        objects.map(ObjectIdentifier.init)
+    }
+
+    @Test("both pass where an NSObject is expected and keep their behaviour")
+    func subclassesOfNSObject() {
+        let defaults = UserDefaults(suiteName: "com.example.group")!
+        let center = NotificationCenter()
+        #expect(identity([defaults, center]).count == 2)
+        #expect(defaults.isEqual(defaults) && !defaults.isEqual(center))
+        let journal = Journal()
+        center.addObserver(forName: .init("ping"), object: defaults, queue: nil) { note in
+            journal.note(note.name.rawValue)
+        }
+        center.post(name: .init("ping"), object: defaults)
+        center.post(name: .init("ping"), object: center)
+        #expect(journal.notes == ["ping"], "observers still match the sending object by identity")
+    }
+}

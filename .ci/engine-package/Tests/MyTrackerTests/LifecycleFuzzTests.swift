@@ -48,7 +48,7 @@ struct LifecycleFuzzTests {
 
     /// What a trap does inside `swift test` (`fuzzLifecycle`'s doc comment): it ends the test
     /// process. Run only when asked (`.ci/run` does, and expects the process to die).
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["LIFELINE_TRAP_DEMO"] != nil))
+    @Test(.enabled(if: Foundation.ProcessInfo.processInfo.environment["LIFELINE_TRAP_DEMO"] != nil))
     func aTrapEndsTheTestProcess() {
         let trapper = CustomEngine(name: "trapper", summary: "traps at its first launch") {
             rules in
