@@ -185,7 +185,7 @@ let package = Package(
             dependencies: [
                 "LifelineKit", "DelegateTrackerExample", "FuzzingTesting", "Fuzzing",
                 "Invariants", "Engines", "World", "Simulation", "LifelineCommands", "KitEngines",
-                "Scenarios",
+                "Scenarios", "Exploration",
             ]),
         // Property-based suites live in Properties/ as their own test target.
         .testTarget(
