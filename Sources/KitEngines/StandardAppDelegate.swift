@@ -14,8 +14,14 @@ public final class StandardAppDelegate: UIResponder, UIApplicationDelegate {
     /// user's switch, which the app also records).
     var switchIsHostCall = false
 
-    public init(settings: StandardEngine.Settings, device: TrackerDevice) {
-        tracker = StandardTracker(settings: settings, device: device)
+    public convenience init(settings: StandardEngine.Settings, device: TrackerDevice) {
+        self.init(settings: settings, device: device, seams: StandardEngine.Seams())
+    }
+
+    package init(
+        settings: StandardEngine.Settings, device: TrackerDevice, seams: StandardEngine.Seams
+    ) {
+        tracker = StandardTracker(settings: settings, device: device, seams: seams)
         super.init()
     }
 

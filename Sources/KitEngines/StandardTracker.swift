@@ -61,9 +61,20 @@ public final class StandardTracker: NSObject, CLLocationManagerDelegate {
 
     /// Made at every launch, before anything else, so the event that woke the app reaches its
     /// manager (R-A12).
-    public init(settings: StandardEngine.Settings, device: TrackerDevice) {
+    public convenience init(settings: StandardEngine.Settings, device: TrackerDevice) {
+        self.init(settings: settings, device: device, seams: StandardEngine.Seams())
+    }
+
+    /// The standard engine's decisions (`StandardEngine.Seams`): its own unless a mutant of
+    /// the package plants a mistake through them.
+    let seams: StandardEngine.Seams
+
+    package init(
+        settings: StandardEngine.Settings, device: TrackerDevice, seams: StandardEngine.Seams
+    ) {
         self.settings = settings
         self.device = device
+        self.seams = seams
         manager = CLLocationManager()
         super.init()
         manager.delegate = self
@@ -155,7 +166,7 @@ public final class StandardTracker: NSObject, CLLocationManagerDelegate {
 
     /// `StandardEngine.applicationWillTerminate` (R-D7).
     func willTerminate() {
-        guard enabled else { return }
+        guard enabled, seams.handlesWillTerminate else { return }
         if settings.launchRules.stopOnTerminate {
             removeRegistrations()
         } else if isAuthorized {
@@ -218,7 +229,9 @@ public final class StandardTracker: NSObject, CLLocationManagerDelegate {
         setDesiredAccuracy(desiredAccuracy)
         guard !updating else { return }
         // Only with the mode in the Info.plist: without it the setter aborts (R-A9, R-D1).
-        if device.backgroundModes.contains("location") {
+        if device.backgroundModes.contains("location")
+            || !seams.checksBackgroundModeBeforeAllowing
+        {
             manager.allowsBackgroundLocationUpdates = true
         }
         manager.pausesLocationUpdatesAutomatically = false

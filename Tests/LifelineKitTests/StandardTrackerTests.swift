@@ -154,4 +154,38 @@ struct StandardTrackerTests {
             ProcessInfo.processInfo.environment["LIFELINE_CASES"].flatMap(Int.init) ?? 100
         #expect(report?.cases == budget, "every case of the budget ran")
     }
+
+    /// The standard engine's two mutants, planted in the port through the same seams.
+    static let noRegionOnTerminate: CustomEngine = {
+        var seams = StandardEngine.Seams()
+        seams.handlesWillTerminate = false
+        return .standardKit(
+            name: "no-region-on-terminate-kit", summary: "standard-kit ignoring willTerminate",
+            seams: seams)
+    }()
+
+    static let backgroundWithoutCapability: CustomEngine = {
+        var seams = StandardEngine.Seams()
+        seams.checksBackgroundModeBeforeAllowing = false
+        var profile = BuiltInEngine.standard.profile
+        profile.capabilities.locationBackgroundMode = false
+        return .standardKit(
+            name: "background-without-capability-kit",
+            summary: "standard-kit allowing background updates without the mode", seams: seams,
+            profile: profile)
+    }()
+
+    @Test(
+        "the standard engine's mutants, planted in standard-kit, fail the invariant their corpus entries fail",
+        arguments: [
+            (noRegionOnTerminate, "bounded-gaps"),
+            (backgroundWithoutCapability, "no-capability-trap"),
+        ])
+    func mutantsCaught(engine: CustomEngine, invariant: String) {
+        var report: FuzzReport?
+        withKnownIssue("the planted mistake is reported as a Swift Testing issue") {
+            report = fuzzLifecycle(of: .custom(engine), seed: 1, cases: 400)
+        }
+        #expect(report?.failure?.invariant == invariant)
+    }
 }
