@@ -68,6 +68,10 @@ let package = Package(
         // Layer 4: Apple's shapes (CLLocationManager, UIApplication and their delegates) over
         // the world's engine API, and `ApplicationEngine`, which runs such an app as an engine.
         .target(name: "LifelineKit", dependencies: ["Simulation", "World", "Engines"]),
+        // Built-in engines rewritten on LifelineKit (issue 23, item 5): `standard-kit`, source
+        // D's standard engine as an iOS team writes it, registered as a custom engine.
+        .target(
+            name: "KitEngines", dependencies: ["LifelineKit", "Engines", "World", "Simulation"]),
         // Layer 5 (part): one finished run as a record, the invariants checked over it, its
         // metrics and its timeline. Knows engines only through `TrackingEngine`.
         .target(name: "Invariants", dependencies: ["Simulation", "World", "Engines"]),
@@ -125,7 +129,7 @@ let package = Package(
         // `LifelineCLI.main(engines:)`: the tool's entry point, for `lifeline` and for a team's
         // own executable.
         .target(name: "LifelineCLI", dependencies: ["Engines", "LifelineCommands"]),
-        .executableTarget(name: "lifeline", dependencies: ["LifelineCLI"]),
+        .executableTarget(name: "lifeline", dependencies: ["LifelineCLI", "KitEngines"]),
         // A `lifeline` with engines that trap and hang on purpose, run by CommandTests.
         .executableTarget(
             name: "lifeline-fixtures",
@@ -180,7 +184,8 @@ let package = Package(
             name: "LifelineKitTests",
             dependencies: [
                 "LifelineKit", "DelegateTrackerExample", "FuzzingTesting", "Fuzzing",
-                "Invariants", "Engines", "World", "Simulation", "LifelineCommands",
+                "Invariants", "Engines", "World", "Simulation", "LifelineCommands", "KitEngines",
+                "Scenarios", "Exploration",
             ]),
         // Property-based suites live in Properties/ as their own test target.
         .testTarget(
