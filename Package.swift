@@ -69,7 +69,8 @@ let package = Package(
         // the world's engine API, and `ApplicationEngine`, which runs such an app as an engine.
         .target(name: "LifelineKit", dependencies: ["Simulation", "World", "Engines"]),
         // Built-in engines rewritten on LifelineKit (issue 23, item 5): `standard-kit`, source
-        // D's standard engine as an iOS team writes it, registered as a custom engine.
+        // D's standard engine as an iOS team writes it, a custom engine of `lifeline-fixtures`
+        // and of the LifelineKit tests (docs/kit-engines.md), not of the `lifeline` tool.
         .target(
             name: "KitEngines", dependencies: ["LifelineKit", "Engines", "World", "Simulation"]),
         // Layer 5 (part): one finished run as a record, the invariants checked over it, its
@@ -129,11 +130,11 @@ let package = Package(
         // `LifelineCLI.main(engines:)`: the tool's entry point, for `lifeline` and for a team's
         // own executable.
         .target(name: "LifelineCLI", dependencies: ["Engines", "LifelineCommands"]),
-        .executableTarget(name: "lifeline", dependencies: ["LifelineCLI", "KitEngines"]),
+        .executableTarget(name: "lifeline", dependencies: ["LifelineCLI"]),
         // A `lifeline` with engines that trap and hang on purpose, run by CommandTests.
         .executableTarget(
             name: "lifeline-fixtures",
-            dependencies: ["LifelineCLI", "Engines", "World", "Simulation"]),
+            dependencies: ["LifelineCLI", "Engines", "World", "Simulation", "KitEngines"]),
 
         // The delegate-style tracker of Examples/, as a team writes it for iOS: it imports
         // LifelineKit only where CoreLocation and UIKit are missing.

@@ -1,9 +1,11 @@
 // A `lifeline` with engines broken on purpose, for the tests of crash isolation
 // (`Tests/CommandTests/CrashIsolationTests.swift`): the fuzzer must report each as a finding
 // and never die of it; and an engine written in Swift concurrency, whose trace `.ci/run`
-// compares across processes and `--jobs` (docs/concurrency.md). Not a product: it is built
-// for the tests only.
+// compares across processes and `--jobs` (docs/concurrency.md); and `standard-kit`, the
+// standard engine on LifelineKit (docs/kit-engines.md). Not a product: it is built for the
+// tests and that study only.
 import Engines
+import KitEngines
 import LifelineCLI
 import Simulation
 import World
@@ -62,4 +64,4 @@ let fixtures = [
     },
 ]
 
-LifelineCLI.main(engines: fixtures)
+LifelineCLI.main(engines: fixtures + [.standardKit])

@@ -1,6 +1,4 @@
-// The `lifeline` executable: the command layer with the built-in engines and `standard-kit`
-// (the standard engine rewritten on LifelineKit, KitEngines).
-import KitEngines
+// The `lifeline` executable: the command layer with the built-in engines only.
 import LifelineCLI
 
-LifelineCLI.main(engines: [.standardKit])
+LifelineCLI.main(engines: [])
