@@ -131,14 +131,17 @@ struct StandardTrackerTests {
                 $0 >= standard.trace.count || kit.trace[$0] != standard.trace[$0]
             }) {
                 let other = first < standard.trace.count ? standard.trace[first] : "nothing"
-                Issue.record("scenario \(index): trace line \(first): \(kit.trace[first]) vs \(other)")
+                Issue.record(
+                    "scenario \(index): trace line \(first): \(kit.trace[first]) vs \(other)")
             }
             if !standard.stored.isEmpty { storedSomething += 1 }
         }
         #expect(storedSomething >= 15, "the comparison covers runs that record")
     }
 
-    @Test("unnormalised, a kit run's trace has more deliveries than standard's (LifelineKit's two additions)")
+    @Test(
+        "unnormalised, a kit run's trace has more deliveries than standard's (LifelineKit's two additions)"
+    )
     func kitAddsCalls() throws {
         let scenario = try #require(Self.scenarios(count: 1).first)
         var standard = scenario
