@@ -86,28 +86,47 @@ public struct TrackingRecord {
     func applyAtLaunch(_ rules: LaunchRules, services: LocationServices, bootFromUptime: Bool)
         -> (enabled: Bool, events: [TrackingEvent])
     {
-        var events: [TrackingEvent] = []
-        var enabled = isEnabled
         let bootNow =
             bootFromUptime
             ? (services.now - .start) - services.uptime : services.bootTime.sinceStart
+        var savedBoot: VirtualDuration?
         if case .int(let saved) = defaults.value(forKey: Self.bootTimeKey) {
-            let drift = bootNow - VirtualDuration(nanoseconds: Int64(saved))
+            savedBoot = VirtualDuration(nanoseconds: Int64(saved))
+        }
+        let decision = rules.decideAtLaunch(
+            enabled: isEnabled, savedBootTime: savedBoot, bootTime: bootNow)
+        defaults.set(Int(bootNow.nanoseconds), forKey: Self.bootTimeKey)
+        if decision.enabled != isEnabled { isEnabled = decision.enabled }
+        return decision
+    }
+}
+
+extension LaunchRules {
+    /// The launch decision of R-B11 and R-B12, wherever the record is kept (the saved record
+    /// here, `UserDefaults` in an engine on LifelineKit): a boot time more than
+    /// `bootTimeDriftTolerance` from the one saved at the last launch is a reboot, which turns
+    /// tracking off unless `startOnBoot`; `stopOnTerminate` turns it off at every launch.
+    /// Returns whether tracking stays enabled and the events the host app is told.
+    package func decideAtLaunch(
+        enabled wasEnabled: Bool, savedBootTime: VirtualDuration?, bootTime: VirtualDuration
+    ) -> (enabled: Bool, events: [TrackingEvent]) {
+        var events: [TrackingEvent] = []
+        var enabled = wasEnabled
+        if let savedBootTime {
+            let drift = bootTime - savedBootTime
             let magnitude = drift < .zero ? .zero - drift : drift
-            if magnitude > rules.bootTimeDriftTolerance {
+            if magnitude > bootTimeDriftTolerance {
                 events.append(.rebootDetected)
-                if enabled && !rules.startOnBoot {
+                if enabled && !startOnBoot {
                     enabled = false
                     events.append(.disabledAtLaunch(reason: "reboot with startOnBoot false, R-B12"))
                 }
             }
         }
-        if enabled && rules.stopOnTerminate {
+        if enabled && stopOnTerminate {
             enabled = false
             events.append(.disabledAtLaunch(reason: "stopOnTerminate, R-B11"))
         }
-        defaults.set(Int(bootNow.nanoseconds), forKey: Self.bootTimeKey)
-        if enabled != isEnabled { isEnabled = enabled }
         return (enabled, events)
     }
 }

@@ -432,26 +432,14 @@ struct TrackerDefaults {
     func applyAtLaunch(_ rules: LaunchRules, bootTime bootNow: VirtualDuration)
         -> (enabled: Bool, events: [TrackingEvent])
     {
-        var events: [TrackingEvent] = []
-        var enabled = isEnabled
-        if let saved = defaults.object(forKey: TrackingRecord.bootTimeKey) as? Int {
-            let drift = bootNow - VirtualDuration(nanoseconds: Int64(saved))
-            let magnitude = drift < .zero ? .zero - drift : drift
-            if magnitude > rules.bootTimeDriftTolerance {
-                events.append(.rebootDetected)
-                if enabled && !rules.startOnBoot {
-                    enabled = false
-                    events.append(.disabledAtLaunch(reason: "reboot with startOnBoot false, R-B12"))
-                }
-            }
+        let saved = (defaults.object(forKey: TrackingRecord.bootTimeKey) as? Int).map {
+            VirtualDuration(nanoseconds: Int64($0))
         }
-        if enabled && rules.stopOnTerminate {
-            enabled = false
-            events.append(.disabledAtLaunch(reason: "stopOnTerminate, R-B11"))
-        }
+        let decision = rules.decideAtLaunch(
+            enabled: isEnabled, savedBootTime: saved, bootTime: bootNow)
         defaults.set(Int(bootNow.nanoseconds), forKey: TrackingRecord.bootTimeKey)
-        if enabled != isEnabled { isEnabled = enabled }
-        return (enabled, events)
+        if decision.enabled != isEnabled { isEnabled = decision.enabled }
+        return decision
     }
 }
 
