@@ -766,12 +766,15 @@ final class AppProcess: SimulationActor, DiskViewSource {
         // The uptime is read once, for the callback's moment and for its clocks.
         let uptime = bootTime.uptime(at: context.now)
         let awake = uptime - sleep.asleep(until: context.now)
+        let toldBackgroundTime = backgroundTime  // read once
         services.moment = CallbackMoment(
             authorizationStatus: authorization, accuracyAuthorization: accuracy,
             isLowPowerModeEnabled: lowPowerMode,
             isBackgroundRefreshEnabled: backgroundRefresh && !lowPowerMode,
-            backgroundTime: backgroundTime?.generation == generation
-                ? backgroundTime!.report : .startsWithTask(policy.backgroundTaskBudget),
+            backgroundTime: toldBackgroundTime.flatMap {
+                $0.generation == generation ? $0.report : nil
+            }
+                ?? .startsWithTask(policy.backgroundTaskBudget),
             bootTime: BootTime(sinceStart: bootTime.sinceStart + clockAdjustment),
             uptime: awake, now: context.now)
         if services.crashReason == nil {

@@ -802,6 +802,10 @@ public final class UploadSession {
     private(set) var backgroundRequests: [BackgroundUploadRequest] = []
     /// Background tasks the app cancelled in this callback, in order.
     private(set) var backgroundCancellations: [BackgroundTransferID] = []
+    /// True when the callback made requests of any of the three kinds above: one flag that the
+    /// app process reads after every callback, where reading three arrays of a class cost a
+    /// run-time exclusivity check each (`lifeline bench day`).
+    private(set) var hasRequests = false
 
     init(storage: ProcessStorage, system: SystemRecord) {
         self.storage = storage
@@ -850,6 +854,7 @@ public final class UploadSession {
         request.taskDescription = taskDescription
         request.requestURL = requestURL
         backgroundRequests.append(request)
+        hasRequests = true
     }
 
     /// `URLSessionTask.cancel()` of a background task handed to the system: the transfer
@@ -858,6 +863,7 @@ public final class UploadSession {
     package func cancelBackgroundTask(_ task: BackgroundTransferID) {
         guard !storage.halted else { return }
         backgroundCancellations.append(task)
+        hasRequests = true
     }
 
     /// `uploadTask(with:from:)` and `resume()`: sends `batch`, beginning after
@@ -875,12 +881,8 @@ public final class UploadSession {
         swap(&moved, &requests)
         moved.append(UploadRequest(task: task, batch: batch, earliestBeginDelay: delay))
         swap(&moved, &requests)
+        hasRequests = true
         return task
-    }
-
-    /// True when the callback made requests.
-    var hasRequests: Bool {
-        !requests.isEmpty || !backgroundRequests.isEmpty || !backgroundCancellations.isEmpty
     }
 
     /// The background tasks of `session` the system holds for the app, whose end has not yet
@@ -894,6 +896,7 @@ public final class UploadSession {
     func takeBackgroundCancellations() -> [BackgroundTransferID] {
         var taken: [BackgroundTransferID] = []
         swap(&taken, &backgroundCancellations)
+        hasRequests = false  // the app process takes all three kinds together
         return taken
     }
 
@@ -901,6 +904,7 @@ public final class UploadSession {
     func takeBackgroundRequests() -> [BackgroundUploadRequest] {
         var taken: [BackgroundUploadRequest] = []
         swap(&taken, &backgroundRequests)
+        hasRequests = false  // the app process takes all three kinds together
         return taken
     }
 
@@ -909,6 +913,7 @@ public final class UploadSession {
     func takeRequests() -> [UploadRequest] {
         var taken: [UploadRequest] = []
         swap(&taken, &requests)
+        hasRequests = false  // the app process takes all three kinds together
         return taken
     }
 }
