@@ -87,8 +87,7 @@ public final class StandardKitEngine: TrackingEngine {
         app.didReceive(event, services: services)
     }
 
-    public func authorizationChanged(to authorization: Authorization, services: LocationServices)
-    {
+    public func authorizationChanged(to authorization: Authorization, services: LocationServices) {
         app.authorizationChanged(to: authorization, services: services)
     }
 
