@@ -114,11 +114,11 @@ struct StandardTrackerTests {
     }
 
     @Test(
-        "on 40 fuzz scenarios in FIFO order, standard-kit stores, uploads and tells what standard does, with the same world calls but LifelineKit's additions"
+        "on 20 fuzz scenarios in FIFO order, standard-kit stores, uploads and tells what standard does, with the same world calls but LifelineKit's additions"
     )
     func sameRunsAsStandard() throws {
-        let scenarios = Self.scenarios(count: 40)
-        #expect(scenarios.count >= 35)
+        let scenarios = Self.scenarios(count: 20)
+        #expect(scenarios.count >= 17)
         var storedSomething = 0
         for (index, scenario) in scenarios.enumerated() {
             let standard = try PortedRun(scenario, engine: .builtIn(.standard))
@@ -136,7 +136,7 @@ struct StandardTrackerTests {
             }
             if !standard.stored.isEmpty { storedSomething += 1 }
         }
-        #expect(storedSomething >= 15, "the comparison covers runs that record")
+        #expect(storedSomething >= 7, "the comparison covers runs that record")
     }
 
     @Test(
