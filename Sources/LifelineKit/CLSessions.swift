@@ -50,9 +50,7 @@ public final class CLBackgroundActivitySession: @unchecked Sendable {
     /// `init()`: begins the session in the calling process.
     public init() {
         session = ProcessScope.current?.services.map(BackgroundActivitySession.init)
-        feed.attach(
-            last: session?.diagnostic, handler: { [session] in session?.diagnosticHandler = $0 },
-            convert: Diagnostic.init)
+        feed.attach(to: session, convert: Diagnostic.init)
     }
 
     /// `diagnostics` (iOS 18): the session's diagnostics as the system sends them.
@@ -143,9 +141,7 @@ public final class CLServiceSession: @unchecked Sendable {
             ServiceSession(
                 services: $0, authorization: authorization.world, fullAccuracy: fullAccuracy)
         }
-        feed.attach(
-            last: session?.diagnostic, handler: { [session] in session?.diagnosticHandler = $0 },
-            convert: Diagnostic.init)
+        feed.attach(to: session, convert: Diagnostic.init)
     }
 
     /// `diagnostics`: the session's diagnostics as the system sends them.
@@ -175,14 +171,14 @@ final class SessionDiagnosticFeed<Diagnostic: Sendable>: @unchecked Sendable {
     private var iterations: [AsyncStream<Diagnostic>.Continuation] = []
     private var finished = false
 
-    /// Takes the world session's last diagnostic and installs `handler` for the next ones.
+    /// Takes the world session's last diagnostic and follows its next ones (none for a
+    /// session made outside a simulated process).
     func attach(
-        last: SessionDiagnostic?,
-        handler install: (@escaping (SessionDiagnostic) -> Void) -> Void,
+        to session: (any DiagnosticSource)?,
         convert: @escaping (SessionDiagnostic) -> Diagnostic
     ) {
-        self.last = last.map(convert)
-        install { [weak self] in self?.send(convert($0)) }
+        last = session?.diagnostic.map(convert)
+        session?.diagnosticHandler = { [weak self] in self?.send(convert($0)) }
     }
 
     /// A new iteration: the last diagnostic first, if any, then every new one.

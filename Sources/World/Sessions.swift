@@ -70,6 +70,18 @@ public enum ServiceSessionRequirement: String, Sendable, CaseIterable {
 }
 
 /// A session object of this process whose diagnostics the app process hands it.
+/// A session object whose diagnostics another layer reads and follows: LifelineKit's
+/// `diagnostics` sequences, over either kind of session.
+package protocol DiagnosticSource: AnyObject {
+    /// The last diagnostic the system sent (nil before the first).
+    var diagnostic: SessionDiagnostic? { get }
+    /// Called with each new diagnostic, after `diagnostic` is updated.
+    var diagnosticHandler: ((SessionDiagnostic) -> Void)? { get set }
+}
+
+extension BackgroundActivitySession: DiagnosticSource {}
+extension ServiceSession: DiagnosticSource {}
+
 protocol DiagnosedSession: AnyObject {
     var id: ObjectID { get }
     func receive(_ diagnostic: SessionDiagnostic)
