@@ -138,14 +138,59 @@ public class BGTaskScheduler: NSObject {
         services?.cancelAppRefresh(identifier: nil)
     }
 
+    /// `getPendingTaskRequests(completionHandler:)`: `completionHandler` runs on the main
+    /// queue, after this call returns, with copies of the app refresh and processing requests
+    /// the system holds and has not run, whichever process submitted them. A request submitted
+    /// without an `earliestBeginDate` comes back with the date it was submitted.
+    public func getPendingTaskRequests(
+        completionHandler: @escaping @Sendable ([BGTaskRequest]) -> Void
+    ) {
+        guard let services else { return completionHandler([]) }
+        let scope = ProcessScope.current
+        services.getPendingTaskRequests { pending in
+            let requests = pending.map(Self.request)
+            if let scope {
+                scope.run { completionHandler(requests) }
+            } else {
+                completionHandler(requests)
+            }
+        }
+    }
+
+    /// `pendingTaskRequests() async`: the requests `getPendingTaskRequests(completionHandler:)`
+    /// hands its handler, on the caller's actor (`nonisolated(nonsending)`).
+    nonisolated(nonsending) public func pendingTaskRequests() async -> [BGTaskRequest] {
+        await withCheckedContinuation { continuation in
+            getPendingTaskRequests { continuation.resume(returning: $0) }
+        }
+    }
+
+    /// A new request object copying the system's `pending` request.
+    private static func request(_ pending: PendingTaskRequest) -> BGTaskRequest {
+        let request: BGTaskRequest
+        switch pending.kind {
+        case .appRefresh:
+            request = BGAppRefreshTaskRequest(identifier: pending.identifier)
+        case .processing(let network, let power):
+            let processing = BGProcessingTaskRequest(identifier: pending.identifier)
+            processing.requiresNetworkConnectivity = network
+            processing.requiresExternalPower = power
+            request = processing
+        }
+        request.earliestBeginDate = VirtualClock.date(pending.earliestBegin)
+        return request
+    }
+
     /// The launch handler registered for `identifier`, if any.
     func launchHandler(for identifier: String) -> ((BGTask) -> Void)? {
         launchHandlers.first { $0.identifier == identifier }?.handler
     }
 }
 
-/// `BGTaskRequest`: a request to run a task in the background.
-open class BGTaskRequest: NSObject {
+/// `BGTaskRequest`: a request to run a task in the background. Sendable as the copies
+/// `pendingTaskRequests()` returns cross from the main queue to the awaiting task (a simulated
+/// process runs on one thread).
+open class BGTaskRequest: NSObject, @unchecked Sendable {
     /// `identifier`: the task's identifier, the one its launch handler was registered with.
     public let identifier: String
     /// `earliestBeginDate`: the task does not begin before it (nil: no delay). The system
@@ -160,14 +205,14 @@ open class BGTaskRequest: NSObject {
 
 /// `BGAppRefreshTaskRequest`: a request to launch the app in the background for a short refresh
 /// task.
-open class BGAppRefreshTaskRequest: BGTaskRequest {
+open class BGAppRefreshTaskRequest: BGTaskRequest, @unchecked Sendable {
     /// `init(identifier:)`.
     public init(identifier: String) { super.init(taskIdentifier: identifier) }
 }
 
 /// `BGProcessingTaskRequest`: a request to launch the app in the background for a processing
 /// task "that can take minutes to complete" (R-H10, `processingTaskRuntime`).
-open class BGProcessingTaskRequest: BGTaskRequest {
+open class BGProcessingTaskRequest: BGTaskRequest, @unchecked Sendable {
     /// `requiresNetworkConnectivity` (default false): the system runs the task only while the
     /// network is up.
     open var requiresNetworkConnectivity = false

@@ -232,9 +232,56 @@ open class CLLocationManager: NSObject {
     /// `requestAlwaysAuthorization()`: once per app, only in the foreground.
     open func requestAlwaysAuthorization() { backing?.requestAlwaysAuthorization() }
 
-    /// `requestTemporaryFullAccuracyAuthorization(withPurposeKey:)`, without a completion.
+    /// `requestTemporaryFullAccuracyAuthorization(withPurposeKey:)`, without a completion:
+    /// with reduced accuracy and the app in the foreground, the user answers
+    /// (`AuthorizationAnswers.temporaryFullAccuracy`); granted, accuracy is full until the
+    /// process ends, and the delegate hears of it.
     open func requestTemporaryFullAccuracyAuthorization(withPurposeKey purposeKey: String) {
         backing?.requestTemporaryFullAccuracyAuthorization(withPurposeKey: purposeKey)
+    }
+
+    /// `requestTemporaryFullAccuracyAuthorization(withPurposeKey:completion:)`: `completion`
+    /// runs on the main queue once the request completes: with nil after the user answered the
+    /// prompt (read `accuracyAuthorization` for the answer; it is already current), or with a
+    /// `CLError.denied` at once when the prompt could not be shown (the app not in the
+    /// foreground, another prompt on screen, or accuracy already full; Apple names no code, see
+    /// CONTRIBUTING). It never runs if the process ends first, nor, with an error at once, for
+    /// a manager made outside a simulated process.
+    open func requestTemporaryFullAccuracyAuthorization(
+        withPurposeKey purposeKey: String, completion: (@Sendable ((any Error)?) -> Void)? = nil
+    ) {
+        guard let backing else {
+            completion?(CLError(.denied))
+            return
+        }
+        guard let completion else {
+            return backing.requestTemporaryFullAccuracyAuthorization(withPurposeKey: purposeKey)
+        }
+        let scope = self.scope
+        backing.requestTemporaryFullAccuracyAuthorization(withPurposeKey: purposeKey) { error in
+            let converted = error.map { CLError(world: $0) as any Error }
+            if let scope { scope.run { completion(converted) } } else { completion(converted) }
+        }
+    }
+
+    /// `requestTemporaryFullAccuracyAuthorization(withPurposeKey:) async throws`: returns once
+    /// the user answered the prompt, and throws a `CLError.denied` when it could not be shown
+    /// (`requestTemporaryFullAccuracyAuthorization(withPurposeKey:completion:)`). It runs on
+    /// the caller's actor (`nonisolated(nonsending)`), so main-actor code awaits it on a manager
+    /// it holds without sending the manager elsewhere.
+    nonisolated(nonsending) open func requestTemporaryFullAccuracyAuthorization(
+        withPurposeKey purposeKey: String
+    ) async throws {
+        try await withCheckedThrowingContinuation {
+            (continuation: CheckedContinuation<Void, any Error>) in
+            requestTemporaryFullAccuracyAuthorization(withPurposeKey: purposeKey) { error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else {
+                    continuation.resume()
+                }
+            }
+        }
     }
 
     // MARK: - Updates

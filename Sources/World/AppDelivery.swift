@@ -72,6 +72,9 @@ public enum AppItem: Sendable, Equatable, CustomStringConvertible {
     /// (R-H6): the engine's `backgroundSessionDidFinishEvents`
     /// (`urlSessionDidFinishEvents(forBackgroundURLSession:)`).
     indirect case backgroundSessionEventsFinished(session: String)
+    /// The system's answer to the request `request` the app made with a completion handler
+    /// (`SystemAnswer`): the completion's call. Boxed, as the transfers above are.
+    indirect case answer(ObjectID, SystemAnswer)
 
     public var description: String {
         switch self {
@@ -103,6 +106,7 @@ public enum AppItem: Sendable, Equatable, CustomStringConvertible {
         case .backgroundTransferCompleted(let event): "\(event)"
         case .backgroundSessionEventsFinished(let session):
             "background session \(session) events finished"
+        case .answer(let request, let answer): "answer \(request): \(answer)"
         }
     }
 }

@@ -71,6 +71,9 @@ public struct AppLogEntry: Sendable, CustomStringConvertible {
         indirect case backgroundTransferCompleted(BackgroundTransferEvent)
         /// The engine's `backgroundSessionDidFinishEvents` ran (R-H6).
         indirect case backgroundSessionEventsFinished(session: String)
+        /// The system's answer to a request the app made with a completion handler reached
+        /// the app (`SystemAnswer`): the completion ran, if the process still had it.
+        indirect case answer(ObjectID, SystemAnswer)
     }
 
     public var instant: Instant
@@ -140,6 +143,7 @@ extension AppLogEntry.Kind: CustomStringConvertible {
             AppItem.backgroundTransferCompleted(event).description
         case .backgroundSessionEventsFinished(let session):
             AppItem.backgroundSessionEventsFinished(session: session).description
+        case .answer(let request, let answer): AppItem.answer(request, answer).description
         case .timerEnded(let timer, let cause):
             "timer \(timer) ended with the process (\(cause.rawValue))"
         case .unavailableAPI(let api):
@@ -348,6 +352,13 @@ final class AppProcess: SimulationActor, DiskViewSource {
             if case .protectedDataAvailable = item { disk.protectedDataAvailable = true }
             if case .authorization(let value) = item { authorization = value }
             if case .accuracyAuthorization(let value) = item { accuracy = value }
+            // Granted temporary full accuracy holds when the completion runs (the daemon tells
+            // the delegates right after).
+            if case .answer(_, .temporaryFullAccuracy(_, granted: true)) = item,
+                generation == self.generation
+            {
+                accuracy = .full
+            }
             if case .uploadCompleted(let task, _) = item, generation == self.generation {
                 uploadsInFlight.removeAll { $0 == task }
             }
@@ -603,6 +614,9 @@ final class AppProcess: SimulationActor, DiskViewSource {
         case .backgroundSessionEventsFinished(let session):
             record(.backgroundSessionEventsFinished(session: session), now)
             call(&context) { $0.backgroundSessionDidFinishEvents(session, services: $1) }
+        case .answer(let request, let answer):
+            record(.answer(request, answer), now)
+            call(&context) { _, services in services.receiveAnswer(request, answer) }
         }
     }
 

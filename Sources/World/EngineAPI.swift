@@ -186,8 +186,13 @@ package enum AppRequest: Sendable, Equatable, CustomStringConvertible {
     case requestWhenInUseAuthorization
     /// `requestAlwaysAuthorization()`.
     case requestAlwaysAuthorization
-    /// `requestTemporaryFullAccuracyAuthorization(withPurposeKey:)`.
-    case requestTemporaryFullAccuracy(purposeKey: String)
+    /// `requestTemporaryFullAccuracyAuthorization(withPurposeKey:)`: the operating system
+    /// answers `answer`, if given (a completion waits for it), when the request completes
+    /// (`SystemAnswer.temporaryFullAccuracy`).
+    case requestTemporaryFullAccuracy(purposeKey: String, answer: ObjectID?)
+    /// `BGTaskScheduler.getPendingTaskRequests(completionHandler:)`: the operating system
+    /// answers `answer` with its pending requests (`SystemAnswer.pendingTaskRequests`).
+    case getPendingTaskRequests(answer: ObjectID)
     /// `BGTaskScheduler.submit(_:)` of an app refresh request (R-H1): it replaces a pending
     /// request with the same identifier.
     case submitAppRefresh(identifier: String, earliestBegin: Instant)
@@ -260,7 +265,8 @@ package enum AppRequest: Sendable, Equatable, CustomStringConvertible {
         case .endBackgroundTask(let id): "background task \(id) end"
         case .requestWhenInUseAuthorization: "request when-in-use authorization"
         case .requestAlwaysAuthorization: "request always authorization"
-        case .requestTemporaryFullAccuracy(let key): "request temporary full accuracy \(key)"
+        case .requestTemporaryFullAccuracy(let key, _): "request temporary full accuracy \(key)"
+        case .getPendingTaskRequests(let answer): "get pending task requests (answer \(answer))"
         case .submitAppRefresh(let identifier, let earliestBegin):
             "submit app refresh \(identifier) earliest \(earliestBegin)"
         case .cancelAppRefresh(let identifier): "cancel app refresh \(identifier ?? "all")"
@@ -300,7 +306,8 @@ extension AppRequest {
         switch self {
         case .beginBackgroundTask, .endBackgroundTask, .requestWhenInUseAuthorization,
             .requestAlwaysAuthorization, .requestTemporaryFullAccuracy, .submitAppRefresh,
-            .cancelAppRefresh, .completeWake, .submitProcessing, .watchBackgroundTime:
+            .cancelAppRefresh, .completeWake, .submitProcessing, .watchBackgroundTime,
+            .getPendingTaskRequests:
             true
         default: false
         }
@@ -516,6 +523,26 @@ public final class LocationServices {
 
     /// True when `api` exists on the modelled iOS version.
     func isAvailable(_ api: CoreLocationAPI) -> Bool { api.isAvailable(onVersion: systemVersion) }
+
+    /// The completions of this process's requests still waiting for the system's answer, in
+    /// the order asked (`SystemAnswers.swift`).
+    private var awaitedAnswers: [(request: ObjectID, receive: (SystemAnswer) -> Void)] = []
+
+    /// A new request handle whose answer (`receiveAnswer`) goes to `receive`.
+    func awaitAnswer(_ receive: @escaping (SystemAnswer) -> Void) -> ObjectID {
+        let request = newObject()
+        if crashReason == nil { awaitedAnswers.append((request, receive)) }
+        return request
+    }
+
+    /// The system answered `request`: its completion runs, once.
+    func receiveAnswer(_ request: ObjectID, _ answer: SystemAnswer) {
+        guard let index = awaitedAnswers.firstIndex(where: { $0.request == request }) else {
+            return
+        }
+        let receive = awaitedAnswers.remove(at: index).receive
+        receive(answer)
+    }
 
     private func newObject() -> ObjectID {
         defer { nextObjectID += 1 }
@@ -760,7 +787,7 @@ public final class LocationServices {
     /// is full until the process ends, and the change reaches the managers' delegates. In the
     /// background the request fails: nothing changes. With full accuracy it does nothing.
     public func requestTemporaryFullAccuracy(purposeKey: String) {
-        record(.requestTemporaryFullAccuracy(purposeKey: purposeKey))
+        record(.requestTemporaryFullAccuracy(purposeKey: purposeKey, answer: nil))
     }
 
     /// A one-shot timer, like `Timer.scheduledTimer(withTimeInterval:repeats: false)` on the

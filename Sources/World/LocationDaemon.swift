@@ -489,7 +489,8 @@ final class LocationDaemon: SimulationActor {
                 visitTimer = nil
             case .beginBackgroundTask, .endBackgroundTask, .requestWhenInUseAuthorization,
                 .requestAlwaysAuthorization, .requestTemporaryFullAccuracy, .submitAppRefresh,
-                .cancelAppRefresh, .completeWake, .submitProcessing, .watchBackgroundTime:
+                .cancelAppRefresh, .completeWake, .submitProcessing, .watchBackgroundTime,
+                .getPendingTaskRequests:
                 assertionFailure("background tasks and prompts go to the operating system")
             }
         }

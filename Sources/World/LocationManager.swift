@@ -206,6 +206,15 @@ public final class LocationManager {
         services?.requestTemporaryFullAccuracy(purposeKey: purposeKey)
     }
 
+    /// `requestTemporaryFullAccuracyAuthorization(withPurposeKey:completion:)`
+    /// (`LocationServices.requestTemporaryFullAccuracy(purposeKey:completion:)`): `completion`
+    /// runs with nil once the user answered, or with `.denied` when the prompt could not show.
+    public func requestTemporaryFullAccuracyAuthorization(
+        withPurposeKey purposeKey: String, completion: @escaping (LocationError?) -> Void
+    ) {
+        services?.requestTemporaryFullAccuracy(purposeKey: purposeKey, completion: completion)
+    }
+
     /// `authorizationStatus` as the app knows it now.
     public var authorizationStatus: Authorization {
         services?.authorizationStatus ?? .notDetermined

@@ -93,6 +93,9 @@ final class OperatingSystem: SimulationActor {
     private var pendingRefreshes: [(identifier: String, due: EventHandle)] = []
     /// App refresh requests that came due while the app was in the foreground (R-H1).
     private var refreshesAwaitingBackground: [String] = []
+    /// The earliest begin date of the last app refresh request submitted with each identifier,
+    /// in the order first submitted: what `getPendingTaskRequests` hands back.
+    private var refreshEarliestBegins: [(identifier: String, earliestBegin: Instant)] = []
     // invariant: wakes of the current process only; `expiry` is nil once the wake's time is up
     private var wakes: [(task: WakeTaskID, kind: WakeKind, expiry: EventHandle?)] = []
     /// Wakes handed out so far, across processes: the next wake's number.
@@ -260,13 +263,21 @@ final class OperatingSystem: SimulationActor {
         case .authorizationPromptAnswered(let answer):
             prompt = nil
             if answer != authorization { setAuthorization(answer, &context) }
-        case .temporaryFullAccuracyAnswered(let granted, let generation):
+        case .temporaryFullAccuracyAnswered(let granted, let generation, let answer):
             prompt = nil
-            guard granted, generation == self.generation, state.exists, accuracy == .reduced
-            else { return }
-            accuracy = .full
-            temporaryFullAccuracy = true
-            context.send(.authorizationChanged(authorization, accuracy), to: daemon)
+            guard generation == self.generation, state.exists else { return }
+            let grants = granted && accuracy == .reduced
+            if grants {
+                accuracy = .full
+                temporaryFullAccuracy = true
+                context.send(.authorizationChanged(authorization, accuracy), to: daemon)
+            }
+            // The completion runs after the change (the app process makes its accuracy full
+            // as the answer reaches it, before the delegates hear of it from the daemon).
+            if let answer {
+                let shown = SystemAnswer.temporaryFullAccuracy(shown: true, granted: grants)
+                deliverToApp(.answer(answer, shown), &context)
+            }
         case .enterBackground(let generation):
             leaving = nil
             guard generation == self.generation, state == .foreground else { return }
@@ -445,6 +456,8 @@ final class OperatingSystem: SimulationActor {
         _ identifier: String, earliestBegin: Instant, _ context: inout Scheduler<WorldMessage>
     ) {
         cancelRefreshes(identifier, &context)
+        refreshEarliestBegins.removeAll { $0.identifier == identifier }
+        refreshEarliestBegins.append((identifier, earliestBegin))
         let delay = earliestBegin < context.now ? VirtualDuration.zero : earliestBegin - context.now
         let due = context.setTimer(after: delay, .osTimer(.appRefreshDue(identifier)))
         pendingRefreshes.append((identifier, due))
@@ -458,6 +471,27 @@ final class OperatingSystem: SimulationActor {
         }
         pendingRefreshes.removeAll { identifier == nil || $0.identifier == identifier }
         refreshesAwaitingBackground.removeAll { identifier == nil || $0 == identifier }
+    }
+
+    /// The app refresh and processing requests held and not yet run (R-H1, R-H10): app
+    /// refreshes first, due ones waiting for the background before those not yet due, then
+    /// processing requests, each in the order submitted.
+    private var pendingTaskRequests: [PendingTaskRequest] {
+        func refresh(_ identifier: String) -> PendingTaskRequest {
+            let begin = refreshEarliestBegins.last { $0.identifier == identifier }?.earliestBegin
+            return PendingTaskRequest(
+                identifier: identifier, kind: .appRefresh, earliestBegin: begin ?? .start)
+        }
+        return refreshesAwaitingBackground.map(refresh)
+            + pendingRefreshes.map { refresh($0.identifier) }
+            + processingTasks.requests.map { request in
+                PendingTaskRequest(
+                    identifier: request.identifier,
+                    kind: .processing(
+                        requiresNetworkConnectivity: request.requiresNetwork,
+                        requiresExternalPower: request.requiresPower),
+                    earliestBegin: request.earliestBegin)
+            }
     }
 
     // MARK: - Launch, wake, termination
@@ -635,14 +669,24 @@ final class OperatingSystem: SimulationActor {
             switch request {
             case .requestWhenInUseAuthorization, .requestAlwaysAuthorization:
                 promptIfAllowed(for: request, &context)
-            case .requestTemporaryFullAccuracy:
+            case .requestTemporaryFullAccuracy(_, let answer):
                 // In the background the request fails (ios-facts: Reduced accuracy).
-                guard state == .foreground, prompt == nil, accuracy == .reduced else { break }
+                guard state == .foreground, prompt == nil, accuracy == .reduced else {
+                    if let answer {
+                        deliverToApp(
+                            .answer(answer, .temporaryFullAccuracy(shown: false, granted: false)),
+                            &context)
+                    }
+                    break
+                }
                 prompt = context.setTimer(
                     after: answers.responseDelay,
                     .osTimer(
                         .temporaryFullAccuracyAnswered(
-                            granted: answers.temporaryFullAccuracy, generation: generation)))
+                            granted: answers.temporaryFullAccuracy, generation: generation,
+                            answer: answer)))
+            case .getPendingTaskRequests(let answer):
+                deliverToApp(.answer(answer, .pendingTaskRequests(pendingTaskRequests)), &context)
             case .beginBackgroundTask(let task):
                 backgroundTasks.append((task, nil))  // its expiry: reconsiderBackgroundTime
             case .endBackgroundTask(let task):

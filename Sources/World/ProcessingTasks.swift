@@ -16,6 +16,8 @@ struct ProcessingTasks {
         var identifier: String
         var requiresNetwork: Bool
         var requiresPower: Bool
+        /// The earliest begin date as submitted.
+        var earliestBegin: Instant
         /// The earliest begin date's timer, until it fires.
         var timer: EventHandle?
         var due = false
@@ -36,7 +38,8 @@ extension OperatingSystem {
     ) {
         cancelProcessing(identifier, &context)
         var request = ProcessingTasks.Request(
-            identifier: identifier, requiresNetwork: requiresNetwork, requiresPower: requiresPower)
+            identifier: identifier, requiresNetwork: requiresNetwork, requiresPower: requiresPower,
+            earliestBegin: earliestBegin)
         if !requiresPower {
             let delay =
                 earliestBegin < context.now ? VirtualDuration.zero : earliestBegin - context.now

@@ -151,8 +151,9 @@ package enum OSTimer: Sendable, Equatable, CustomStringConvertible {
     case backgroundTaskWatchdog(ObjectID, generation: Int)
     /// The user answers an authorization prompt.
     case authorizationPromptAnswered(Authorization)
-    /// The user answered the temporary full accuracy prompt.
-    case temporaryFullAccuracyAnswered(granted: Bool, generation: Int)
+    /// The user answered the temporary full accuracy prompt; the app's completion waits for
+    /// `answer`, if any.
+    case temporaryFullAccuracyAnswered(granted: Bool, generation: Int, answer: ObjectID?)
     /// An app refresh request's earliest begin date came (R-H1).
     case appRefreshDue(String)
     /// A processing request's earliest begin date came, or a due one may run now (R-H10).
@@ -170,7 +171,7 @@ package enum OSTimer: Sendable, Equatable, CustomStringConvertible {
         case .relaunch(let mechanism): "relaunch for \(mechanism.rawValue)"
         case .authorizationPromptAnswered(let answer):
             "authorization prompt answered \(answer.rawValue)"
-        case .temporaryFullAccuracyAnswered(let granted, let generation):
+        case .temporaryFullAccuracyAnswered(let granted, let generation, _):
             "temporary full accuracy \(granted ? "granted" : "declined") (process \(generation))"
         case .backgroundTaskExpired(let task, let generation):
             "background task \(task) expired (process \(generation))"
