@@ -61,7 +61,7 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
     private func switchTracking(_ on: Bool) {
         trackingOn = on
         guard let appDelegate else { return }
-        enter { setTracking(appDelegate, on) }
+        setTracking(appDelegate, on)
     }
 
     // MARK: - UIKit's calls
@@ -78,7 +78,7 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
         self.application = application
         let options: [UIApplication.LaunchOptionsKey: Any]? =
             launch.launchOptions.contains("location") ? [.location: true] : nil
-        enter {
+        do {
             let delegate = makeDelegate(services)
             appDelegate = delegate
             application.delegate = delegate
@@ -122,7 +122,7 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
     /// it (a manager's locations reach its `CLLocationManager` delegate, not this).
     public func didReceive(_ update: LocationUpdate, services: LocationServices) {
         guard case .liveUpdates = update.channel else { return }
-        enter { LiveStreams.ofProcess.value.deliver(update) }
+        LiveStreams.ofProcess.value.deliver(update)
     }
 
     public func protectedDataDidBecomeAvailable(services: LocationServices) {
@@ -144,7 +144,7 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
     /// running, as UIKit leaves it: the watchdog then ends the process (R-F1).
     public func backgroundTaskWillExpire(_ task: BackgroundTaskID, services: LocationServices) {
         guard let handler = scope?.expirationHandlers[task.object.value] else { return }
-        enter(handler)
+        handler()
     }
 
     /// A wake (R-H1, R-H4): an app refresh task goes to the launch handler this process
@@ -166,7 +166,7 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
                     BGAppRefreshTask(identifier: identifier, wake: task, services: services)
                 }
             scope.refreshTasks[task.value] = handed
-            enter { handler(handed) }
+            handler(handed)
         case .remoteNotification:
             guard application != nil, appDelegate != nil else {
                 return services.completeWake(task, success: false)
@@ -223,7 +223,7 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
             return refresh.setTaskCompleted(success: false)
         }
         refresh.expirationHandler = nil
-        enter(handler)
+        handler()
     }
 
     /// A run-loop timer of LifelineKit's own: the first authorization callback of the managers
@@ -233,20 +233,16 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
         if scope.deliverHeldSessionEvents(firedBy: timer) { return }
         let managers = scope.takeNewManagers(firedBy: timer)
         guard !managers.isEmpty else { return }
-        enter { for manager in managers { manager.announceAuthorization() } }
+        for manager in managers { manager.announceAuthorization() }
     }
 
     // MARK: - Entering the app
 
-    /// Runs `body` with this process as the current one.
-    private func enter(_ body: () -> Void) {
-        if let scope { scope.run(body) } else { body() }
-    }
-
-    /// Calls the app delegate with the process's application, inside the process scope.
+    /// Calls the app delegate with the process's application (the process is current on this
+    /// thread: `ProcessScope.current`).
     private func withApp(_ body: (UIApplication, Delegate) -> Void) {
         guard let application, let appDelegate else { return }
-        enter { body(application, appDelegate) }
+        body(application, appDelegate)
     }
 }
 

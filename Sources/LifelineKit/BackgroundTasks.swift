@@ -146,15 +146,7 @@ public class BGTaskScheduler: NSObject {
         completionHandler: @escaping @Sendable ([BGTaskRequest]) -> Void
     ) {
         guard let services else { return completionHandler([]) }
-        let scope = ProcessScope.current
-        services.getPendingTaskRequests { pending in
-            let requests = pending.map(Self.request)
-            if let scope {
-                scope.run { completionHandler(requests) }
-            } else {
-                completionHandler(requests)
-            }
-        }
+        services.getPendingTaskRequests { pending in completionHandler(pending.map(Self.request)) }
     }
 
     /// `pendingTaskRequests() async`: the requests `getPendingTaskRequests(completionHandler:)`

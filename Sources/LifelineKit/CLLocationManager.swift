@@ -112,7 +112,7 @@ open class CLLocationManager: NSObject {
         if let services = scope?.services {
             let manager = LocationManager(services: services)
             manager.reportsMonitoringStarts = true  // R-G4
-            let bridge = DelegateBridge(scope: scope)
+            let bridge = DelegateBridge()
             backing = manager
             self.bridge = bridge
             super.init()
@@ -257,10 +257,8 @@ open class CLLocationManager: NSObject {
         guard let completion else {
             return backing.requestTemporaryFullAccuracyAuthorization(withPurposeKey: purposeKey)
         }
-        let scope = self.scope
         backing.requestTemporaryFullAccuracyAuthorization(withPurposeKey: purposeKey) { error in
-            let converted = error.map { CLError(world: $0) as any Error }
-            if let scope { scope.run { completion(converted) } } else { completion(converted) }
+            completion(error.map { CLError(world: $0) })
         }
     }
 
@@ -383,20 +381,13 @@ open class CLLocationManager: NSObject {
 }
 
 /// The world's delegate of one `CLLocationManager`: turns the world's callbacks into Core
-/// Location's, inside the manager's process scope.
+/// Location's (called on the manager's process's thread, where it is `ProcessScope.current`).
 final class DelegateBridge: LocationManagerDelegate {
     weak var owner: CLLocationManager?
-    private weak var scope: ProcessScope?
-
-    init(scope: ProcessScope?) { self.scope = scope }
 
     private func tell(_ body: (CLLocationManager, any CLLocationManagerDelegate) -> Void) {
         guard let owner, let delegate = owner.delegate else { return }
-        if let scope {
-            scope.run { body(owner, delegate) }
-        } else {
-            body(owner, delegate)
-        }
+        body(owner, delegate)
     }
 
     func locationManager(_ manager: LocationManager, didUpdateLocations locations: [Fix]) {
@@ -473,7 +464,7 @@ final class DelegateBridge: LocationManagerDelegate {
     }
 
     func locationManager(_ manager: LocationManager, didVisit visit: Visit) {
-        let now = scope?.services?.now ?? .start
+        let now = ProcessScope.current?.services?.now ?? .start
         tell { $1.locationManager($0, didVisit: CLVisit(visit, at: now)) }
     }
 }

@@ -146,7 +146,7 @@ final class LiveStream: @unchecked Sendable {
     private var ended = false
 
     init(configuration: WorldLiveConfiguration) {
-        guard let scope = ProcessScope.ofTask, let services = scope.services else {
+        guard let scope = ProcessScope.current, let services = scope.services else {
             ended = true
             return
         }
@@ -221,14 +221,4 @@ final class LiveStreams: @unchecked Sendable {
         guard let id = update.liveUpdates else { return }
         streams.first { $0.value?.id == id }?.value?.deliver(update)
     }
-}
-
-extension ProcessScope {
-    /// The process an `ApplicationEngine` launched on this thread's simulated process, for
-    /// code that runs without the task-local (a `Task.detached`).
-    static let ofProcess = ProcessLocal<ProcessScope?> { nil }
-
-    /// The process of the calling code: the task-local when a callback or a task made in one
-    /// bound it, else the simulated process running on this thread.
-    static var ofTask: ProcessScope? { current ?? ofProcess.value }
 }

@@ -38,7 +38,7 @@ public actor CLMonitor {
         self.name = name
         let (stream, continuation) = AsyncStream<Event>.makeStream()
         events = Events { stream }
-        if let services = ProcessScope.ofTask?.services {
+        if let services = ProcessScope.current?.services {
             let monitor = services.monitor(named: name)
             let bridge = MonitorBridge(continuation: continuation, openedAt: services.now)
             monitor.delegate = bridge
@@ -230,7 +230,7 @@ final class MonitorBridge: MonitorDelegate, @unchecked Sendable {
     }
 
     func added(_ identifier: String, at monitor: Monitor) {
-        let now = ProcessScope.ofTask?.services?.now ?? openedAt
+        let now = ProcessScope.current?.services?.now ?? openedAt
         added.removeAll { $0.identifier == identifier }
         added.append((identifier, now))
     }

@@ -35,7 +35,7 @@ open class ProcessInfo: NSObject, @unchecked Sendable {
     private override init() { super.init() }
 
     /// The calling simulated process's services, nil outside one.
-    private var services: LocationServices? { ProcessScope.ofTask?.services }
+    private var services: LocationServices? { ProcessScope.current?.services }
 
     /// `isLowPowerModeEnabled`: whether the user has turned Low Power Mode on
     /// (`UserAction.setLowPowerMode`, the scenario's `low-power on|off`; off at the start), as

@@ -2,6 +2,7 @@
 // shaped calls reach, the virtual clock as `Date`, and how UIKit's main-actor code is entered.
 import Foundation
 import Simulation
+import VirtualConcurrency
 import World
 
 /// The simulated process an Apple-shaped call belongs to: its `LocationServices`, its
@@ -9,14 +10,19 @@ import World
 /// handlers. One per process launch, made by `ApplicationEngine` and dropped with it, so
 /// nothing here outlives a process (as a real process's memory does not).
 ///
-/// Code reaches it through `ProcessScope.current`, a task-local value that the engine binds
-/// around every call it makes into the app (`run(_:)`): the app delegate's callbacks, the
-/// location managers' delegate callbacks, the expiration handlers. Each fuzz case runs on its
-/// own thread, so parallel cases never see each other's process. Issue 24 (Swift concurrency
-/// in virtual time) can swap this lookup for its process-scoped storage in this one place.
+/// Code reaches it through `ProcessScope.current`: the simulated process running on the calling
+/// thread (`ProcessLocal`), which the world enters around every call into the app (the app
+/// delegate's callbacks, the location managers' delegate callbacks, the expiration handlers,
+/// the completions) and around every job of the process's Swift concurrency (a `Task`, detached
+/// or not). Nothing is bound per call: a task-local bound around each delegate call cost about
+/// 900 instructions per fix delivered (docs/kit-engines.md). Each fuzz case runs on its own
+/// thread, so parallel cases never see each other's process.
 final class ProcessScope: @unchecked Sendable {
     /// The process the calling code runs in, nil outside a simulated process.
-    @TaskLocal static var current: ProcessScope?
+    static var current: ProcessScope? { ofProcess.value }
+    /// The process an `ApplicationEngine` launched on this thread's simulated process (set at
+    /// its launch).
+    static let ofProcess = ProcessLocal<ProcessScope?> { nil }
 
     /// The process's services (kept by the app process for the life of the process).
     weak var services: LocationServices?
@@ -95,7 +101,7 @@ final class ProcessScope: @unchecked Sendable {
     func deliver(_ event: BackgroundSessionEvent, session: String) {
         guard let object = urlSessions.last(where: { $0.configuration.identifier == session })
         else { return heldSessionEvents.append((session, event)) }
-        run { object.deliver(event) }
+        object.deliver(event)
     }
 
     /// Hands the held events whose session now has an object, if `timer` is the one that
@@ -120,7 +126,7 @@ final class ProcessScope: @unchecked Sendable {
             return
         }
         let (_, task, session) = standardUploads.remove(at: index)
-        run { session.complete(task, with: result) }
+        session.complete(task, with: result)
     }
 
     /// Records an upload body for `batch` and returns its name (a path).
@@ -133,11 +139,6 @@ final class ProcessScope: @unchecked Sendable {
     /// The batch of the upload body called `name`, if this process made it.
     func uploadBody(_ name: String) -> UploadBatch? {
         uploadBodies.first { $0.name == name }?.batch
-    }
-
-    /// Runs `body` with this process as `ProcessScope.current`.
-    func run<Result>(_ body: () throws -> Result) rethrows -> Result {
-        try ProcessScope.$current.withValue(self, operation: body)
     }
 
     /// The registered region with `identifier`, if this process registered one.

@@ -244,7 +244,7 @@ public struct Simctl: Sendable {
     /// the app's own code gives it (before the device runs, it returns at once).
     public func launch(_ bundleIdentifier: String) async {
         device.launch(bundleIdentifier)
-        guard ProcessScope.ofTask != nil else { return }
+        guard ProcessScope.current != nil else { return }
         try? await Task.sleep(for: SimulatedDevice.launchDuration)
     }
 

@@ -91,13 +91,11 @@ open class URLSession: NSObject, @unchecked Sendable {
     /// (`uploadTask(with:from:completionHandler:)`). A fresh one in every process; outside a
     /// simulated process a detached one, whose tasks never run.
     open class var shared: URLSession {
-        guard let scope = ProcessScope.ofTask else {
+        guard let scope = ProcessScope.current else {
             return URLSession(configuration: .default, delegate: nil, delegateQueue: nil)
         }
         if let shared = scope.sharedURLSession { return shared }
-        let shared = scope.run {
-            URLSession(configuration: .default, delegate: nil, delegateQueue: nil)
-        }
+        let shared = URLSession(configuration: .default, delegate: nil, delegateQueue: nil)
         scope.sharedURLSession = shared
         return shared
     }

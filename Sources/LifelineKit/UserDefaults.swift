@@ -74,7 +74,7 @@ open class UserDefaults: NSObject, @unchecked Sendable {
     static let registered = ProcessLocal<RegisteredDefaults> { RegisteredDefaults() }
 
     /// The world's saved record of the calling process.
-    private var record: SavedRecord? { ProcessScope.ofTask?.services?.userDefaults }
+    private var record: SavedRecord? { ProcessScope.current?.services?.userDefaults }
 
     // MARK: - Registering
 
