@@ -139,6 +139,7 @@ func expectSharedCheck(_ condition: Bool) {
 /// Runs `ProbeApp` on a world.
 func runProbe(
     policy: IOSPolicy = .iOS18, authorization: Authorization = .always,
+    accuracy: AccuracyAuthorization = .full, answers: AuthorizationAnswers = AuthorizationAnswers(),
     capabilities: AppCapabilities = AppCapabilities(sceneBased: false),
     route: Route = drive(20), until end: Double, actions: [(Double, UserAction)],
     setUp: @escaping (ProbeApp, UIApplication) -> Void
@@ -147,7 +148,7 @@ func runProbe(
     var world = World(
         WorldConfiguration(
             policy: policy, capabilities: capabilities, authorization: authorization,
-            route: route)
+            accuracy: accuracy, route: route, authorizationAnswers: answers)
     ) {
         ApplicationEngine(
             delegate: { _ in ProbeApp(journal: journal, setUp: setUp) },

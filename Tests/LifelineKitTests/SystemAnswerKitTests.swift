@@ -16,22 +16,11 @@ private func runAccuracyProbe(
     until end: Double = 60, actions: [(Double, UserAction)] = [(0, .open)],
     setUp: @escaping (ProbeApp, UIApplication) -> Void
 ) -> (World, Journal) {
-    let journal = Journal()
-    var world = World(
-        WorldConfiguration(
-            policy: .iOS18, capabilities: capabilities, authorization: .whenInUse,
-            accuracy: accuracy, route: drive(20, parkedFor: .hours(1)),
-            authorizationAnswers: AuthorizationAnswers(temporaryFullAccuracy: granted))
-    ) {
-        ApplicationEngine(
-            delegate: { _ in ProbeApp(journal: journal, setUp: setUp) },
-            setTracking: { _, _ in })
-    }
-    for (seconds, action) in actions {
-        world.schedule(action, at: .start + VirtualDuration(seconds: seconds))
-    }
-    world.run(until: .start + VirtualDuration(seconds: end))
-    return (world, journal)
+    runProbe(
+        authorization: .whenInUse, accuracy: accuracy,
+        answers: AuthorizationAnswers(temporaryFullAccuracy: granted),
+        capabilities: capabilities, route: drive(20, parkedFor: .hours(1)), until: end,
+        actions: actions, setUp: setUp)
 }
 
 /// The seconds from the start at which the app was handed the system's answers.
@@ -122,44 +111,32 @@ struct SystemAnswerKitTests {
         #expect(answerSeconds(world).isEmpty)
     }
 
-    @Test("the async form returns once the user answered, and the accuracy is full then")
-    func asyncForm() {
-        let (_, journal) = runAccuracyProbe { app, _ in
-            nonisolated(unsafe) let manager = app.makeManager()
-            let journal = app.journal
-            _ = MainActor.assumeIsolated {
-                Task { @MainActor in
-                    do {
-                        try await manager.requestTemporaryFullAccuracyAuthorization(
-                            withPurposeKey: "Navigation")
-                        journal.note(
-                            "returned full \(manager.accuracyAuthorization == .fullAccuracy)")
-                    } catch {
-                        journal.note("threw \((error as? CLError)?.code == .denied)")
-                    }
+    /// Awaits the async form at launch from a main-actor task, and notes how it ended.
+    static func awaitAtLaunch(_ app: ProbeApp, _ application: UIApplication) {
+        nonisolated(unsafe) let manager = app.makeManager()
+        let journal = app.journal
+        _ = MainActor.assumeIsolated {
+            Task { @MainActor in
+                do {
+                    try await manager.requestTemporaryFullAccuracyAuthorization(
+                        withPurposeKey: "Navigation")
+                    journal.note("returned full \(manager.accuracyAuthorization == .fullAccuracy)")
+                } catch {
+                    journal.note("threw \((error as? CLError)?.code == .denied)")
                 }
             }
         }
+    }
+
+    @Test("the async form returns once the user answered, and the accuracy is full then")
+    func asyncForm() {
+        let (_, journal) = runAccuracyProbe(setUp: Self.awaitAtLaunch)
         #expect(notes(journal, "returned", "threw") == ["returned full true"])
     }
 
     @Test("the async form throws CLError.denied when the prompt cannot show")
     func asyncFormThrows() {
-        let (_, journal) = runAccuracyProbe(accuracy: .full) { app, _ in
-            nonisolated(unsafe) let manager = app.makeManager()
-            let journal = app.journal
-            _ = MainActor.assumeIsolated {
-                Task { @MainActor in
-                    do {
-                        try await manager.requestTemporaryFullAccuracyAuthorization(
-                            withPurposeKey: "Navigation")
-                        journal.note("returned")
-                    } catch {
-                        journal.note("threw \((error as? CLError)?.code == .denied)")
-                    }
-                }
-            }
-        }
+        let (_, journal) = runAccuracyProbe(accuracy: .full, setUp: Self.awaitAtLaunch)
         #expect(notes(journal, "returned", "threw") == ["threw true"])
     }
 
