@@ -197,10 +197,8 @@ public struct LifecycleState: Hashable, Sendable {
                 "background transfer "
                     + (event.result == .accepted(alreadyAccepted: false) ? "accepted" : "ended"))
         case .backgroundSessionEventsFinished: EntryKind("background session events finished")
-        case .answer(_, .temporaryFullAccuracy(let shown, let granted)):
-            EntryKind(
-                "temporary full accuracy "
-                    + (shown ? (granted ? "granted" : "declined") : "not shown"))
+        case .answer(_, .temporaryFullAccuracy(let outcome)):
+            EntryKind("temporary full accuracy \(outcome.rawValue)")
         case .answer(_, .pendingTaskRequests): EntryKind("pending task requests")
         }
     }

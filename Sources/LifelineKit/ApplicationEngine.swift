@@ -68,7 +68,7 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
 
     public func didLaunch(_ launch: LaunchContext, services: LocationServices) {
         let scope = ProcessScope(services: services)
-        ProcessScope.ofProcess.value = scope
+        ProcessScope.ofProcess.valueInProcess = scope
         let application = UIApplication(
             services: services, state: launch.state == .foreground ? .inactive : .background,
             protectedDataAvailable: launch.protectedDataAvailable)
@@ -78,23 +78,21 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
         self.application = application
         let options: [UIApplication.LaunchOptionsKey: Any]? =
             launch.launchOptions.contains("location") ? [.location: true] : nil
-        do {
-            let delegate = makeDelegate(services)
-            appDelegate = delegate
-            application.delegate = delegate
-            _ = delegate.application(application, willFinishLaunchingWithOptions: options)
-            _ = delegate.application(application, didFinishLaunchingWithOptions: options)
-            scope.taskScheduler.hasFinishedLaunching = true  // later registrations: R-H14
-            application.post(
-                UIApplication.didFinishLaunchingNotification,
-                userInfo: options.map {
-                    Dictionary(uniqueKeysWithValues: $0.map { ($0.rawValue, $1) })
-                })
-            if launch.state == .foreground {
-                application.applicationState = .active
-                delegate.applicationDidBecomeActive(application)
-                application.post(UIApplication.didBecomeActiveNotification)
-            }
+        let delegate = makeDelegate(services)
+        appDelegate = delegate
+        application.delegate = delegate
+        _ = delegate.application(application, willFinishLaunchingWithOptions: options)
+        _ = delegate.application(application, didFinishLaunchingWithOptions: options)
+        scope.taskScheduler.hasFinishedLaunching = true  // later registrations: R-H14
+        application.post(
+            UIApplication.didFinishLaunchingNotification,
+            userInfo: options.map {
+                Dictionary(uniqueKeysWithValues: $0.map { ($0.rawValue, $1) })
+            })
+        if launch.state == .foreground {
+            application.applicationState = .active
+            delegate.applicationDidBecomeActive(application)
+            application.post(UIApplication.didBecomeActiveNotification)
         }
     }
 

@@ -138,10 +138,12 @@ public class BGTaskScheduler: NSObject {
         services?.cancelAppRefresh(identifier: nil)
     }
 
-    /// `getPendingTaskRequests(completionHandler:)`: `completionHandler` runs on the main
-    /// queue, after this call returns, with copies of the app refresh and processing requests
-    /// the system holds and has not run, whichever process submitted them. A request submitted
-    /// without an `earliestBeginDate` comes back with the date it was submitted.
+    /// `getPendingTaskRequests(completionHandler:)`: `completionHandler` runs after this call
+    /// returns, in a later callback of the process, with copies of the app refresh and
+    /// processing requests the system holds and has not run, whichever process submitted them
+    /// (app refreshes first). Here it runs on the main thread; Apple says it "may execute on a
+    /// background thread", so code that touches the UI from it works here and not on iOS.
+    /// Outside a simulated process it runs at once with none.
     public func getPendingTaskRequests(
         completionHandler: @escaping @Sendable ([BGTaskRequest]) -> Void
     ) {
@@ -150,11 +152,15 @@ public class BGTaskScheduler: NSObject {
     }
 
     /// `pendingTaskRequests() async`: the requests `getPendingTaskRequests(completionHandler:)`
-    /// hands its handler, on the caller's actor (`nonisolated(nonsending)`).
+    /// hands its handler, on the caller's actor (`nonisolated(nonsending)`). If the process
+    /// ends first the task waits forever, as the process's other tasks do.
     nonisolated(nonsending) public func pendingTaskRequests() async -> [BGTaskRequest] {
-        await withCheckedContinuation { continuation in
-            getPendingTaskRequests { continuation.resume(returning: $0) }
+        guard let services else { return [] }
+        let pending = await withUnsafeContinuation {
+            (continuation: UnsafeContinuation<[PendingTaskRequest], Never>) in
+            services.getPendingTaskRequests { continuation.resume(returning: $0) }
         }
+        return pending.map(Self.request)
     }
 
     /// A new request object copying the system's `pending` request.
@@ -169,7 +175,7 @@ public class BGTaskScheduler: NSObject {
             processing.requiresExternalPower = power
             request = processing
         }
-        request.earliestBeginDate = VirtualClock.date(pending.earliestBegin)
+        request.earliestBeginDate = pending.earliestBegin.map(VirtualClock.date)
         return request
     }
 
@@ -179,10 +185,8 @@ public class BGTaskScheduler: NSObject {
     }
 }
 
-/// `BGTaskRequest`: a request to run a task in the background. Sendable as the copies
-/// `pendingTaskRequests()` returns cross from the main queue to the awaiting task (a simulated
-/// process runs on one thread).
-open class BGTaskRequest: NSObject, @unchecked Sendable {
+/// `BGTaskRequest`: a request to run a task in the background.
+open class BGTaskRequest: NSObject {
     /// `identifier`: the task's identifier, the one its launch handler was registered with.
     public let identifier: String
     /// `earliestBeginDate`: the task does not begin before it (nil: no delay). The system
@@ -197,14 +201,14 @@ open class BGTaskRequest: NSObject, @unchecked Sendable {
 
 /// `BGAppRefreshTaskRequest`: a request to launch the app in the background for a short refresh
 /// task.
-open class BGAppRefreshTaskRequest: BGTaskRequest, @unchecked Sendable {
+open class BGAppRefreshTaskRequest: BGTaskRequest {
     /// `init(identifier:)`.
     public init(identifier: String) { super.init(taskIdentifier: identifier) }
 }
 
 /// `BGProcessingTaskRequest`: a request to launch the app in the background for a processing
 /// task "that can take minutes to complete" (R-H10, `processingTaskRuntime`).
-open class BGProcessingTaskRequest: BGTaskRequest, @unchecked Sendable {
+open class BGProcessingTaskRequest: BGTaskRequest {
     /// `requiresNetworkConnectivity` (default false): the system runs the task only while the
     /// network is up.
     open var requiresNetworkConnectivity = false

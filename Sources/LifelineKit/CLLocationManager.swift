@@ -243,15 +243,14 @@ open class CLLocationManager: NSObject {
     /// `requestTemporaryFullAccuracyAuthorization(withPurposeKey:completion:)`: `completion`
     /// runs on the main queue once the request completes: with nil after the user answered the
     /// prompt (read `accuracyAuthorization` for the answer; it is already current), or with a
-    /// `CLError.denied` at once when the prompt could not be shown (the app not in the
-    /// foreground, another prompt on screen, or accuracy already full; Apple names no code, see
-    /// CONTRIBUTING). It never runs if the process ends first, nor, with an error at once, for
-    /// a manager made outside a simulated process.
+    /// `CLError.promptDeclined` at once when no prompt could show
+    /// (`TemporaryFullAccuracyOutcome.notShown` says when). It never runs if the process ends
+    /// first. A manager made outside a simulated process calls it at once with the same error.
     open func requestTemporaryFullAccuracyAuthorization(
         withPurposeKey purposeKey: String, completion: (@Sendable ((any Error)?) -> Void)? = nil
     ) {
         guard let backing else {
-            completion?(CLError(.denied))
+            completion?(CLError(.promptDeclined))
             return
         }
         guard let completion else {
@@ -263,15 +262,16 @@ open class CLLocationManager: NSObject {
     }
 
     /// `requestTemporaryFullAccuracyAuthorization(withPurposeKey:) async throws`: returns once
-    /// the user answered the prompt, and throws a `CLError.denied` when it could not be shown
-    /// (`requestTemporaryFullAccuracyAuthorization(withPurposeKey:completion:)`). It runs on
-    /// the caller's actor (`nonisolated(nonsending)`), so main-actor code awaits it on a manager
-    /// it holds without sending the manager elsewhere.
+    /// the user answered the prompt, and throws the completion form's error when no prompt
+    /// could show. It runs on the caller's actor (`nonisolated(nonsending)`), so main-actor code
+    /// awaits it on a manager it holds without sending the manager elsewhere. If the process
+    /// ends first the task waits forever, as the process's other tasks do (an unsafe
+    /// continuation, so no misuse warning is logged for it).
     nonisolated(nonsending) open func requestTemporaryFullAccuracyAuthorization(
         withPurposeKey purposeKey: String
     ) async throws {
-        try await withCheckedThrowingContinuation {
-            (continuation: CheckedContinuation<Void, any Error>) in
+        try await withUnsafeThrowingContinuation {
+            (continuation: UnsafeContinuation<Void, any Error>) in
             requestTemporaryFullAccuracyAuthorization(withPurposeKey: purposeKey) { error in
                 if let error {
                     continuation.resume(throwing: error)

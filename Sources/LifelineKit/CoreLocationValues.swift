@@ -499,6 +499,7 @@ public struct CLError: Error, Hashable, Sendable, CustomNSError {
         case .denied: self.init(.denied)
         case .regionMonitoringFailure: self.init(.regionMonitoringFailure)
         case .locationUnknown: self.init(.locationUnknown)
+        case .promptDeclined: self.init(.promptDeclined)
         }
     }
 }

@@ -18,8 +18,9 @@ import World
 /// 900 instructions per fix delivered (docs/kit-engines.md). Each fuzz case runs on its own
 /// thread, so parallel cases never see each other's process.
 final class ProcessScope: @unchecked Sendable {
-    /// The process the calling code runs in, nil outside a simulated process.
-    static var current: ProcessScope? { ofProcess.value }
+    /// The process the calling code runs in, nil outside a simulated process (a scope set
+    /// inside one never leaks to code outside every simulation).
+    static var current: ProcessScope? { ofProcess.valueInProcess ?? nil }
     /// The process an `ApplicationEngine` launched on this thread's simulated process (set at
     /// its launch).
     static let ofProcess = ProcessLocal<ProcessScope?> { nil }

@@ -23,6 +23,20 @@ public final class ProcessLocal<Value: Sendable>: @unchecked Sendable {
 
     public init(_ initial: @escaping @Sendable () -> Value) { self.initial = initial }
 
+    /// The value for the simulated process running on this thread; nil outside a simulated
+    /// process (where `value` would read and write the one value the real process shares).
+    /// Set only inside one.
+    public var valueInProcess: Value? {
+        get {
+            guard VirtualProcess.current != nil else { return nil }
+            return value
+        }
+        set {
+            guard VirtualProcess.current != nil, let newValue else { return }
+            value = newValue
+        }
+    }
+
     /// The value for the simulated process running on this thread (or the real process's,
     /// outside a simulation).
     public var value: Value {

@@ -74,7 +74,7 @@ public enum AppItem: Sendable, Equatable, CustomStringConvertible {
     indirect case backgroundSessionEventsFinished(session: String)
     /// The system's answer to the request `request` the app made with a completion handler
     /// (`SystemAnswer`): the completion's call. Boxed, as the transfers above are.
-    indirect case answer(ObjectID, SystemAnswer)
+    indirect case answer(request: ObjectID, SystemAnswer)
 
     public var description: String {
         switch self {
@@ -106,7 +106,7 @@ public enum AppItem: Sendable, Equatable, CustomStringConvertible {
         case .backgroundTransferCompleted(let event): "\(event)"
         case .backgroundSessionEventsFinished(let session):
             "background session \(session) events finished"
-        case .answer(let request, let answer): "answer \(request): \(answer)"
+        case .answer(let request, let answer): "answer to \(request): \(answer)"
         }
     }
 }

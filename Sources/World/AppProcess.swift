@@ -73,7 +73,7 @@ public struct AppLogEntry: Sendable, CustomStringConvertible {
         indirect case backgroundSessionEventsFinished(session: String)
         /// The system's answer to a request the app made with a completion handler reached
         /// the app (`SystemAnswer`): the completion ran, if the process still had it.
-        indirect case answer(ObjectID, SystemAnswer)
+        indirect case answer(request: ObjectID, SystemAnswer)
     }
 
     public var instant: Instant
@@ -143,7 +143,8 @@ extension AppLogEntry.Kind: CustomStringConvertible {
             AppItem.backgroundTransferCompleted(event).description
         case .backgroundSessionEventsFinished(let session):
             AppItem.backgroundSessionEventsFinished(session: session).description
-        case .answer(let request, let answer): AppItem.answer(request, answer).description
+        case .answer(let request, let answer):
+            AppItem.answer(request: request, answer).description
         case .timerEnded(let timer, let cause):
             "timer \(timer) ended with the process (\(cause.rawValue))"
         case .unavailableAPI(let api):
@@ -354,7 +355,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
             if case .accuracyAuthorization(let value) = item { accuracy = value }
             // Granted temporary full accuracy holds when the completion runs (the daemon tells
             // the delegates right after).
-            if case .answer(_, .temporaryFullAccuracy(_, granted: true)) = item,
+            if case .answer(_, .temporaryFullAccuracy(.granted)) = item,
                 generation == self.generation
             {
                 accuracy = .full
@@ -615,7 +616,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
             record(.backgroundSessionEventsFinished(session: session), now)
             call(&context) { $0.backgroundSessionDidFinishEvents(session, services: $1) }
         case .answer(let request, let answer):
-            record(.answer(request, answer), now)
+            record(.answer(request: request, answer), now)
             call(&context) { _, services in services.receiveAnswer(request, answer) }
         }
     }

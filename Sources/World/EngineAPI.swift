@@ -195,13 +195,16 @@ package enum AppRequest: Sendable, Equatable, CustomStringConvertible {
     case getPendingTaskRequests(answer: ObjectID)
     /// `BGTaskScheduler.submit(_:)` of an app refresh request (R-H1): it replaces a pending
     /// request with the same identifier.
-    case submitAppRefresh(identifier: String, earliestBegin: Instant)
+    /// `dated`: the request had an `earliestBeginDate` (without one, `earliestBegin` is the
+    /// instant it was submitted, and `getPendingTaskRequests` hands back none).
+    case submitAppRefresh(identifier: String, earliestBegin: Instant, dated: Bool)
     /// `cancel(taskRequestWithIdentifier:)`, or `cancelAllTaskRequests()` (nil): app refresh
     /// and processing requests alike.
     case cancelAppRefresh(identifier: String?)
     /// `BGTaskScheduler.submit(_:)` of a processing request (R-H10).
     case submitProcessing(
-        identifier: String, earliestBegin: Instant, requiresNetwork: Bool, requiresPower: Bool)
+        identifier: String, earliestBegin: Instant, dated: Bool, requiresNetwork: Bool,
+        requiresPower: Bool)
     /// `setTaskCompleted(success:)`, or a fetch completion handler called (R-H3, R-H4).
     case completeWake(WakeTaskID, success: Bool)
     /// The app reads its background time (`UIApplication.backgroundTimeRemaining`): from now
@@ -267,10 +270,10 @@ package enum AppRequest: Sendable, Equatable, CustomStringConvertible {
         case .requestAlwaysAuthorization: "request always authorization"
         case .requestTemporaryFullAccuracy(let key, _): "request temporary full accuracy \(key)"
         case .getPendingTaskRequests(let answer): "get pending task requests (answer \(answer))"
-        case .submitAppRefresh(let identifier, let earliestBegin):
+        case .submitAppRefresh(let identifier, let earliestBegin, _):
             "submit app refresh \(identifier) earliest \(earliestBegin)"
         case .cancelAppRefresh(let identifier): "cancel app refresh \(identifier ?? "all")"
-        case .submitProcessing(let identifier, let earliestBegin, let network, let power):
+        case .submitProcessing(let identifier, let earliestBegin, _, let network, let power):
             "submit processing \(identifier) earliest \(earliestBegin)"
                 + (network ? " requiring network" : "") + (power ? " requiring power" : "")
         case .completeWake(let task, let success): "\(task) completed \(success)"
@@ -735,7 +738,10 @@ public final class LocationServices {
     public func submitAppRefresh(identifier: String, earliestBegin: Instant?) -> Bool {
         guard capabilities.permitsTask(identifier, mode: "fetch"), isBackgroundRefreshEnabled
         else { return false }
-        record(.submitAppRefresh(identifier: identifier, earliestBegin: earliestBegin ?? now))
+        record(
+            .submitAppRefresh(
+                identifier: identifier, earliestBegin: earliestBegin ?? now,
+                dated: earliestBegin != nil))
         return true
     }
     /// `BGTaskScheduler.submit(_:)` with a `BGProcessingTaskRequest` (R-H10): the system runs
@@ -757,7 +763,8 @@ public final class LocationServices {
         record(
             .submitProcessing(
                 identifier: identifier, earliestBegin: earliestBegin ?? now,
-                requiresNetwork: requiresNetworkConnectivity, requiresPower: requiresExternalPower))
+                dated: earliestBegin != nil, requiresNetwork: requiresNetworkConnectivity,
+                requiresPower: requiresExternalPower))
         return true
     }
     /// `cancel(taskRequestWithIdentifier:)`; nil cancels every pending request

@@ -65,6 +65,9 @@ final class OperatingSystem: SimulationActor {
     private var alwaysRequested = false
     /// The authorization prompt on screen, until the user answers it.
     private var prompt: EventHandle?
+    /// The prompt on screen asks for temporary full accuracy: it belongs to the process that
+    /// asked, and goes with it.
+    private var promptIsTemporaryFullAccuracy = false
     /// Full accuracy was granted for the current process only (temporary full accuracy): it
     /// reverts to reduced when the process ends.
     private var temporaryFullAccuracy = false
@@ -93,9 +96,10 @@ final class OperatingSystem: SimulationActor {
     private var pendingRefreshes: [(identifier: String, due: EventHandle)] = []
     /// App refresh requests that came due while the app was in the foreground (R-H1).
     private var refreshesAwaitingBackground: [String] = []
-    /// The earliest begin date of the last app refresh request submitted with each identifier,
-    /// in the order first submitted: what `getPendingTaskRequests` hands back.
-    private var refreshEarliestBegins: [(identifier: String, earliestBegin: Instant)] = []
+    /// The earliest begin date of the last app refresh request submitted with each identifier
+    /// (nil when it had none), in the order submitted: what `getPendingTaskRequests` hands back.
+    /// One entry per identifier the Info.plist permits (R-H11), so it stays small.
+    private var refreshEarliestBegins: [(identifier: String, earliestBegin: Instant?)] = []
     // invariant: wakes of the current process only; `expiry` is nil once the wake's time is up
     private var wakes: [(task: WakeTaskID, kind: WakeKind, expiry: EventHandle?)] = []
     /// Wakes handed out so far, across processes: the next wake's number.
@@ -265,6 +269,7 @@ final class OperatingSystem: SimulationActor {
             if answer != authorization { setAuthorization(answer, &context) }
         case .temporaryFullAccuracyAnswered(let granted, let generation, let answer):
             prompt = nil
+            promptIsTemporaryFullAccuracy = false
             guard generation == self.generation, state.exists else { return }
             let grants = granted && accuracy == .reduced
             if grants {
@@ -275,8 +280,8 @@ final class OperatingSystem: SimulationActor {
             // The completion runs after the change (the app process makes its accuracy full
             // as the answer reaches it, before the delegates hear of it from the daemon).
             if let answer {
-                let shown = SystemAnswer.temporaryFullAccuracy(shown: true, granted: grants)
-                deliverToApp(.answer(answer, shown), &context)
+                let outcome: TemporaryFullAccuracyOutcome = grants ? .granted : .declined
+                deliverToApp(.answer(request: answer, .temporaryFullAccuracy(outcome)), &context)
             }
         case .enterBackground(let generation):
             leaving = nil
@@ -453,11 +458,12 @@ final class OperatingSystem: SimulationActor {
     /// A submitted app refresh request: due at its earliest begin date, replacing a pending
     /// one with the same identifier (R-H1).
     private func submitRefresh(
-        _ identifier: String, earliestBegin: Instant, _ context: inout Scheduler<WorldMessage>
+        _ identifier: String, earliestBegin: Instant, dated: Bool,
+        _ context: inout Scheduler<WorldMessage>
     ) {
         cancelRefreshes(identifier, &context)
         refreshEarliestBegins.removeAll { $0.identifier == identifier }
-        refreshEarliestBegins.append((identifier, earliestBegin))
+        refreshEarliestBegins.append((identifier, dated ? earliestBegin : nil))
         let delay = earliestBegin < context.now ? VirtualDuration.zero : earliestBegin - context.now
         let due = context.setTimer(after: delay, .osTimer(.appRefreshDue(identifier)))
         pendingRefreshes.append((identifier, due))
@@ -474,13 +480,13 @@ final class OperatingSystem: SimulationActor {
     }
 
     /// The app refresh and processing requests held and not yet run (R-H1, R-H10): app
-    /// refreshes first, due ones waiting for the background before those not yet due, then
-    /// processing requests, each in the order submitted.
+    /// refreshes first (due ones waiting for the background, then those not yet due, each in
+    /// the order it came to its list), then processing requests in the order submitted.
     private var pendingTaskRequests: [PendingTaskRequest] {
         func refresh(_ identifier: String) -> PendingTaskRequest {
             let begin = refreshEarliestBegins.last { $0.identifier == identifier }?.earliestBegin
             return PendingTaskRequest(
-                identifier: identifier, kind: .appRefresh, earliestBegin: begin ?? .start)
+                identifier: identifier, kind: .appRefresh, earliestBegin: begin)
         }
         return refreshesAwaitingBackground.map(refresh)
             + pendingRefreshes.map { refresh($0.identifier) }
@@ -490,7 +496,7 @@ final class OperatingSystem: SimulationActor {
                     kind: .processing(
                         requiresNetworkConnectivity: request.requiresNetwork,
                         requiresExternalPower: request.requiresPower),
-                    earliestBegin: request.earliestBegin)
+                    earliestBegin: request.dated ? request.earliestBegin : nil)
             }
     }
 
@@ -594,6 +600,10 @@ final class OperatingSystem: SimulationActor {
         }
         refreshesAwaitingBackground.removeAll()
         processingAfterTermination(&context)
+        if promptIsTemporaryFullAccuracy {
+            cancel(&prompt, &context)
+            promptIsTemporaryFullAccuracy = false
+        }
         cancel(&leaving, &context)
         cancel(&suspension, &context)
         cancel(&wakeRuntime, &context)
@@ -670,15 +680,17 @@ final class OperatingSystem: SimulationActor {
             case .requestWhenInUseAuthorization, .requestAlwaysAuthorization:
                 promptIfAllowed(for: request, &context)
             case .requestTemporaryFullAccuracy(_, let answer):
-                // In the background the request fails (ios-facts: Reduced accuracy).
+                // In the background the request fails (ios-facts: Reduced accuracy); with full
+                // accuracy, or another prompt on screen, no prompt shows either
+                // (`TemporaryFullAccuracyOutcome.notShown`).
                 guard state == .foreground, prompt == nil, accuracy == .reduced else {
                     if let answer {
                         deliverToApp(
-                            .answer(answer, .temporaryFullAccuracy(shown: false, granted: false)),
-                            &context)
+                            .answer(request: answer, .temporaryFullAccuracy(.notShown)), &context)
                     }
                     break
                 }
+                promptIsTemporaryFullAccuracy = true
                 prompt = context.setTimer(
                     after: answers.responseDelay,
                     .osTimer(
@@ -686,7 +698,8 @@ final class OperatingSystem: SimulationActor {
                             granted: answers.temporaryFullAccuracy, generation: generation,
                             answer: answer)))
             case .getPendingTaskRequests(let answer):
-                deliverToApp(.answer(answer, .pendingTaskRequests(pendingTaskRequests)), &context)
+                deliverToApp(
+                    .answer(request: answer, .pendingTaskRequests(pendingTaskRequests)), &context)
             case .beginBackgroundTask(let task):
                 backgroundTasks.append((task, nil))  // its expiry: reconsiderBackgroundTime
             case .endBackgroundTask(let task):
@@ -694,14 +707,16 @@ final class OperatingSystem: SimulationActor {
                     cancel(&backgroundTasks[index].expiry, &context)
                     backgroundTasks.remove(at: index)
                 }
-            case .submitAppRefresh(let identifier, let earliestBegin):
-                submitRefresh(identifier, earliestBegin: earliestBegin, &context)
+            case .submitAppRefresh(let identifier, let earliestBegin, let dated):
+                submitRefresh(identifier, earliestBegin: earliestBegin, dated: dated, &context)
             case .cancelAppRefresh(let identifier):
                 cancelRefreshes(identifier, &context)
                 cancelProcessing(identifier, &context)
-            case .submitProcessing(let identifier, let earliestBegin, let network, let power):
+            case .submitProcessing(
+                let identifier, let earliestBegin, let dated, let network, let power):
                 submitProcessing(
-                    identifier, earliestBegin: earliestBegin, requiresNetwork: network,
+                    identifier, earliestBegin: earliestBegin, dated: dated,
+                    requiresNetwork: network,
                     requiresPower: power, &context)
             case .completeWake(let task, _):
                 if let index = wakes.firstIndex(where: { $0.task == task }) {

@@ -16,8 +16,10 @@ struct ProcessingTasks {
         var identifier: String
         var requiresNetwork: Bool
         var requiresPower: Bool
-        /// The earliest begin date as submitted.
+        /// The earliest begin date as submitted (the submission's instant when it had none).
         var earliestBegin: Instant
+        /// The request had an `earliestBeginDate`.
+        var dated: Bool
         /// The earliest begin date's timer, until it fires.
         var timer: EventHandle?
         var due = false
@@ -33,13 +35,13 @@ struct ProcessingTasks {
 extension OperatingSystem {
     /// `BGTaskScheduler.submit(_:)` of a `BGProcessingTaskRequest` (R-H10).
     func submitProcessing(
-        _ identifier: String, earliestBegin: Instant, requiresNetwork: Bool, requiresPower: Bool,
-        _ context: inout Scheduler<WorldMessage>
+        _ identifier: String, earliestBegin: Instant, dated: Bool, requiresNetwork: Bool,
+        requiresPower: Bool, _ context: inout Scheduler<WorldMessage>
     ) {
         cancelProcessing(identifier, &context)
         var request = ProcessingTasks.Request(
             identifier: identifier, requiresNetwork: requiresNetwork, requiresPower: requiresPower,
-            earliestBegin: earliestBegin)
+            earliestBegin: earliestBegin, dated: dated)
         if !requiresPower {
             let delay =
                 earliestBegin < context.now ? VirtualDuration.zero : earliestBegin - context.now

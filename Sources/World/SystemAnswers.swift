@@ -7,51 +7,63 @@ import Simulation
 /// `BGTaskScheduler.getPendingTaskRequests(completionHandler:)`. Delivered through the app's
 /// mailbox like every callback (it runs only while the process runs, and dies with it).
 public enum SystemAnswer: Sendable, Equatable, CustomStringConvertible {
-    /// The temporary full accuracy request completed: the prompt was shown (and the user
-    /// granted full accuracy or not), or it could not be shown (the app was not in the
-    /// foreground, another prompt was on screen, or accuracy was already full). Apple's
-    /// completion gets nil when the prompt was shown, an error when it was not.
-    case temporaryFullAccuracy(shown: Bool, granted: Bool)
-    /// The app refresh and processing requests submitted and not yet run, in the order
-    /// submitted (`getPendingTaskRequests`).
+    /// The temporary full accuracy request completed.
+    case temporaryFullAccuracy(TemporaryFullAccuracyOutcome)
+    /// The app refresh and processing requests submitted and not yet run
+    /// (`getPendingTaskRequests`), app refreshes first.
     case pendingTaskRequests([PendingTaskRequest])
 
     public var description: String {
         switch self {
-        case .temporaryFullAccuracy(let shown, let granted):
-            !shown
-                ? "temporary full accuracy prompt not shown"
-                : "temporary full accuracy \(granted ? "granted" : "declined")"
+        case .temporaryFullAccuracy(let outcome): "temporary full accuracy \(outcome.rawValue)"
         case .pendingTaskRequests(let requests):
             "pending task requests [\(requests.map(\.description).joined(separator: ", "))]"
         }
     }
 }
 
+/// How a temporary full accuracy request ended. The prompt shows only with reduced accuracy,
+/// to an app in the foreground, with no other prompt on screen (`SystemAnswer`; Apple's header
+/// names the first two conditions, the third is an assumption: CONTRIBUTING, "Answers that
+/// come later"); then the user grants full accuracy or declines
+/// (`AuthorizationAnswers.temporaryFullAccuracy`).
+public enum TemporaryFullAccuracyOutcome: String, Sendable, Equatable {
+    /// No prompt showed: Apple's completion gets an error.
+    case notShown = "not shown"
+    /// The user granted full accuracy, for this process: the completion gets nil.
+    case granted
+    /// The user declined: the completion gets nil too (the prompt was shown).
+    case declined
+}
+
 /// A `BGTaskScheduler` request the system holds and has not run (R-H1, R-H10): a copy, as
 /// `getPendingTaskRequests` hands the app copies of its requests.
 public struct PendingTaskRequest: Sendable, Equatable, CustomStringConvertible {
+    /// Which request class it is, with the processing request's requirements.
     public enum Kind: Sendable, Equatable {
         /// `BGAppRefreshTaskRequest`.
         case appRefresh
         /// `BGProcessingTaskRequest` with its requirements.
         case processing(requiresNetworkConnectivity: Bool, requiresExternalPower: Bool)
     }
+    /// The task identifier the request was submitted with.
     public var identifier: String
+    /// The request class and its requirements.
     public var kind: Kind
-    /// The request's `earliestBeginDate` as submitted (the submission instant when it had none).
-    public var earliestBegin: Instant
+    /// The request's `earliestBeginDate` as submitted; nil when it had none ("no start delay").
+    public var earliestBegin: Instant?
 
-    public init(identifier: String, kind: Kind, earliestBegin: Instant) {
+    public init(identifier: String, kind: Kind, earliestBegin: Instant?) {
         self.identifier = identifier
         self.kind = kind
         self.earliestBegin = earliestBegin
     }
 
     public var description: String {
-        switch kind {
-        case .appRefresh: "app refresh \(identifier) earliest \(earliestBegin)"
-        case .processing: "processing \(identifier) earliest \(earliestBegin)"
+        let begin = earliestBegin.map { " earliest \($0)" } ?? ""
+        return switch kind {
+        case .appRefresh: "app refresh \(identifier)\(begin)"
+        case .processing: "processing \(identifier)\(begin)"
         }
     }
 }
@@ -60,16 +72,14 @@ extension LocationServices {
     /// `requestTemporaryFullAccuracyAuthorization(withPurposeKey:completion:)` (ios-facts:
     /// Reduced accuracy): as `requestTemporaryFullAccuracy(purposeKey:)`, and `completion` runs
     /// once the request completes: with nil after the user answered the prompt (accuracy is
-    /// then full if granted), or with `.denied` at once when the prompt could not be shown
-    /// (the app not in the foreground, another prompt on screen, accuracy already full; Apple
-    /// names no error code for this, see CONTRIBUTING). It never runs if the process ends
-    /// first.
+    /// then full if granted), or with `.promptDeclined` at once when no prompt could show
+    /// (`TemporaryFullAccuracyOutcome.notShown`). It never runs if the process ends first.
     public func requestTemporaryFullAccuracy(
         purposeKey: String, completion: @escaping (LocationError?) -> Void
     ) {
         let request = awaitAnswer { answer in
-            guard case .temporaryFullAccuracy(let shown, _) = answer else { return }
-            completion(shown ? nil : .denied)
+            guard case .temporaryFullAccuracy(let outcome) = answer else { return }
+            completion(outcome == .notShown ? .promptDeclined : nil)
         }
         record(.requestTemporaryFullAccuracy(purposeKey: purposeKey, answer: request))
     }

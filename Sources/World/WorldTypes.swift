@@ -318,6 +318,9 @@ public enum LocationError: String, Sendable {
     /// No location could be determined in time for `requestLocation()` (R-G1,
     /// `CLError.locationUnknown`).
     case locationUnknown = "location-unknown"
+    /// No temporary full accuracy prompt could show (`CLError.promptDeclined`, which Apple's
+    /// page names for "an error prevented the prompt from being displayed").
+    case promptDeclined = "prompt-declined"
 }
 
 /// A circular region for legacy region monitoring (`CLCircularRegion`, R-B6, R-F8).

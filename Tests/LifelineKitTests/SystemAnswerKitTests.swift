@@ -11,14 +11,15 @@ import World
 /// Runs `ProbeApp` on a parked device, When In Use with `accuracy`, the temporary full accuracy
 /// prompt answered `granted` after the default delay, with `actions` at their seconds.
 private func runAccuracyProbe(
-    accuracy: AccuracyAuthorization = .reduced, granted: Bool = true,
+    authorization: Authorization = .whenInUse, accuracy: AccuracyAuthorization = .reduced,
+    granted: Bool = true, answerDelay: VirtualDuration = AuthorizationAnswers().responseDelay,
     capabilities: AppCapabilities = AppCapabilities(sceneBased: false),
     until end: Double = 60, actions: [(Double, UserAction)] = [(0, .open)],
     setUp: @escaping (ProbeApp, UIApplication) -> Void
 ) -> (World, Journal) {
     runProbe(
-        authorization: .whenInUse, accuracy: accuracy,
-        answers: AuthorizationAnswers(temporaryFullAccuracy: granted),
+        authorization: authorization, accuracy: accuracy,
+        answers: AuthorizationAnswers(responseDelay: answerDelay, temporaryFullAccuracy: granted),
         capabilities: capabilities, route: drive(20, parkedFor: .hours(1)), until: end,
         actions: actions, setUp: setUp)
 }
@@ -38,7 +39,9 @@ private func askWithCompletion(_ app: ProbeApp, _ application: UIApplication) {
     nonisolated(unsafe) let manager = app.makeManager()
     let journal = app.journal
     manager.requestTemporaryFullAccuracyAuthorization(withPurposeKey: "Navigation") { error in
-        let code = (error as? CLError)?.code == .denied ? "denied" : "\(String(describing: error))"
+        let code =
+            (error as? CLError)?.code == .promptDeclined
+            ? "promptDeclined" : "\(String(describing: error))"
         let full = manager.accuracyAuthorization == .fullAccuracy
         journal.note("completion \(error == nil ? "nil" : code) full \(full)")
     }
@@ -72,14 +75,14 @@ struct SystemAnswerKitTests {
         #expect(answerSeconds(world) == [Self.delay])
     }
 
-    @Test("already full accuracy: no prompt, the completion gets CLError.denied at once")
+    @Test("already full accuracy: no prompt, the completion gets CLError.promptDeclined at once")
     func notShownWhenFull() {
         let (world, journal) = runAccuracyProbe(accuracy: .full, setUp: askWithCompletion)
-        #expect(notes(journal, "completion") == ["completion denied full true"])
+        #expect(notes(journal, "completion") == ["completion promptDeclined full true"])
         #expect(answerSeconds(world) == [0])
     }
 
-    @Test("asked in the background: no prompt, the completion gets CLError.denied at once")
+    @Test("asked in the background: no prompt, the completion gets an error at once")
     func notShownInBackground() {
         let (world, journal) = runAccuracyProbe(
             actions: [(0, .open), (5, .leave)],
@@ -111,6 +114,36 @@ struct SystemAnswerKitTests {
         #expect(answerSeconds(world).isEmpty)
     }
 
+    @Test("a relaunched process asking at once gets its own prompt and only its own answer")
+    func relaunchAsksAgain() {
+        // Process 1 asks at 0 and is force-quit at 1 s; its prompt goes with it. Process 2
+        // asks at 1.5 s and is answered 2 s later; process 1's completion never runs.
+        let (world, journal) = runAccuracyProbe(
+            actions: [(0, .open), (1, .forceQuit), (1.5, .open)], setUp: askWithCompletion)
+        #expect(notes(journal, "completion") == ["completion nil full true"])
+        #expect(answerSeconds(world) == [1.5 + Self.delay])
+    }
+
+    @Test("another prompt on screen: no prompt, the completion gets an error at once")
+    func anotherPromptOnScreen() {
+        let (world, journal) = runAccuracyProbe(authorization: .notDetermined) { app, _ in
+            let manager = app.makeManager()
+            manager.requestWhenInUseAuthorization()
+            askWithCompletion(app, UIApplication.shared)
+        }
+        #expect(notes(journal, "completion") == ["completion promptDeclined full false"])
+        #expect(answerSeconds(world) == [0])
+    }
+
+    @Test("answered while the app is suspended: the completion runs when it runs again")
+    func answeredWhileSuspended() {
+        let (world, journal) = runAccuracyProbe(
+            answerDelay: .seconds(20), actions: [(0, .open), (1, .leave), (30, .open)],
+            setUp: askWithCompletion)
+        #expect(notes(journal, "completion") == ["completion nil full true"])
+        #expect(answerSeconds(world) == [30])
+    }
+
     /// Awaits the async form at launch from a main-actor task, and notes how it ended.
     static func awaitAtLaunch(_ app: ProbeApp, _ application: UIApplication) {
         nonisolated(unsafe) let manager = app.makeManager()
@@ -122,7 +155,7 @@ struct SystemAnswerKitTests {
                         withPurposeKey: "Navigation")
                     journal.note("returned full \(manager.accuracyAuthorization == .fullAccuracy)")
                 } catch {
-                    journal.note("threw \((error as? CLError)?.code == .denied)")
+                    journal.note("threw \((error as? CLError)?.code == .promptDeclined)")
                 }
             }
         }
@@ -134,7 +167,7 @@ struct SystemAnswerKitTests {
         #expect(notes(journal, "returned", "threw") == ["returned full true"])
     }
 
-    @Test("the async form throws CLError.denied when the prompt cannot show")
+    @Test("the async form throws CLError.promptDeclined when the prompt cannot show")
     func asyncFormThrows() {
         let (_, journal) = runAccuracyProbe(accuracy: .full, setUp: Self.awaitAtLaunch)
         #expect(notes(journal, "returned", "threw") == ["threw true"])
@@ -143,6 +176,28 @@ struct SystemAnswerKitTests {
     static let taskCapabilities = AppCapabilities(
         sceneBased: false, backgroundModes: ["fetch", "processing"],
         permittedTaskIdentifiers: ["com.example.refresh", "com.example.process"])
+
+    @Test("a request without a date comes back without one; a cancelled one is gone")
+    func undatedAndCancelled() {
+        let (_, journal) = runAccuracyProbe(
+            accuracy: .full, capabilities: Self.taskCapabilities, until: 30
+        ) { app, _ in
+            let journal = app.journal
+            let scheduler = BGTaskScheduler.shared
+            let processing = BGProcessingTaskRequest(identifier: "com.example.process")
+            processing.requiresExternalPower = true
+            let refresh = BGAppRefreshTaskRequest(identifier: "com.example.refresh")
+            refresh.earliestBeginDate = VirtualClock.startDate.addingTimeInterval(600)
+            try? scheduler.submit(processing)
+            try? scheduler.submit(refresh)
+            scheduler.cancel(taskRequestWithIdentifier: "com.example.refresh")
+            scheduler.getPendingTaskRequests { requests in
+                let dates = requests.map { "\($0.identifier) \($0.earliestBeginDate == nil)" }
+                journal.note("pending \(dates)")
+            }
+        }
+        #expect(notes(journal, "pending") == [#"pending ["com.example.process true"]"#])
+    }
 
     /// A refresh that ran is gone; the processing request that never runs stays.
     @Test("getPendingTaskRequests hands back copies of the requests not yet run, any process")
@@ -179,6 +234,7 @@ struct SystemAnswerKitTests {
                 try? scheduler.submit(refresh)
                 try? scheduler.submit(processing)
                 scheduler.getPendingTaskRequests { journal.note("pending \(describe($0))") }
+                journal.note("asked")
             } else {
                 _ = MainActor.assumeIsolated {
                     Task { @MainActor in
@@ -189,8 +245,8 @@ struct SystemAnswerKitTests {
             }
         }
         #expect(
-            notes(journal, "pending", "ran", "later") == [
-                "pending com.example.refresh@60, com.example.process@30 power true",
+            notes(journal, "asked", "pending", "ran", "later") == [
+                "asked", "pending com.example.refresh@60, com.example.process@30 power true",
                 "ran com.example.refresh",
                 "later com.example.process@30 power true",
             ])
