@@ -73,6 +73,12 @@ let package = Package(
         // and of the LifelineKit tests (docs/kit-engines.md), not of the `lifeline` tool.
         .target(
             name: "KitEngines", dependencies: ["LifelineKit", "Engines", "World", "Simulation"]),
+        // The live-updates study (docs/kit-engines.md, "The async live-updates path, measured"):
+        // one app receiving live updates as a world-level engine and as a LifelineKit app, and
+        // `live-updates-study`, which runs either form for callgrind.
+        .target(
+            name: "LiveUpdatesStudy", dependencies: ["LifelineKit", "World", "Simulation"]),
+        .executableTarget(name: "live-updates-study", dependencies: ["LiveUpdatesStudy"]),
         // Layer 5 (part): one finished run as a record, the invariants checked over it, its
         // metrics and its timeline. Knows engines only through `TrackingEngine`.
         .target(name: "Invariants", dependencies: ["Simulation", "World", "Engines"]),
@@ -186,7 +192,7 @@ let package = Package(
             dependencies: [
                 "LifelineKit", "DelegateTrackerExample", "FuzzingTesting", "Fuzzing",
                 "Invariants", "Engines", "World", "Simulation", "LifelineCommands", "KitEngines",
-                "Scenarios", "Exploration",
+                "Scenarios", "Exploration", "LiveUpdatesStudy",
             ]),
         // Property-based suites live in Properties/ as their own test target.
         .testTarget(

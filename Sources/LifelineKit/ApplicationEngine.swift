@@ -120,7 +120,7 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
     /// it (a manager's locations reach its `CLLocationManager` delegate, not this).
     public func didReceive(_ update: LocationUpdate, services: LocationServices) {
         guard case .liveUpdates = update.channel else { return }
-        LiveStreams.ofProcess.value.deliver(update)
+        scope?.liveStreams.deliver(update)
     }
 
     public func protectedDataDidBecomeAvailable(services: LocationServices) {

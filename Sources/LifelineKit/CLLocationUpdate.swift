@@ -142,7 +142,10 @@ final class LiveStream: @unchecked Sendable {
     private weak var services: LocationServices?
     private(set) var id: LiveUpdatesID?
     private var buffer: [CLLocationUpdate] = []
-    private var waiting: CheckedContinuation<CLLocationUpdate?, Never>?
+    /// The task waiting in `next()`. An unsafe continuation: a checked one allocates a canary
+    /// object per `next()` (about 300 instructions per update, callgrind; docs/kit-engines.md),
+    /// and each continuation here is resumed once, by the code that takes it out of `waiting`.
+    private var waiting: UnsafeContinuation<CLLocationUpdate?, Never>?
     private var ended = false
 
     init(configuration: WorldLiveConfiguration) {
@@ -153,7 +156,7 @@ final class LiveStream: @unchecked Sendable {
         self.services = services
         let id = services.startLiveUpdates(configuration)
         self.id = id
-        LiveStreams.ofProcess.value.add(self)
+        scope.liveStreams.add(self)
     }
 
     deinit { stop() }
@@ -170,11 +173,14 @@ final class LiveStream: @unchecked Sendable {
         }
     }
 
-    func next() async -> CLLocationUpdate? {
+    /// Runs on the caller's actor (`nonisolated(nonsending)`): a main-actor loop does not hop
+    /// to the global executor and back for every update (about 1,760 instructions per update,
+    /// callgrind; docs/kit-engines.md).
+    nonisolated(nonsending) func next() async -> CLLocationUpdate? {
         if !buffer.isEmpty { return buffer.removeFirst() }
         if ended { return nil }
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
+            await withUnsafeContinuation { continuation in
                 if ended {
                     continuation.resume(returning: nil)
                 } else {
@@ -203,12 +209,11 @@ final class LiveStream: @unchecked Sendable {
     }
 }
 
-/// The live-updates iterations of one simulated process, held weakly (an iteration ends when
-/// its iterator goes), so the process's `didReceive` can find the one an update is for.
+/// The live-updates iterations of one simulated process (`ProcessScope.liveStreams`), held
+/// weakly (an iteration ends when its iterator goes), so the process's `didReceive` can find
+/// the one an update is for. Held by the scope rather than read from a `ProcessLocal` at every
+/// update: the lookup cost about 580 instructions per update (callgrind; docs/kit-engines.md).
 final class LiveStreams: @unchecked Sendable {
-    /// This process's iterations; a fresh, empty list in every simulated process.
-    static let ofProcess = ProcessLocal { LiveStreams() }
-
     private var streams: [Weak<LiveStream>] = []
 
     func add(_ stream: LiveStream) {
@@ -219,6 +224,8 @@ final class LiveStreams: @unchecked Sendable {
     /// Hands `update` to the iteration whose world stream sent it, if it still runs.
     func deliver(_ update: LocationUpdate) {
         guard let id = update.liveUpdates else { return }
-        streams.first { $0.value?.id == id }?.value?.deliver(update)
+        for entry in streams {
+            if let stream = entry.value, stream.id == id { return stream.deliver(update) }
+        }
     }
 }

@@ -38,6 +38,8 @@ final class ProcessScope: @unchecked Sendable {
     let taskScheduler: BGTaskScheduler
     /// The app refresh tasks handed to this process and not yet expired, by wake handle.
     var refreshTasks: [Int: BGTask] = [:]
+    /// The `CLLocationUpdate.liveUpdates(_:)` iterations of this process.
+    let liveStreams = LiveStreams()
 
     /// The background `URLSession` objects made in this process, in creation order.
     private(set) var urlSessions: [URLSession] = []
