@@ -68,7 +68,7 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
 
     public func didLaunch(_ launch: LaunchContext, services: LocationServices) {
         let scope = ProcessScope(services: services)
-        ProcessScope.ofProcess.valueInProcess = scope
+        ProcessScope.ofProcess.setInProcess(scope)
         let application = UIApplication(
             services: services, state: launch.state == .foreground ? .inactive : .background,
             protectedDataAvailable: launch.protectedDataAvailable)

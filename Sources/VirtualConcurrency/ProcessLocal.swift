@@ -24,17 +24,15 @@ public final class ProcessLocal<Value: Sendable>: @unchecked Sendable {
     public init(_ initial: @escaping @Sendable () -> Value) { self.initial = initial }
 
     /// The value for the simulated process running on this thread; nil outside a simulated
-    /// process (where `value` would read and write the one value the real process shares).
-    /// Set only inside one.
+    /// process (where `value` would read the one value the real process shares).
     public var valueInProcess: Value? {
-        get {
-            guard VirtualProcess.current != nil else { return nil }
-            return value
-        }
-        set {
-            guard VirtualProcess.current != nil, let newValue else { return }
-            value = newValue
-        }
+        VirtualProcess.current != nil ? value : nil
+    }
+
+    /// Sets the value for the simulated process running on this thread; outside a simulated
+    /// process it does nothing (so nothing set for a process leaks to the real one).
+    public func setInProcess(_ newValue: Value) {
+        if VirtualProcess.current != nil { value = newValue }
     }
 
     /// The value for the simulated process running on this thread (or the real process's,

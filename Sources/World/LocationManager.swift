@@ -208,7 +208,7 @@ public final class LocationManager {
 
     /// `requestTemporaryFullAccuracyAuthorization(withPurposeKey:completion:)`
     /// (`LocationServices.requestTemporaryFullAccuracy(purposeKey:completion:)`): `completion`
-    /// runs with nil once the user answered, or with `.denied` when the prompt could not show.
+    /// runs with nil once the user answered, or with `.promptDeclined` when no prompt could show.
     public func requestTemporaryFullAccuracyAuthorization(
         withPurposeKey purposeKey: String, completion: @escaping (LocationError?) -> Void
     ) {

@@ -69,7 +69,6 @@ public enum ServiceSessionRequirement: String, Sendable, CaseIterable {
     case always
 }
 
-/// A session object of this process whose diagnostics the app process hands it.
 /// A session object whose diagnostics another layer reads and follows: LifelineKit's
 /// `diagnostics` sequences, over either kind of session.
 package protocol DiagnosticSource: AnyObject {
@@ -82,6 +81,7 @@ package protocol DiagnosticSource: AnyObject {
 extension BackgroundActivitySession: DiagnosticSource {}
 extension ServiceSession: DiagnosticSource {}
 
+/// A session object of this process whose diagnostics the app process hands it.
 protocol DiagnosedSession: AnyObject {
     var id: ObjectID { get }
     func receive(_ diagnostic: SessionDiagnostic)
