@@ -48,14 +48,16 @@ public struct CommuterDay: Sendable {
         var fixes = 0
         var stationary = 0
         var launches = 0
-        for entry in world.log {
-            switch entry.kind {
-            case .location(let update):
-                if update.fix != nil { fixes += 1 }
-                if update.stationary { stationary += 1 }
-            case .launch: launches += 1
-            default: break
-            }
+        // Fixes read field by field (`AppLog.locationUpdate(at:)`), launches among the uncommon
+        // entries: reading every entry whole builds each one's kind.
+        let log = world.log
+        for index in log.indices {
+            guard let update = log.locationUpdate(at: index) else { continue }
+            if update.fix != nil { fixes += 1 }
+            if update.stationary { stationary += 1 }
+        }
+        for entry in log.uncommon {
+            if case .launch = entry.kind { launches += 1 }
         }
         return Outcome(
             deliveries: outcome.deliveredCount, fixesReceived: fixes, stationaryUpdates: stationary,

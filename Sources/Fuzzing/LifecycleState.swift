@@ -65,14 +65,24 @@ public struct LifecycleState: Hashable, Sendable {
     /// The state at each entry of `record`'s log, in order.
     public static func walk(_ record: RunRecord, _ visit: (LifecycleState) -> Void) {
         let changes = record.backgroundChanges
-        // The log is read in place, field by field: binding whole entries copied each one.
+        // The log is read field by field: building whole entries decoded each one's kind.
         let log = record.log
         var commitEnds: [Instant] = []  // sorted: the log is in time order
-        for index in log.indices {
-            switch log[index].kind {
-            case .commitDurable, .commitLost: commitEnds.append(log[index].instant)
-            default: break
+        var lostCommits = log.uncommon.lazy.filter { entry in
+            if case .commitLost = entry.kind { true } else { false }
+        }.map(\.instant).makeIterator()
+        var lostCommit = lostCommits.next()
+        for index in log.indices where log.durableRowCount(at: index) != nil {
+            let instant = log.instant(at: index)
+            while let lost = lostCommit, lost <= instant {
+                commitEnds.append(lost)
+                lostCommit = lostCommits.next()
             }
+            commitEnds.append(instant)
+        }
+        while let lost = lostCommit {
+            commitEnds.append(lost)
+            lostCommit = lostCommits.next()
         }
         let commitDuration = record.policy.storeCommitDuration
         var changeIndex = 0
@@ -85,7 +95,7 @@ public struct LifecycleState: Hashable, Sendable {
             authorization: record.configuration.authorization, isDataReadable: true,
             isCommitInFlight: false, isUploadInFlight: false)
         for index in log.indices {
-            let instant = log[index].instant
+            let instant = log.instant(at: index)
             while changeIndex < changes.count, changes[changeIndex].instant <= instant {
                 switch changes[changeIndex].kind {
                 case .services(let generation, let held):
@@ -99,8 +109,9 @@ public struct LifecycleState: Hashable, Sendable {
                 commitIndex += 1
             }
             state.kind = step(&state, log, index)
-            state.processState = log[index].processState
-            state.servicesMask = servicesGeneration == log[index].generation ? servicesMask : 0
+            state.processState = log.processState(at: index)
+            state.servicesMask =
+                servicesGeneration == log.generation(at: index) ? servicesMask : 0
             state.isCommitInFlight =
                 commitIndex < commitEnds.count
                 && commitEnds[commitIndex] <= instant + commitDuration
@@ -131,11 +142,11 @@ public struct LifecycleState: Hashable, Sendable {
     /// told apart by their case and read no further; only the others go through `kind(of:)`
     /// (which copies the entry a second time, and hashes words for some kinds).
     private static func step(
-        _ state: inout LifecycleState, _ log: [AppLogEntry], _ index: Int
+        _ state: inout LifecycleState, _ log: AppLog, _ index: Int
     ) -> EntryKind {
-        if case .didCommit = log[index].kind { return .didCommit }
-        if case .commitDurable = log[index].kind { return .commitDurable }
-        if case .location(let update) = log[index].kind {
+        if log.isDidCommit(at: index) { return .didCommit }
+        if log.durableRowCount(at: index) != nil { return .commitDurable }
+        if let update = log.locationUpdate(at: index) {
             return update.fix == nil ? .updateWithoutLocation : .fix
         }
         let kind = log[index].kind

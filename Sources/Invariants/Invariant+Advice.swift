@@ -31,7 +31,7 @@ struct ServiceBeforeAuthorization {
         let requests = record.locationRequests
         var found: [Violation] = []
         for process in record.processes where process.launch.authorization == .notDetermined {
-            let told = record.log.first { entry in
+            let told = record.log.uncommon.first { entry in
                 guard entry.generation == process.generation, case .authorization = entry.kind
                 else { return false }
                 return true

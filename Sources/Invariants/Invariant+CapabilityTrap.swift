@@ -16,7 +16,7 @@ extension Invariant {
                 + "the location background mode (R-A9), a task launch handler registered "
                 + "after launch (R-H14)."
         ) { record in
-            record.log.compactMap { entry in
+            record.log.uncommon.compactMap { entry in
                 guard case .crashed(let reason) = entry.kind else { return nil }
                 return Violation(
                     invariant: "no-capability-trap", instant: entry.instant,

@@ -35,11 +35,11 @@ struct Causality {
                         + "\(TimeText.clock(delivery.instant)), before the delivery at "
                         + "\(TimeText.clock(delivery.previous)) that preceded it"))
         }
-        // The log's entries are read in place, field by field: binding each copied it.
+        // The log's entries are read field by field: the kind only where the state calls for it.
         var previous = Instant.start
         let log = record.log
         for index in log.indices {
-            let instant = log[index].instant
+            let instant = log.instant(at: index)
             if instant < previous {
                 found.append(
                     violation(
@@ -48,7 +48,7 @@ struct Causality {
                             + "before the entry at \(TimeText.clock(previous)) logged before it"))
             }
             previous = max(previous, instant)
-            if !log[index].processState.isRunning, Self.isHanded(log[index].kind) {
+            if !log.processState(at: index).isRunning, Self.isHanded(log[index].kind) {
                 let entry = log[index]
                 found.append(
                     violation(

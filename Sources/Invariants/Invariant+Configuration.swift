@@ -100,7 +100,7 @@ struct ConfigurationHonoured {
         var found: [Violation] = []
         for (stop, nextStart) in intent.userStops {
             let next = nextStart ?? record.horizon
-            let lostChange = record.log.contains { entry in
+            let lostChange = record.log.uncommon.contains { entry in
                 guard case .savedRecordChangeLost = entry.kind else { return false }
                 return entry.instant >= stop && entry.instant < next
             }
@@ -206,15 +206,13 @@ final class FirstDeliveries {
         return table.value(for: FixKey(fix))?.first { $0.generation == generation }?.instant
     }
 
-    private static func table(_ log: [AppLogEntry]) -> FixTable<
+    private static func table(_ log: AppLog) -> FixTable<
         [(generation: Int, instant: Instant)]
     > {
         var table = FixTable<[(generation: Int, instant: Instant)]>(capacity: log.count / 4)
         for index in log.indices {
-            guard case .location(let update) = log[index].kind, let fix = update.fix else {
-                continue
-            }
-            let delivery = (generation: log[index].generation, instant: log[index].instant)
+            guard let fix = log.locationUpdate(at: index)?.fix else { continue }
+            let delivery = (generation: log.generation(at: index), instant: log.instant(at: index))
             table.update(FixKey(fix), initial: []) { deliveries in
                 if !deliveries.contains(where: { $0.generation == delivery.generation }) {
                     deliveries.append(delivery)

@@ -34,7 +34,7 @@ struct NoFixLost {
 
     func violations() -> [Violation] {
         var found: [Violation] = []
-        let log = record.log
+        let log = record.log.uncommon
         for index in log.indices {
             guard case .uncommittedRowsLost(let rows, let cause) = log[index].kind else {
                 continue

@@ -81,7 +81,7 @@ struct Restore {
             scheduled.action == .reboot && scheduled.instant >= since
                 && scheduled.instant <= process.launchedAt
         }
-        let lostChange = record.log.contains { entry in
+        let lostChange = record.log.uncommon.contains { entry in
             guard case .savedRecordChangeLost = entry.kind else { return false }
             return entry.instant >= since && entry.instant <= process.launchedAt
         }

@@ -15,7 +15,7 @@ extension Invariant {
             summary: "iOS never kills the app for a background task not ended after its "
                 + "expiry (R-F1)."
         ) { record in
-            record.log.compactMap { entry in
+            record.log.uncommon.compactMap { entry in
                 guard case .killed(.watchdog) = entry.kind else { return nil }
                 return Violation(
                     invariant: "no-watchdog-kill", instant: entry.instant,

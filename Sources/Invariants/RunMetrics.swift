@@ -35,9 +35,8 @@ public struct RunMetrics: Sendable, Equatable {
     public init(_ record: RunRecord) {
         fixesProduced = record.digest.fixesProduced
         gnssOnTime = record.policy.fixInterval * record.digest.gnssEpochs
-        fixesDelivered = record.log.count { entry in
-            if case .location(let update) = entry.kind { update.fix != nil } else { false }
-        }
+        let log = record.log
+        fixesDelivered = log.indices.count { log.locationUpdate(at: $0)?.fix != nil }
         fixesStored = record.storedRows.count { $0.fix != nil }
         fixesUploaded = record.server.acceptedRows.count { $0.fix != nil }
         let instants = record.storedFixes.map(\.fix.instant).sorted()

@@ -90,7 +90,7 @@ extension RunRecord {
 
     private func readProcesses() -> [ProcessSpan] {
         var spans: [ProcessSpan] = []
-        for entry in log {
+        for entry in log.uncommon {
             switch entry.kind {
             case .launch(let context):
                 spans.append(
@@ -128,10 +128,14 @@ extension RunRecord {
     private func readStoredFixes() -> [StoredFix] {
         var owners: [(generation: Int, instant: Instant)] = []
         owners.reserveCapacity(storedRows.count)  // one row per durable row, when all are known
+        let deletes = log.uncommon.contains { entry in
+            if case .rowsDeleted = entry.kind { true } else { false }
+        }
+        if deletes { return readStoredFixesWithDeletions() }
         for index in log.indices {
-            if case .rowsDeleted = log[index].kind { return readStoredFixesWithDeletions() }
-            guard case .commitDurable(_, let rowCount) = log[index].kind else { continue }
-            for _ in 0..<rowCount { owners.append((log[index].generation, log[index].instant)) }
+            guard let rowCount = log.durableRowCount(at: index) else { continue }
+            let owner = (log.generation(at: index), log.instant(at: index))
+            for _ in 0..<rowCount { owners.append(owner) }
         }
         let known = owners.count == storedRows.count
         var fixes: [StoredFix] = []

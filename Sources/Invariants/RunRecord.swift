@@ -37,7 +37,7 @@ public struct RunRecord {
     /// How the run ended (`RunOutcome.exitReason`).
     public let outcome: RunOutcome
     /// Everything the app saw, in order (`World.log`).
-    public let log: [AppLogEntry]
+    public let log: AppLog
     /// The store's rows on disk at the end, in commit order (`World.storedRows`).
     public let storedRows: [StoredRow]
     /// The upload server at the end (`World.server`).
@@ -123,7 +123,7 @@ public struct RunRecord {
     /// `trace` unless given (a record that did not keep its trace gives its digest).
     package init(
         configuration: WorldConfiguration, launchRules: LaunchRules?, actions: [ScheduledAction],
-        horizon: Instant, outcome: RunOutcome, log: [AppLogEntry], storedRows: [StoredRow],
+        horizon: Instant, outcome: RunOutcome, log: AppLog, storedRows: [StoredRow],
         server: UploadServer, trace: MemoryTrace<WorldMessage>?, digest: TraceDigest? = nil,
         engines: [any TrackingEngine], engineEvents: [StampedEngineEvent],
         reader: FixReader = .fixRecorder, trackingStart: TrackingStart = .atFirstLaunch
@@ -137,7 +137,7 @@ public struct RunRecord {
 
     private init(
         configuration: WorldConfiguration, launchRules: LaunchRules?, actions: [ScheduledAction],
-        horizon: Instant, outcome: RunOutcome, log: [AppLogEntry], storedRows: [StoredRow],
+        horizon: Instant, outcome: RunOutcome, log: AppLog, storedRows: [StoredRow],
         server: UploadServer, trace: MemoryTrace<WorldMessage>?, digest: TraceDigest,
         engines: [any TrackingEngine], narration: Narration, reader: FixReader,
         trackingStart: TrackingStart

@@ -43,7 +43,8 @@ struct TrackingIntent {
         // is on, or, before the user ever touched it, when the app tracks from its first
         // launch.
         var switchOn: Bool? = nil
-        for entry in record.log {
+        // The switch and the foreground are uncommon entries.
+        for entry in record.log.uncommon {
             if case .trackingToggled(let on) = entry.kind {
                 switchOn = on
                 switches.append(Switch(instant: entry.instant, on: on, bySystem: false))

@@ -15,7 +15,7 @@ struct WantedTime {
 
     init(record: RunRecord) {
         let run = Stretches([(.start, record.horizon)])
-        let targetsNewerSystem = record.log.contains { entry in
+        let targetsNewerSystem = record.log.uncommon.contains { entry in
             if case .unavailableAPI = entry.kind { true } else { false }
         }
         guard record.capabilities.locationBackgroundMode, !targetsNewerSystem else {
@@ -90,7 +90,8 @@ struct WantedTime {
         var since: Instant? =
             initial.authorization == .whenInUse && initial.accuracy == wanted ? .start : nil
         var granted: [(start: Instant, end: Instant)] = []
-        let foregrounds = record.log.filter { TrackingIntent.isForeground($0.kind) }.map(\.instant)
+        let foregrounds = record.log.uncommon.filter { TrackingIntent.isForeground($0.kind) }
+            .map(\.instant)
         for change in PermissionChange.all(in: record) {
             let allowed = change.authorization == .whenInUse && change.accuracy == wanted
             if allowed, since == nil {
@@ -174,7 +175,7 @@ struct WantedTime {
     ) -> Bool {
         guard record.policy.forceQuitRelaunchByRegion, allowed.contains(instant)
         else { return false }
-        return record.log.contains { entry in
+        return record.log.uncommon.contains { entry in
             guard entry.instant == instant, case .willTerminate = entry.kind else { return false }
             return true
         }
@@ -212,7 +213,7 @@ struct WantedTime {
             default: break
             }
         }
-        for entry in record.log {
+        for entry in record.log.uncommon {
             guard case .savedRecordChangeLost = entry.kind,
                 entry.generation >= 1, entry.generation <= processes.count,
                 let ended = processes[entry.generation - 1].endedAt

@@ -105,7 +105,7 @@ public final class SimulatedDevice: @unchecked Sendable {
     }
 
     /// Everything the app saw, in order (`World.log`).
-    public var log: [AppLogEntry] { world?.log ?? [] }
+    public var log: AppLog { world?.log ?? AppLog() }
 
     private func boot() {
         let configuration = WorldConfiguration(

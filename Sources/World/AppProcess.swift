@@ -216,8 +216,10 @@ final class AppProcess: SimulationActor, DiskViewSource {
     private var bootCount = 0
     /// The services the current process's engine calls (one per process: object ids count on).
     private var services: LocationServices?
-    /// Everything the app saw, in order.
-    private(set) var log: [AppLogEntry]
+    /// Everything the app saw, in order. Unchecked: only `record` writes it, never from inside
+    /// another access to it (a checked access cost a runtime call at every entry, and moving it
+    /// out and back, as `changeMailbox` does, a retain and release of each of its arrays).
+    @exclusivity(unchecked) private(set) var log = AppLog()
     /// The app's data on the device: it outlives every process.
     private(set) var disk = Disk()
     /// The saved record's pending write: when it is due, and its timer.
@@ -251,16 +253,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
         self.daemon = daemon
         self.network = network
         mailbox = AppMailbox(heldCountMax: policy.queuedUpdateCountMax)
-        // Reserved before it is stored: a mutating call on the stored log would make every
-        // access to it checked at run time (see `record`).
-        var log: [AppLogEntry] = []
-        log.reserveCapacity(Self.logCapacityReserved)
-        self.log = log
     }
-
-    /// Entries reserved up front: a tracked day logs about 7,000, and growing by doubling
-    /// from nothing cost a tenth of a day's simulation in copies and page faults.
-    static let logCapacityReserved = 8_192
 
     private var generation: Int { mailbox.generation }
 
@@ -518,14 +511,14 @@ final class AppProcess: SimulationActor, DiskViewSource {
         let now = context.now
         switch item {
         case .location(let update):
-            record(.location(update), now)
+            log.appendLocation(update, at: stamp(now))
             call(&context) { $0.didReceive(update, services: $1) }
             guard case .manager(let id) = update.channel else { return }
             var fixes = update.fix.map { [$0] } ?? []
             while batching, engine != nil,
                 let next = changeMailbox({ $0.takeDeliverableLocation(of: id) })
             {
-                record(.location(next), now)
+                log.appendLocation(next, at: stamp(now))
                 call(&context) { $0.didReceive(next, services: $1) }
                 if let fix = next.fix { fixes.append(fix) }
             }
@@ -586,7 +579,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
             record(.backgroundTaskExpiring(task), now)
             call(&context) { $0.backgroundTaskWillExpire(BackgroundTaskID(task), services: $1) }
         case .storeDidCommit(let commit):
-            record(.didCommit(commit), now)
+            log.appendDidCommit(commit, at: stamp(now))
             call(&context) { $0.storeDidCommit(commit, services: $1) }
         case .uploadCompleted(let task, let result):
             record(.uploadCompleted(task, result), now)
@@ -971,7 +964,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
 
     /// Logs a completed commit: its rows, then what its deletions removed (if anything).
     private func recordDurable(_ commit: Disk.InFlight, _ now: Instant) {
-        record(.commitDurable(commit.commit, rowCount: commit.rows.count), now)
+        log.appendCommitDurable(commit.commit, rowCount: commit.rows.count, at: stamp(now))
         guard !commit.deleted.isEmpty else { return }
         record(
             .rowsDeleted(
@@ -1019,14 +1012,14 @@ final class AppProcess: SimulationActor, DiskViewSource {
     /// `kind` is taken, not borrowed: it moves into the entry instead of being copied (an
     /// outlined copy of the enum, with a retain of each payload, at every entry).
     private func record(_ kind: consuming AppLogEntry.Kind, _ instant: Instant) {
-        let entry = AppLogEntry(
+        log.appendWhole(kind, at: stamp(instant))
+    }
+
+    /// The log's stamp of an entry at `instant`: the process and its states now.
+    private func stamp(_ instant: Instant) -> AppLog.Stamp {
+        AppLog.Stamp(
             instant: instant, generation: generation, appState: appState,
-            processState: mailbox.state, kind: kind)
-        // Appended to the log moved out of the actor, for the reason of `changeMailbox`.
-        var moved: [AppLogEntry] = []
-        swap(&moved, &log)
-        moved.append(entry)
-        swap(&moved, &log)
+            processState: mailbox.state)
     }
 
     /// The state as UIKit reports it: a suspended app reads as in the background.

@@ -139,7 +139,7 @@ public struct World {
     }
 
     /// Everything the app saw, in order.
-    public var log: [AppLogEntry] { appProcess.log }
+    public var log: AppLog { appProcess.log }
 
     /// The rows of the app's store on the device's disk now: every completed commit's, in
     /// commit order (what "stored" means), less those its completed deletions removed.

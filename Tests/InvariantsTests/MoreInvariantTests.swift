@@ -14,7 +14,8 @@ struct MoreInvariantTests {
     func edited(_ record: RunRecord, log: [AppLogEntry]) -> RunRecord {
         RunRecord(
             configuration: record.configuration, launchRules: record.launchRules,
-            actions: record.actions, horizon: record.horizon, outcome: record.outcome, log: log,
+            actions: record.actions, horizon: record.horizon, outcome: record.outcome,
+            log: AppLog(log),
             storedRows: record.storedRows, server: record.server, trace: record.trace,
             digest: record.digest,
             engines: record.engines, engineEvents: record.engineEvents)
@@ -24,14 +25,14 @@ struct MoreInvariantTests {
     func causalityCatchesEditedLogs() {
         let record = MatrixRuns.record(.session, .backgrounded)
         #expect(Invariant.causality.check(record).isEmpty)
-        var log = record.log
+        var log = Array(record.log)
         let fixIndex = log.firstIndex { if case .location = $0.kind { true } else { false } }!
         log[fixIndex].processState = .suspended
         let handed = Invariant.causality.check(edited(record, log: log))
         #expect(handed.map(\.instant) == [log[fixIndex].instant])
         #expect(handed.first?.explanation.contains("while it was suspended") == true)
 
-        log = record.log
+        log = Array(record.log)
         let last = log.count - 1
         log[last].instant = .start
         let backwards = Invariant.causality.check(edited(record, log: log))

@@ -1,0 +1,271 @@
+// The app's log, held compactly (layer 3): a tracked hour logs three entries a second (the fix,
+// its commit reaching the disk, the engine told of the commit), which as whole `AppLogEntry`s
+// were most of a long run's memory.
+import Simulation
+
+/// Everything the app saw, in order (`World.log`, `RunRecord.log`): a collection of
+/// `AppLogEntry`, read as an array is.
+///
+/// The three entries a tracked second makes (`location`, `commitDurable`, `didCommit`) are kept
+/// packed, 24 bytes each plus 56 for a location's update, in segments that never copy what they
+/// hold; any other entry is kept whole. An entry reads back exactly as it was appended. A day's
+/// drive logs about 260,000 entries: 29 MB as an array of entries (59 MB reserved, 88 MB while
+/// it doubled), about 11 MB here.
+public struct AppLog: RandomAccessCollection, Sendable {
+    public typealias Element = AppLogEntry
+    public typealias Index = Int
+
+    private var headers = SegmentedArray<Header>(segmentShift: 13)
+    private var updates = SegmentedArray<PackedUpdate>(segmentShift: 12)
+    private var others: [AppLogEntry.Kind] = []
+    /// The position in the log of each of `others`.
+    private var otherPositions: [Int] = []
+
+    /// An empty log.
+    public init() {}
+
+    /// A log of `entries`, in order (a record edited or made from parts).
+    public init(_ entries: some Sequence<AppLogEntry>) {
+        for entry in entries { append(entry) }
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { headers.count }
+
+    public subscript(position: Int) -> AppLogEntry {
+        let header = headers[position]
+        return AppLogEntry(
+            instant: header.instant, generation: Int(header.generation),
+            appState: header.appState, processState: header.processState,
+            kind: kind(of: header))
+    }
+
+    /// Adds `entry` at the end.
+    package mutating func append(_ entry: consuming AppLogEntry) {
+        let stamp = Stamp(
+            instant: entry.instant, generation: entry.generation, appState: entry.appState,
+            processState: entry.processState)
+        switch entry.kind {
+        case .location(let update): appendLocation(update, at: stamp)
+        case .didCommit(let commit): appendDidCommit(commit, at: stamp)
+        case .commitDurable(let commit, let rowCount):
+            appendCommitDurable(commit, rowCount: rowCount, at: stamp)
+        default: appendWhole(entry.kind, at: stamp)
+        }
+    }
+
+    /// When and in which process an entry was logged: every field but its kind.
+    package struct Stamp {
+        var instant: Instant
+        var generation: Int
+        var appState: ProcessState
+        var processState: ProcessState
+
+        package init(
+            instant: Instant, generation: Int, appState: ProcessState, processState: ProcessState
+        ) {
+            self.instant = instant
+            self.generation = generation
+            self.appState = appState
+            self.processState = processState
+        }
+    }
+
+    // The commonest entries are appended without building an `AppLogEntry.Kind`.
+
+    /// Adds a `location` entry.
+    package mutating func appendLocation(_ update: LocationUpdate, at stamp: Stamp) {
+        guard let slot = UInt32(exactly: updates.count), let packed = PackedUpdate(update) else {
+            return appendWhole(.location(update), at: stamp)
+        }
+        updates.append(packed)
+        appendHeader(stamp, .location, slot)
+    }
+
+    /// Adds a `didCommit` entry.
+    package mutating func appendDidCommit(_ commit: CommitID, at stamp: Stamp) {
+        guard let value = UInt32(exactly: commit.value) else {
+            return appendWhole(.didCommit(commit), at: stamp)
+        }
+        appendHeader(stamp, .didCommit, value)
+    }
+
+    /// Adds a `commitDurable` entry.
+    package mutating func appendCommitDurable(_ commit: CommitID, rowCount: Int, at stamp: Stamp) {
+        guard let value = UInt32(exactly: commit.value), let rows = UInt32(exactly: rowCount)
+        else { return appendWhole(.commitDurable(commit, rowCount: rowCount), at: stamp) }
+        appendHeader(stamp, .commitDurable, value, extra: rows)
+    }
+
+    /// Adds an entry kept whole.
+    package mutating func appendWhole(_ kind: consuming AppLogEntry.Kind, at stamp: Stamp) {
+        let slot = UInt32(truncatingIfNeeded: others.count)
+        otherPositions.append(headers.count)
+        others.append(kind)
+        appendHeader(stamp, .other, slot)
+    }
+
+    private mutating func appendHeader(
+        _ stamp: Stamp, _ tag: Tag, _ payload: UInt32, extra: UInt32 = 0
+    ) {
+        // A run's launches are bounded by its deliveries (`RunRecord.defaultEventCountMax`).
+        guard let generation = UInt32(exactly: stamp.generation) else {
+            preconditionFailure("a process generation from 0 to \(UInt32.max)")
+        }
+        headers.append(
+            Header(
+                instant: stamp.instant, payload: payload, extra: extra, generation: generation,
+                appState: stamp.appState, processState: stamp.processState, tag: tag))
+    }
+
+    // Reading one field of an entry without the others: `log[index].instant` builds the whole
+    // entry, its kind included, which the loops over every entry of a long run cannot afford.
+
+    /// The instant of entry `index`.
+    package func instant(at index: Int) -> Instant { headers[index].instant }
+
+    /// The process generation of entry `index`.
+    package func generation(at index: Int) -> Int { Int(headers[index].generation) }
+
+    /// The process's true state at entry `index`.
+    package func processState(at index: Int) -> ProcessState { headers[index].processState }
+
+    /// The update of entry `index` if it is a `location`, nil for any other kind.
+    package func locationUpdate(at index: Int) -> LocationUpdate? {
+        let header = headers[index]
+        switch header.tag {
+        case .location: return updates[Int(header.payload)].update
+        case .other:
+            if case .location(let update) = others[Int(header.payload)] { return update }
+            return nil
+        case .didCommit, .commitDurable: return nil
+        }
+    }
+
+    /// The row count of entry `index` if it is a `commitDurable`, nil for any other kind.
+    package func durableRowCount(at index: Int) -> Int? {
+        let header = headers[index]
+        switch header.tag {
+        case .commitDurable: return Int(header.extra)
+        case .other:
+            if case .commitDurable(_, let rowCount) = others[Int(header.payload)] {
+                return rowCount
+            }
+            return nil
+        case .location, .didCommit: return nil
+        }
+    }
+
+    /// Whether entry `index` is a `didCommit`.
+    package func isDidCommit(at index: Int) -> Bool {
+        let header = headers[index]
+        switch header.tag {
+        case .didCommit: return true
+        case .other:
+            if case .didCommit = others[Int(header.payload)] { return true }
+            return false
+        case .location, .commitDurable: return false
+        }
+    }
+
+    /// The entries other than the three a tracked second makes, in order: every entry whose
+    /// kind is not `location`, `didCommit` or `commitDurable` (and, rarely, one of those, with
+    /// values too large to pack). A search for any other kind reads these alone.
+    package var uncommon: UncommonEntries { UncommonEntries(log: self) }
+
+    /// `AppLog.uncommon`.
+    package struct UncommonEntries: RandomAccessCollection {
+        let log: AppLog
+        package var startIndex: Int { 0 }
+        package var endIndex: Int { log.others.count }
+        package subscript(position: Int) -> AppLogEntry {
+            log[log.otherPositions[position]]
+        }
+        /// The index in the log of `uncommon[position]`.
+        package func logIndex(of position: Int) -> Int { log.otherPositions[position] }
+    }
+
+    private func kind(of header: Header) -> AppLogEntry.Kind {
+        switch header.tag {
+        case .other: others[Int(header.payload)]
+        case .location: .location(updates[Int(header.payload)].update)
+        case .didCommit: .didCommit(CommitID(Int(header.payload)))
+        case .commitDurable:
+            .commitDurable(CommitID(Int(header.payload)), rowCount: Int(header.extra))
+        }
+    }
+
+    /// What every entry keeps: 24 bytes.
+    private struct Header: Sendable {
+        var instant: Instant
+        /// The commit (`didCommit`, `commitDurable`), or the index in `updates` or `others`.
+        var payload: UInt32
+        /// The row count of a `commitDurable`.
+        var extra: UInt32
+        var generation: UInt32
+        var appState: ProcessState
+        var processState: ProcessState
+        var tag: Tag
+    }
+
+    private enum Tag: UInt8, Sendable {
+        case other, location, didCommit, commitDurable
+    }
+
+    /// A `LocationUpdate` in 56 bytes (80 as the struct).
+    private struct PackedUpdate: Sendable {
+        var instant: Instant
+        var latitude: Double
+        var longitude: Double
+        var horizontalAccuracyMeters: Double
+        var speedMetersPerSecond: Double
+        var channelObject: Int
+        var diagnostics: UInt32
+        var source: FixSource
+        var isLiveUpdates: Bool
+        var hasFix: Bool
+
+        /// Nil when the diagnostics do not fit (kept whole instead).
+        @inline(__always)
+        init?(_ update: LocationUpdate) {
+            guard let diagnostics = UInt32(exactly: update.diagnostics.rawValue) else { return nil }
+            self.diagnostics = diagnostics
+            switch update.channel {
+            case .manager(let object):
+                channelObject = object.value
+                isLiveUpdates = false
+            case .liveUpdates(let object):
+                channelObject = object.value
+                isLiveUpdates = true
+            }
+            if let fix = update.fix {
+                hasFix = true
+                instant = fix.instant
+                latitude = fix.coordinate.latitude
+                longitude = fix.coordinate.longitude
+                horizontalAccuracyMeters = fix.horizontalAccuracyMeters
+                speedMetersPerSecond = fix.speedMetersPerSecond
+                source = fix.source
+            } else {
+                hasFix = false
+                instant = .start
+                (latitude, longitude, horizontalAccuracyMeters, speedMetersPerSecond) = (0, 0, 0, 0)
+                source = .gnss
+            }
+        }
+
+        var update: LocationUpdate {
+            let object = ObjectID(channelObject)
+            return LocationUpdate(
+                channel: isLiveUpdates ? .liveUpdates(object) : .manager(object),
+                fix: hasFix
+                    ? Fix(
+                        instant: instant,
+                        coordinate: Coordinate(latitude: latitude, longitude: longitude),
+                        horizontalAccuracyMeters: horizontalAccuracyMeters, source: source,
+                        speedMetersPerSecond: speedMetersPerSecond)
+                    : nil,
+                diagnostics: LocationDiagnostics(rawValue: Int(diagnostics)))
+        }
+    }
+}

@@ -1,0 +1,95 @@
+// The compact log reads back every entry exactly as it was appended: the packed kinds at
+// their edges, the kinds kept whole, and across its segments.
+import Simulation
+import Testing
+
+@testable import World
+
+@Suite("The app's log, held compactly")
+struct AppLogTests {
+    /// `first` and `second` are the same entry: every field, a location's update compared
+    /// exactly (its description rounds), any other kind by its description.
+    func same(_ first: AppLogEntry, _ second: AppLogEntry) -> Bool {
+        guard
+            first.instant == second.instant, first.generation == second.generation,
+            first.appState == second.appState, first.processState == second.processState
+        else { return false }
+        switch (first.kind, second.kind) {
+        case (.location(let one), .location(let other)): return one == other
+        case (.location, _), (_, .location): return false
+        default: return "\(first.kind)" == "\(second.kind)"
+        }
+    }
+
+    func entry(_ seconds: Int64, _ kind: AppLogEntry.Kind, generation: Int = 1) -> AppLogEntry {
+        AppLogEntry(
+            instant: .start + .seconds(seconds), generation: generation, appState: .background,
+            processState: .suspended, kind: kind)
+    }
+
+    let fix = Fix(
+        instant: .start + .milliseconds(1_500),
+        coordinate: Coordinate(latitude: -33.8688, longitude: -0.0),
+        horizontalAccuracyMeters: 4.75, source: .wifi, speedMetersPerSecond: -1)
+
+    @Test("every packed kind and its edges, and kinds kept whole, read back as appended")
+    func entriesReadBackExactly() {
+        let entries = [
+            entry(0, .lifecycle(.background)),
+            entry(1, .location(LocationUpdate(channel: .manager(ObjectID(3)), fix: fix))),
+            entry(
+                2,
+                .location(
+                    LocationUpdate(
+                        channel: .liveUpdates(ObjectID(Int.max)), fix: nil,
+                        diagnostics: [.stationary, .locationUnavailable]))),
+            entry(
+                3,
+                .location(
+                    LocationUpdate(
+                        channel: .liveUpdates(ObjectID(7)), fix: fix,
+                        diagnostics: LocationDiagnostics(rawValue: Int(UInt32.max) + 1)))),
+            entry(4, .didCommit(CommitID(0)), generation: 0),
+            entry(5, .didCommit(CommitID(Int(UInt32.max) + 1))),
+            entry(6, .commitDurable(CommitID(Int(UInt32.max)), rowCount: 3)),
+            entry(7, .commitDurable(CommitID(2), rowCount: Int(UInt32.max) + 1)),
+            entry(8, .didCommit(CommitID(-1))),
+            entry(9, .willTerminate, generation: Int(UInt32.max)),
+        ]
+        let log = AppLog(entries)
+        #expect(log.count == entries.count)
+        for (index, appended) in entries.enumerated() {
+            #expect(same(log[index], appended), "entry \(index): \(log[index]) for \(appended)")
+        }
+    }
+
+    @Test("a log across many segments reads back in order")
+    func entriesAcrossSegments() {
+        // Segments hold 8,192 entries and 4,096 updates: 20,001 entries cross both.
+        let entries = (0..<20_001).map { index -> AppLogEntry in
+            var located = fix
+            located.instant = .start + .seconds(Int64(index))
+            let kind: AppLogEntry.Kind =
+                switch index % 3 {
+                case 0: .location(LocationUpdate(channel: .manager(ObjectID(index)), fix: located))
+                case 1: .commitDurable(CommitID(index), rowCount: 1)
+                default: .didCommit(CommitID(index))
+                }
+            return entry(Int64(index), kind, generation: 1 + index / 5_000)
+        }
+        let log = AppLog(entries)
+        #expect(log.count == 20_001)
+        #expect(zip(log, entries).allSatisfy { same($0, $1) })
+        #expect(log.indices == entries.indices)
+    }
+
+    @Test("a segmented array reads back across its segments")
+    func segmentedArrayReadsBack() {
+        var array = SegmentedArray<Int>(segmentShift: 2)
+        for value in 0..<11 { array.append(value * 10) }
+        #expect(array.count == 11)
+        #expect(Array(array) == (0..<11).map { $0 * 10 })
+        #expect(array[4] == 40)
+        #expect(array[10] == 100)
+    }
+}
