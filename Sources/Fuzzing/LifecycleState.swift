@@ -73,7 +73,7 @@ public struct LifecycleState: Hashable, Sendable {
         }.map(\.instant).makeIterator()
         var lostCommit = lostCommits.next()
         for index in log.indices where log.durableRowCount(at: index) != nil {
-            let instant = log.instant(at: index)
+            let instant = log.stamp(at: index).instant
             while let lost = lostCommit, lost <= instant {
                 commitEnds.append(lost)
                 lostCommit = lostCommits.next()
@@ -95,7 +95,8 @@ public struct LifecycleState: Hashable, Sendable {
             authorization: record.configuration.authorization, isDataReadable: true,
             isCommitInFlight: false, isUploadInFlight: false)
         for index in log.indices {
-            let instant = log.instant(at: index)
+            let stamp = log.stamp(at: index)
+            let instant = stamp.instant
             while changeIndex < changes.count, changes[changeIndex].instant <= instant {
                 switch changes[changeIndex].kind {
                 case .services(let generation, let held):
@@ -109,9 +110,8 @@ public struct LifecycleState: Hashable, Sendable {
                 commitIndex += 1
             }
             state.kind = step(&state, log, index)
-            state.processState = log.processState(at: index)
-            state.servicesMask =
-                servicesGeneration == log.generation(at: index) ? servicesMask : 0
+            state.processState = stamp.processState
+            state.servicesMask = servicesGeneration == stamp.generation ? servicesMask : 0
             state.isCommitInFlight =
                 commitIndex < commitEnds.count
                 && commitEnds[commitIndex] <= instant + commitDuration
@@ -144,10 +144,11 @@ public struct LifecycleState: Hashable, Sendable {
     private static func step(
         _ state: inout LifecycleState, _ log: AppLog, _ index: Int
     ) -> EntryKind {
-        if log.isDidCommit(at: index) { return .didCommit }
-        if log.durableRowCount(at: index) != nil { return .commitDurable }
-        if let update = log.locationUpdate(at: index) {
-            return update.fix == nil ? .updateWithoutLocation : .fix
+        switch log.routine(at: index) {
+        case .didCommit: return .didCommit
+        case .commitDurable: return .commitDurable
+        case .location(let hasFix): return hasFix ? .fix : .updateWithoutLocation
+        case .other: break
         }
         let kind = log[index].kind
         switch kind {

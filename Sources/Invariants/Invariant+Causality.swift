@@ -39,7 +39,8 @@ struct Causality {
         var previous = Instant.start
         let log = record.log
         for index in log.indices {
-            let instant = log.instant(at: index)
+            let stamp = log.stamp(at: index)
+            let instant = stamp.instant
             if instant < previous {
                 found.append(
                     violation(
@@ -48,7 +49,7 @@ struct Causality {
                             + "before the entry at \(TimeText.clock(previous)) logged before it"))
             }
             previous = max(previous, instant)
-            if !log.processState(at: index).isRunning, Self.isHanded(log[index].kind) {
+            if !stamp.processState.isRunning, Self.isHanded(log[index].kind) {
                 let entry = log[index]
                 found.append(
                     violation(

@@ -212,7 +212,8 @@ final class FirstDeliveries {
         var table = FixTable<[(generation: Int, instant: Instant)]>(capacity: log.count / 4)
         for index in log.indices {
             guard let fix = log.locationUpdate(at: index)?.fix else { continue }
-            let delivery = (generation: log.generation(at: index), instant: log.instant(at: index))
+            let stamp = log.stamp(at: index)
+            let delivery = (generation: stamp.generation, instant: stamp.instant)
             table.update(FixKey(fix), initial: []) { deliveries in
                 if !deliveries.contains(where: { $0.generation == delivery.generation }) {
                     deliveries.append(delivery)

@@ -36,7 +36,9 @@ public struct RunMetrics: Sendable, Equatable {
         fixesProduced = record.digest.fixesProduced
         gnssOnTime = record.policy.fixInterval * record.digest.gnssEpochs
         let log = record.log
-        fixesDelivered = log.indices.count { log.locationUpdate(at: $0)?.fix != nil }
+        fixesDelivered = log.indices.count { index in
+            if case .location(hasFix: true) = log.routine(at: index) { true } else { false }
+        }
         fixesStored = record.storedRows.count { $0.fix != nil }
         fixesUploaded = record.server.acceptedRows.count { $0.fix != nil }
         let instants = record.storedFixes.map(\.fix.instant).sorted()

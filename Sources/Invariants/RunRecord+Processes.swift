@@ -134,7 +134,8 @@ extension RunRecord {
         if deletes { return readStoredFixesWithDeletions() }
         for index in log.indices {
             guard let rowCount = log.durableRowCount(at: index) else { continue }
-            let owner = (log.generation(at: index), log.instant(at: index))
+            let stamp = log.stamp(at: index)
+            let owner = (stamp.generation, stamp.instant)
             for _ in 0..<rowCount { owners.append(owner) }
         }
         let known = owners.count == storedRows.count

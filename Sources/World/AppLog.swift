@@ -56,10 +56,10 @@ public struct AppLog: RandomAccessCollection, Sendable {
 
     /// When and in which process an entry was logged: every field but its kind.
     package struct Stamp {
-        var instant: Instant
-        var generation: Int
-        var appState: ProcessState
-        var processState: ProcessState
+        package var instant: Instant
+        package var generation: Int
+        package var appState: ProcessState
+        package var processState: ProcessState
 
         package init(
             instant: Instant, generation: Int, appState: ProcessState, processState: ProcessState
@@ -99,11 +99,18 @@ public struct AppLog: RandomAccessCollection, Sendable {
 
     /// Adds an entry kept whole.
     package mutating func appendWhole(_ kind: consuming AppLogEntry.Kind, at stamp: Stamp) {
+        if others.capacity == 0 {
+            // A short run's uncommon entries without growing from one (a fuzz case logs tens).
+            others.reserveCapacity(Self.uncommonReserved)
+            otherPositions.reserveCapacity(Self.uncommonReserved)
+        }
         let slot = UInt32(truncatingIfNeeded: others.count)
         otherPositions.append(headers.count)
         others.append(kind)
         appendHeader(stamp, .other, slot)
     }
+
+    private static let uncommonReserved = 256
 
     private mutating func appendHeader(
         _ stamp: Stamp, _ tag: Tag, _ payload: UInt32, extra: UInt32 = 0
@@ -121,14 +128,39 @@ public struct AppLog: RandomAccessCollection, Sendable {
     // Reading one field of an entry without the others: `log[index].instant` builds the whole
     // entry, its kind included, which the loops over every entry of a long run cannot afford.
 
-    /// The instant of entry `index`.
-    package func instant(at index: Int) -> Instant { headers[index].instant }
+    /// Entry `index`'s stamp: every field but its kind.
+    package func stamp(at index: Int) -> Stamp {
+        let header = headers[index]
+        return Stamp(
+            instant: header.instant, generation: Int(header.generation),
+            appState: header.appState, processState: header.processState)
+    }
 
-    /// The process generation of entry `index`.
-    package func generation(at index: Int) -> Int { Int(headers[index].generation) }
+    /// One of the three kinds a tracked second logs, read without building any kind.
+    package enum Routine {
+        case location(hasFix: Bool)
+        case didCommit
+        case commitDurable(rowCount: Int)
+        /// Any other kind (read it from the entry).
+        case other
+    }
 
-    /// The process's true state at entry `index`.
-    package func processState(at index: Int) -> ProcessState { headers[index].processState }
+    /// What entry `index` is among the routine kinds, `.other` for every other kind.
+    package func routine(at index: Int) -> Routine {
+        let header = headers[index]
+        switch header.tag {
+        case .location: return .location(hasFix: updates[Int(header.payload)].hasFix)
+        case .didCommit: return .didCommit
+        case .commitDurable: return .commitDurable(rowCount: Int(header.extra))
+        case .other:
+            switch others[Int(header.payload)] {
+            case .location(let update): return .location(hasFix: update.fix != nil)
+            case .didCommit: return .didCommit
+            case .commitDurable(_, let rowCount): return .commitDurable(rowCount: rowCount)
+            default: return .other
+            }
+        }
+    }
 
     /// The update of entry `index` if it is a `location`, nil for any other kind.
     package func locationUpdate(at index: Int) -> LocationUpdate? {
@@ -144,28 +176,7 @@ public struct AppLog: RandomAccessCollection, Sendable {
 
     /// The row count of entry `index` if it is a `commitDurable`, nil for any other kind.
     package func durableRowCount(at index: Int) -> Int? {
-        let header = headers[index]
-        switch header.tag {
-        case .commitDurable: return Int(header.extra)
-        case .other:
-            if case .commitDurable(_, let rowCount) = others[Int(header.payload)] {
-                return rowCount
-            }
-            return nil
-        case .location, .didCommit: return nil
-        }
-    }
-
-    /// Whether entry `index` is a `didCommit`.
-    package func isDidCommit(at index: Int) -> Bool {
-        let header = headers[index]
-        switch header.tag {
-        case .didCommit: return true
-        case .other:
-            if case .didCommit = others[Int(header.payload)] { return true }
-            return false
-        case .location, .commitDurable: return false
-        }
+        if case .commitDurable(let rowCount) = routine(at: index) { rowCount } else { nil }
     }
 
     /// The entries other than the three a tracked second makes, in order: every entry whose
