@@ -184,8 +184,8 @@ let package = Package(
         .testTarget(
             name: "CommandTests",
             dependencies: [
-                "LifelineCommands", "Benchmarks", "World", "Simulation", "Scenarios", "Fuzzing",
-                "Research", "Engines",
+                "LifelineCommands", "LifelineCLI", "Benchmarks", "World", "Simulation",
+                "Scenarios", "Fuzzing", "Research", "Engines",
             ]),
         .testTarget(
             name: "LifelineKitTests",

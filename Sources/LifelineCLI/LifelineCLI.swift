@@ -17,8 +17,10 @@ import LifelineCommands
 /// `no-hang`), not the end of the run; the workers know the same engines.
 public enum LifelineCLI {
     /// Runs the command that `CommandLine.arguments` names with `engines` registered, and exits
-    /// with its status (2 for engine names that clash, listing every known name).
+    /// with its status (2 for engine names that clash, listing every known name). The process
+    /// keeps memory its runs free for the next (`HeapRetention`).
     public static func main(engines: [CustomEngine]) -> Never {
+        HeapRetention.apply()
         exit(
             LifelineCommand.main(
                 arguments: Array(CommandLine.arguments.dropFirst()), engines: engines))
