@@ -61,6 +61,38 @@ struct AppLogTests {
         for (index, appended) in entries.enumerated() {
             #expect(same(log[index], appended), "entry \(index): \(log[index]) for \(appended)")
         }
+        // Kept whole: every kind but the three packed, and those three where a value does not
+        // fit. `uncommon` lists exactly these, in order, where the rarer kinds are looked for.
+        let uncommon = log.uncommon
+        #expect(uncommon.indices.map { uncommon.logIndex(of: $0) } == [0, 3, 5, 7, 8, 9])
+        #expect(zip(uncommon, [0, 3, 5, 7, 8, 9].map { entries[$0] }).allSatisfy { same($0, $1) })
+        assertFieldReadsAgree(log)
+    }
+
+    /// The reads by field (`stamp`, `routine`, `locationUpdate`, `durableRowCount`) say what the
+    /// whole entry says, at every index.
+    func assertFieldReadsAgree(_ log: AppLog) {
+        for index in log.indices {
+            let entry = log[index]
+            let stamp = log.stamp(at: index)
+            #expect(stamp.instant == entry.instant && stamp.generation == entry.generation)
+            #expect(stamp.appState == entry.appState && stamp.processState == entry.processState)
+            switch (entry.kind, log.routine(at: index)) {
+            case (.location(let update), .location(let hasFix)):
+                #expect(hasFix == (update.fix != nil))
+                #expect(log.locationUpdate(at: index) == update)
+            case (.didCommit, .didCommit): #expect(log.locationUpdate(at: index) == nil)
+            case (.commitDurable(_, let rowCount), .commitDurable(let read)):
+                #expect(read == rowCount && log.durableRowCount(at: index) == rowCount)
+            case (.location, _), (.didCommit, _), (.commitDurable, _):
+                Issue.record("entry \(index), \(entry.kind), read as another routine kind")
+            case (_, .other):
+                #expect(log.locationUpdate(at: index) == nil)
+                #expect(log.durableRowCount(at: index) == nil)
+            case (_, let routine):
+                Issue.record("entry \(index), \(entry.kind), read as \(routine)")
+            }
+        }
     }
 
     @Test("a log across many segments reads back in order")
@@ -81,6 +113,7 @@ struct AppLogTests {
         #expect(log.count == 20_001)
         #expect(zip(log, entries).allSatisfy { same($0, $1) })
         #expect(log.indices == entries.indices)
+        assertFieldReadsAgree(log)
     }
 
     @Test("a segmented array reads back across its segments")
