@@ -10,7 +10,7 @@
 /// kilobytes. glibc's malloc returns the top of its heap to the system once more than its trim
 /// threshold is free (128 KB, raised only as far as the largest block it has mapped and
 /// freed), so the next run faulted the same pages in again: `lifeline bench fuzz --jobs 1` took
-/// 40 to 73 page faults a scenario once the app's log was kept in segments (2 to 14 before).
+/// 40 to 56 page faults a scenario once the app's log was kept in segments (2 to 14 before).
 /// Keeping up to 256 MB freed, and serving blocks under 32 MB (glibc's largest mapping
 /// threshold on 64-bit) from the heap, brings that to about 1.3 (docs/benchmarks.md). It
 /// changes no result: only where freed memory waits. Elsewhere than glibc it does nothing.
