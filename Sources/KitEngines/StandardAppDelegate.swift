@@ -8,13 +8,13 @@ import World
 /// The host app of `StandardTracker`: makes the tracker (and so its `CLLocationManager`) at
 /// every launch, first of all (R-A12), and tells it the launch, the unlock, the lifecycle and
 /// the termination.
-public final class StandardAppDelegate: UIResponder, UIApplicationDelegate {
-    public let tracker: StandardTracker
+package final class StandardAppDelegate: UIResponder, UIApplicationDelegate {
+    package let tracker: StandardTracker
     /// Whether the next tracking switch is the host app's own `start()`/`stop()` (not the
     /// user's switch, which the app also records).
     var switchIsHostCall = false
 
-    public convenience init(settings: StandardEngine.Settings, device: TrackerDevice) {
+    package convenience init(settings: StandardEngine.Settings, device: TrackerDevice) {
         self.init(settings: settings, device: device, seams: StandardEngine.Seams())
     }
 
@@ -34,7 +34,7 @@ public final class StandardAppDelegate: UIResponder, UIApplicationDelegate {
         }
     }
 
-    public func application(
+    package func application(
         _ application: UIApplication,
         didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
     ) -> Bool {
@@ -42,19 +42,19 @@ public final class StandardAppDelegate: UIResponder, UIApplicationDelegate {
         return true
     }
 
-    public func applicationDidBecomeActive(_ application: UIApplication) {
+    package func applicationDidBecomeActive(_ application: UIApplication) {
         tracker.didBecomeActive()
     }
 
-    public func applicationDidEnterBackground(_ application: UIApplication) {
+    package func applicationDidEnterBackground(_ application: UIApplication) {
         tracker.didEnterBackground()
     }
 
-    public func applicationProtectedDataDidBecomeAvailable(_ application: UIApplication) {
+    package func applicationProtectedDataDidBecomeAvailable(_ application: UIApplication) {
         tracker.protectedDataDidBecomeAvailable()
     }
 
-    public func applicationWillTerminate(_ application: UIApplication) {
+    package func applicationWillTerminate(_ application: UIApplication) {
         tracker.willTerminate()
     }
 }

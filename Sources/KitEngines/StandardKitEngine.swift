@@ -14,7 +14,7 @@ import World
 /// tasks only to `UIApplication` expiration handlers, so the shared `FixRecorder` (the store
 /// and the batched uploader, R-D13) would never upload, and a `Timer` has no Apple-named call
 /// to be scheduled with. It also tells no `TrackingEvent`s and no `getState()`.
-public final class StandardKitEngine: TrackingEngine {
+package final class StandardKitEngine: TrackingEngine {
     private let device: SimulatedTrackerDevice
     private let app: ApplicationEngine<StandardAppDelegate>
     /// The tracker this process launched, held here too: the run's record reads `events`
@@ -26,7 +26,7 @@ public final class StandardKitEngine: TrackingEngine {
         var tracker: StandardTracker?
     }
 
-    public convenience init(settings: StandardEngine.Settings) {
+    package convenience init(settings: StandardEngine.Settings) {
         self.init(settings: settings, seams: StandardEngine.Seams())
     }
 
@@ -47,17 +47,17 @@ public final class StandardKitEngine: TrackingEngine {
     }
 
     /// The tracker of this process, once launched.
-    public var tracker: StandardTracker? { launched.tracker }
+    package var tracker: StandardTracker? { launched.tracker }
 
-    public var events: [TrackingEvent] { tracker?.events ?? [] }
+    package var events: [TrackingEvent] { tracker?.events ?? [] }
 
-    public func state(at now: Instant) -> EngineState {
+    package func state(at now: Instant) -> EngineState {
         tracker?.state(at: now)
             ?? EngineState(enabled: false, lastAcceptedFixAge: nil, sessionEngineActive: false)
     }
 
-    public func start(services: LocationServices) { hostSwitch(true, services) }
-    public func stop(services: LocationServices) { hostSwitch(false, services) }
+    package func start(services: LocationServices) { hostSwitch(true, services) }
+    package func stop(services: LocationServices) { hostSwitch(false, services) }
 
     private func hostSwitch(_ on: Bool, _ services: LocationServices) {
         app.delegate?.switchIsHostCall = true
@@ -65,83 +65,83 @@ public final class StandardKitEngine: TrackingEngine {
         if on { app.start(services: services) } else { app.stop(services: services) }
     }
 
-    public func userDidSetTracking(_ on: Bool, services: LocationServices) {
+    package func userDidSetTracking(_ on: Bool, services: LocationServices) {
         app.userDidSetTracking(on, services: services)
     }
 
     // MARK: - To the app (UIKit's calls)
 
-    public func didLaunch(_ launch: LaunchContext, services: LocationServices) {
+    package func didLaunch(_ launch: LaunchContext, services: LocationServices) {
         app.didLaunch(launch, services: services)
     }
 
-    public func lifecycleChanged(to state: ProcessState, services: LocationServices) {
+    package func lifecycleChanged(to state: ProcessState, services: LocationServices) {
         app.lifecycleChanged(to: state, services: services)
     }
 
-    public func didReceive(_ update: LocationUpdate, services: LocationServices) {
+    package func didReceive(_ update: LocationUpdate, services: LocationServices) {
         app.didReceive(update, services: services)
     }
 
-    public func didReceive(_ event: MonitoringEvent, services: LocationServices) {
+    package func didReceive(_ event: MonitoringEvent, services: LocationServices) {
         app.didReceive(event, services: services)
     }
 
-    public func authorizationChanged(to authorization: Authorization, services: LocationServices) {
+    package func authorizationChanged(to authorization: Authorization, services: LocationServices) {
         app.authorizationChanged(to: authorization, services: services)
     }
 
-    public func accuracyAuthorizationChanged(
+    package func accuracyAuthorizationChanged(
         to accuracy: AccuracyAuthorization, services: LocationServices
     ) {
         app.accuracyAuthorizationChanged(to: accuracy, services: services)
     }
 
-    public func protectedDataDidBecomeAvailable(services: LocationServices) {
+    package func protectedDataDidBecomeAvailable(services: LocationServices) {
         app.protectedDataDidBecomeAvailable(services: services)
     }
 
-    public func applicationWillTerminate(services: LocationServices) {
+    package func applicationWillTerminate(services: LocationServices) {
         app.applicationWillTerminate(services: services)
     }
 
-    public func didBeginWake(_ task: WakeTaskID, kind: WakeKind, services: LocationServices) {
+    package func didBeginWake(_ task: WakeTaskID, kind: WakeKind, services: LocationServices) {
         app.didBeginWake(task, kind: kind, services: services)
     }
 
-    public func wakeWillExpire(_ task: WakeTaskID, services: LocationServices) {
+    package func wakeWillExpire(_ task: WakeTaskID, services: LocationServices) {
         app.wakeWillExpire(task, services: services)
     }
 
-    public func didCompleteBackgroundTransfer(
+    package func didCompleteBackgroundTransfer(
         _ event: BackgroundTransferEvent, services: LocationServices
     ) {
         app.didCompleteBackgroundTransfer(event, services: services)
     }
 
-    public func backgroundSessionDidFinishEvents(_ session: String, services: LocationServices) {
+    package func backgroundSessionDidFinishEvents(_ session: String, services: LocationServices) {
         app.backgroundSessionDidFinishEvents(session, services: services)
     }
 
     // MARK: - To the device seam (what ApplicationEngine drops)
 
-    public func storeDidCommit(_ commit: CommitID, services: LocationServices) {
+    package func storeDidCommit(_ commit: CommitID, services: LocationServices) {
         device.recorder.storeDidCommit(commit, services: services)
     }
 
-    public func didCompleteUpload(
+    package func didCompleteUpload(
         _ task: UploadTaskID, result: UploadResult, services: LocationServices
     ) {
         device.recorder.didCompleteUpload(task, result: result, services: services)
     }
 
     /// The uploader's task, or any other (the tracker begins no `UIApplication` task).
-    public func backgroundTaskWillExpire(_ task: BackgroundTaskID, services: LocationServices) {
+    package func backgroundTaskWillExpire(_ task: BackgroundTaskID, services: LocationServices) {
         device.recorder.backgroundTaskWillExpire(task, services: services)
     }
 
     /// The uploader's timer, the tracker's warm-up timer, else LifelineKit's own.
-    public func timerDidFire(_ timer: TimerID, services: LocationServices) {
+    package func timerDidFire(_ timer: TimerID, services: LocationServices) {
         if device.recorder.timerDidFire(timer, services: services) { return }
         if device.fire(timer) { return }
         app.timerDidFire(timer, services: services)
@@ -151,7 +151,7 @@ public final class StandardKitEngine: TrackingEngine {
 extension CustomEngine {
     /// `standard-kit`: source D's standard engine rewritten on LifelineKit
     /// (`StandardTracker`), with the standard engine's settings, launch rules and profile.
-    public static let standardKit = standardKit(
+    package static let standardKit = standardKit(
         name: "standard-kit",
         summary:
             "source D's standard engine on LifelineKit: CLLocationManager, an app delegate, "

@@ -21,22 +21,22 @@ import class LifelineKit.UserDefaults
 /// is a `Double` of seconds since 1970, whose rounding (about 0.24 µs at 2026) would decide
 /// "is this fix due yet" differently from the engine's integer nanoseconds for a fix exactly
 /// one interval after the last, which is the common case on a 1 s fix grid.
-public final class StandardTracker: NSObject, CLLocationManagerDelegate {
+package final class StandardTracker: NSObject, CLLocationManagerDelegate {
     /// The identifier of the tracker's one region (parked, or left at a swipe-away).
-    public static let regionIdentifier = StandardEngine.regionIdentifier
+    package static let regionIdentifier = StandardEngine.regionIdentifier
 
-    public let settings: StandardEngine.Settings
+    package let settings: StandardEngine.Settings
     /// Why a fix between two due instants is not kept (`StandardEngine`'s words).
     static let notDue = "not due: the engine records one fix each interval, R-D4"
     /// What this process's tracker has told its host app, in order (the SDK's event stream).
-    public private(set) var events: [TrackingEvent] = []
+    package private(set) var events: [TrackingEvent] = []
 
     let manager: CLLocationManager
     private let device: TrackerDevice
     private let defaults = TrackerDefaults()
 
     /// Tracking is on, as this process knows it (the saved flag once readable).
-    public private(set) var enabled = false
+    package private(set) var enabled = false
     /// Launched before the first unlock: the decision waits for it (R-D9).
     private var waitingForFirstUnlock = false
     /// The app's state as last told.
@@ -44,7 +44,7 @@ public final class StandardTracker: NSObject, CLLocationManagerDelegate {
     /// Standard updates are on in this process (R-D1).
     private var updating = false
     /// The recording clock runs (R-D4).
-    public private(set) var recording = false
+    package private(set) var recording = false
 
     // The recording clock (R-D4, R-D11).
     private var due: Instant?
@@ -61,7 +61,7 @@ public final class StandardTracker: NSObject, CLLocationManagerDelegate {
 
     /// Made at every launch, before anything else, so the event that woke the app reaches its
     /// manager (R-A12).
-    public convenience init(settings: StandardEngine.Settings, device: TrackerDevice) {
+    package convenience init(settings: StandardEngine.Settings, device: TrackerDevice) {
         self.init(settings: settings, device: device, seams: StandardEngine.Seams())
     }
 
@@ -91,7 +91,7 @@ public final class StandardTracker: NSObject, CLLocationManagerDelegate {
     }
 
     /// `StandardEngine.start`.
-    public func start() {
+    package func start() {
         guard !enabled else { return }
         enabled = true
         defaults.isEnabled = true
@@ -107,7 +107,7 @@ public final class StandardTracker: NSObject, CLLocationManagerDelegate {
     }
 
     /// `StandardEngine.stop`.
-    public func stop() {
+    package func stop() {
         guard enabled else { return }
         enabled = false
         defaults.isEnabled = false
@@ -117,13 +117,13 @@ public final class StandardTracker: NSObject, CLLocationManagerDelegate {
     }
 
     /// `StandardEngine.userDidSetTracking`: the user's switch, kept for the host app.
-    public func userDidSetTracking(_ on: Bool) {
+    package func userDidSetTracking(_ on: Bool) {
         defaults.userWantsTracking = on
         if on { start() } else { stop() }
     }
 
     /// `getState()` (R-B13).
-    public func state(at now: Instant) -> EngineState {
+    package func state(at now: Instant) -> EngineState {
         EngineState(
             enabled: enabled, lastAcceptedFixAge: device.lastSavedFix.map { now - $0.instant },
             sessionEngineActive: recording)
@@ -376,7 +376,7 @@ public final class StandardTracker: NSObject, CLLocationManagerDelegate {
 
     // MARK: - CLLocationManagerDelegate
 
-    public func locationManager(
+    package func locationManager(
         _ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]
     ) {
         for location in locations {
@@ -389,14 +389,14 @@ public final class StandardTracker: NSObject, CLLocationManagerDelegate {
         }
     }
 
-    public func locationManager(_ manager: CLLocationManager, didExitRegion region: CLRegion) {
+    package func locationManager(_ manager: CLLocationManager, didExitRegion region: CLRegion) {
         guard region.identifier == Self.regionIdentifier else { return }
         becomeMoving()
     }
 
     /// `StandardEngine.authorizationChanged` (R-D10). Also called once for the new manager
     /// with the launch's status, where it changes nothing: the launch decided.
-    public func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) {
+    package func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) {
         guard enabled, !waitingForFirstUnlock else { return }
         let status = manager.authorizationStatus
         if Self.permits(status) && !recording {

@@ -7,7 +7,7 @@ import Simulation
 import World
 
 /// What `StandardTracker` needs of its device beyond Core Location, UIKit and `UserDefaults`.
-public protocol TrackerDevice: AnyObject {
+package protocol TrackerDevice: AnyObject {
     /// The current instant (iOS: `Date()`; instants, not `Date`, so that the recording clock's
     /// arithmetic is the integer arithmetic of the engine it ports, see `StandardTracker`).
     var now: Instant { get }
@@ -27,11 +27,11 @@ public protocol TrackerDevice: AnyObject {
 }
 
 /// A scheduled one-shot timer (iOS: `Timer`).
-public final class TrackerTimer {
+package final class TrackerTimer {
     let id: TimerID
     private let cancel: (TimerID) -> Void
     /// False once fired or invalidated.
-    public private(set) var isValid = true
+    package private(set) var isValid = true
 
     init(id: TimerID, cancel: @escaping (TimerID) -> Void) {
         self.id = id
@@ -39,7 +39,7 @@ public final class TrackerTimer {
     }
 
     /// `invalidate()`: the block will not run.
-    public func invalidate() {
+    package func invalidate() {
         guard isValid else { return }
         isValid = false
         cancel(id)
@@ -51,9 +51,9 @@ public final class TrackerTimer {
 /// `TrackerDevice` on the simulated device: the shared `FixRecorder` (the store, one commit per
 /// fix, and the batched uploader, R-D13) and the world's timers. One per process, as the
 /// recorder of the engine it ports is.
-public final class SimulatedTrackerDevice: TrackerDevice {
+package final class SimulatedTrackerDevice: TrackerDevice {
     /// The recorder: the standard engine's store and uploader, unchanged.
-    public let recorder: FixRecorder
+    package let recorder: FixRecorder
     private weak var services: LocationServices?
     /// The blocks of the timers scheduled and not yet fired or invalidated, by timer.
     private var timers: [(timer: TrackerTimer, block: () -> Void)] = []
@@ -65,23 +65,23 @@ public final class SimulatedTrackerDevice: TrackerDevice {
     /// The process's services, given at launch.
     func attach(_ services: LocationServices) { self.services = services }
 
-    public var now: Instant { services?.now ?? .start }
-    public var bootTime: VirtualDuration { services?.bootTime.sinceStart ?? .zero }
-    public var backgroundModes: [String] { services?.backgroundModes ?? [] }
+    package var now: Instant { services?.now ?? .start }
+    package var bootTime: VirtualDuration { services?.bootTime.sinceStart ?? .zero }
+    package var backgroundModes: [String] { services?.backgroundModes ?? [] }
 
-    public func resumeStore() {
+    package func resumeStore() {
         guard let services else { return }
         recorder.resume(services: services)
     }
 
-    public func save(_ fix: Fix) {
+    package func save(_ fix: Fix) {
         guard let services else { return }
         recorder.accept(fix, services: services)
     }
 
-    public var lastSavedFix: Fix? { recorder.lastAcceptedFix }
+    package var lastSavedFix: Fix? { recorder.lastAcceptedFix }
 
-    public func scheduleTimer(after delay: VirtualDuration, _ block: @escaping () -> Void)
+    package func scheduleTimer(after delay: VirtualDuration, _ block: @escaping () -> Void)
         -> TrackerTimer
     {
         guard let services else { return TrackerTimer(id: TimerID(ObjectID(0))) { _ in } }

@@ -11,15 +11,15 @@ import World
 
 /// What a run of either form gives back: the updates the app received and the fixes it
 /// stored.
-public struct LiveUpdatesStudyResult: Sendable {
+package struct LiveUpdatesStudyResult: Sendable {
     /// Updates that reached the app's code (with a location or not).
-    public var updates: Int
+    package var updates: Int
     /// The fixes on disk at the end of the run, in order.
-    public var storedFixes: [Fix]
+    package var storedFixes: [Fix]
 }
 
 /// The two forms of the same app.
-public enum LiveUpdatesStudyForm: String, Sendable, CaseIterable {
+package enum LiveUpdatesStudyForm: String, Sendable, CaseIterable {
     /// A world-level `AppEngine`: `startLiveUpdates`, stored in `didReceive`.
     case world
     /// A LifelineKit app delegate iterating `CLLocationUpdate.liveUpdates()` in a task.
@@ -114,7 +114,7 @@ final class KitLiveUpdatesApp: UIResponder, UIApplicationDelegate {
 extension LiveUpdatesStudyForm {
     /// Runs this form on a device driving east at 20 m/s for `duration`, Always authorized,
     /// the app opened at the start and left a minute later; until the drive ends.
-    public func run(for duration: VirtualDuration) -> LiveUpdatesStudyResult {
+    package func run(for duration: VirtualDuration) -> LiveUpdatesStudyResult {
         let counter = UpdateCounter()
         let route = Route(
             start: Coordinate(latitude: 51.5007, longitude: -0.1246), headingDegrees: 90,
