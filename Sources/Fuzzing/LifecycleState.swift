@@ -68,21 +68,13 @@ public struct LifecycleState: Hashable, Sendable {
         // The log is read field by field: building whole entries decoded each one's kind.
         let log = record.log
         var commitEnds: [Instant] = []  // sorted: the log is in time order
-        var lostCommits = log.uncommon.lazy.filter { entry in
-            if case .commitLost = entry.kind { true } else { false }
-        }.map(\.instant).makeIterator()
-        var lostCommit = lostCommits.next()
-        for index in log.indices where log.durableRowCount(at: index) != nil {
-            let instant = log.stamp(at: index).instant
-            while let lost = lostCommit, lost <= instant {
-                commitEnds.append(lost)
-                lostCommit = lostCommits.next()
+        for index in log.indices {
+            switch log.routine(at: index) {
+            case .commitDurable: commitEnds.append(log.stamp(at: index).instant)
+            case .other:
+                if case .commitLost = log[index].kind { commitEnds.append(log[index].instant) }
+            case .location, .didCommit: break
             }
-            commitEnds.append(instant)
-        }
-        while let lost = lostCommit {
-            commitEnds.append(lost)
-            lostCommit = lostCommits.next()
         }
         let commitDuration = record.policy.storeCommitDuration
         var changeIndex = 0

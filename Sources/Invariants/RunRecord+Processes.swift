@@ -126,12 +126,12 @@ extension RunRecord {
     }
 
     private func readStoredFixes() -> [StoredFix] {
-        var owners: [(generation: Int, instant: Instant)] = []
-        owners.reserveCapacity(storedRows.count)  // one row per durable row, when all are known
         let deletes = log.uncommon.contains { entry in
             if case .rowsDeleted = entry.kind { true } else { false }
         }
         if deletes { return readStoredFixesWithDeletions() }
+        var owners: [(generation: Int, instant: Instant)] = []
+        owners.reserveCapacity(storedRows.count)  // one row per durable row, when all are known
         for index in log.indices {
             guard let rowCount = log.durableRowCount(at: index) else { continue }
             let stamp = log.stamp(at: index)
