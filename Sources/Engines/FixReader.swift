@@ -19,9 +19,13 @@ import World
 /// cannot be read: the run is then reported as bad input (exit 2), naming the row.
 public struct FixReader: Sendable {
     /// The location the row holds, nil when it holds none.
-    public var read: @Sendable (StoredRow) throws -> Fix?
+    public let read: @Sendable (StoredRow) throws -> Fix?
     /// Whether `read` can throw: false only for `fixRecorder`, whose rows need no check.
     package let mayThrow: Bool
+    /// Whether `read` returns the row's own `fix`: true only for `fixRecorder`, whose fixes
+    /// the invariants read from the rows in place rather than keep a copy of
+    /// (`StoredFixes`).
+    package var readsRowFix: Bool { !mayThrow }
 
     public init(read: @escaping @Sendable (StoredRow) throws -> Fix?) {
         self.read = read

@@ -284,7 +284,7 @@ public final class LocationRuntime: RecordingEngine {
     }
 
     private func tell(_ event: TrackingEvent) {
-        events.append(event)
+        events.appendGrowingGently(event)
         onEvent?(event)
     }
 

@@ -153,7 +153,7 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     private func tell(_ event: TrackingEvent) {
         var moved: [TrackingEvent] = []
         swap(&moved, &told)
-        moved.append(event)
+        moved.appendGrowingGently(event)
         swap(&moved, &told)
     }
 

@@ -138,7 +138,7 @@ final class EngineEventStamper: TraceSink {
     private func stamp(_ events: [TrackingEvent], from start: Int, generation: Int) {
         var moved: [EventStampRun] = []
         swap(&moved, &stamps)
-        moved.append(
+        moved.appendGrowingGently(
             EventStampRun(
                 instant: lastInstant, traceIndex: recordCount - 1,
                 generation: Int32(clamping: generation), start: Int32(clamping: start),

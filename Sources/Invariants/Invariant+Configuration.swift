@@ -128,7 +128,7 @@ struct ConfigurationHonoured {
     /// the user never turned tracking on again): read from the disk's rows and the log's
     /// deliveries, a row whose fix was never delivered counting by when it became durable.
     private func storedBeforeStart(
-        _ process: ProcessSpan, _ start: Instant?, _ stored: [StoredFix],
+        _ process: ProcessSpan, _ start: Instant?, _ stored: StoredFixes,
         _ deliveries: FirstDeliveries, because rule: String
     ) -> [Violation] {
         let early = stored.filter { row in

@@ -93,7 +93,7 @@ struct UploadedOnce {
                 if first.key == batch.key, record.server.deduplication == .storesEveryRequest {
                     continue
                 }
-                let stored = storedCounts ?? FixCounts(record.storedFixes.map(\.fix))
+                let stored = storedCounts ?? FixCounts(record.storedFixes.lazy.map(\.fix))
                 storedCounts = stored
                 guard Int(seen.count) > stored.count(of: fix) else { continue }
                 found.append(
@@ -134,7 +134,7 @@ struct UploadedOnce {
         var groups: [(deletion: RowDeletion, lost: [StoredFix])] = []
         // Fixes still on the disk in a row not deleted: a row deleted and written again (a
         // store has no update) lost nothing.
-        var kept = FixCounts(record.storedFixes.filter { $0.deletion == nil }.map(\.fix))
+        var kept = FixCounts(record.storedFixes.lazy.filter { $0.deletion == nil }.map(\.fix))
         for stored in deleted {
             guard let deletion = stored.deletion, accepted.count(of: stored.fix) == 0,
                 !kept.take(stored.fix)

@@ -35,28 +35,6 @@ public struct ProcessSpan: Sendable {
     }
 }
 
-/// A fix row that reached the disk, with the process whose commit wrote it, and, for a row the
-/// app deleted later (`Store.delete`), the deletion.
-public struct StoredFix: Sendable {
-    /// Index in `RunRecord.storedRows`; nil for a row deleted before the end.
-    public var rowIndex: Int?
-    public var fix: Fix
-    /// The process whose commit made the row durable, and when (nil when the log's commits do
-    /// not add up to the rows, which the world's design rules out).
-    public var generation: Int?
-    public var durableAt: Instant?
-    /// The deletion that removed the row from the disk, if one did.
-    public var deletion: RowDeletion?
-}
-
-/// A deletion of a stored row that became durable: the commit that carried it, its process
-/// and when it completed (the log's `rowsDeleted`).
-public struct RowDeletion: Sendable, Equatable {
-    public var commit: CommitID
-    public var generation: Int
-    public var instant: Instant
-}
-
 /// A location request a process sent the daemon, as the daemon received it.
 public struct LocationRequest: Sendable {
     public var instant: Instant
@@ -78,7 +56,7 @@ extension RunRecord {
     /// in commit order, and its `rowsDeleted` entries for the rows removed. A fix is stored
     /// once it is durable: a deletion after that does not unstore it (`uploaded-once` judges
     /// when it came). Kept too.
-    public var storedFixes: [StoredFix] {
+    public var storedFixes: StoredFixes {
         derived.value(\.storedFixes) { readStoredFixes() }
     }
 
@@ -125,7 +103,7 @@ extension RunRecord {
         return spans
     }
 
-    private func readStoredFixes() -> [StoredFix] {
+    private func readStoredFixes() -> StoredFixes {
         let deletes = log.uncommon.contains { entry in
             if case .rowsDeleted = entry.kind { true } else { false }
         }
@@ -139,14 +117,14 @@ extension RunRecord {
             for _ in 0..<rowCount { owners.append(owner) }
         }
         let known = owners.count == storedRows.count
-        var fixes: [StoredFix] = []
-        fixes.reserveCapacity(storedRows.count)  // sized once, not grown (and copied) as it fills
+        // Sized once, not grown (and copied) as it fills.
+        var fixes = StoredFixes(
+            rows: storedRows, readsRowFix: reader.readsRowFix, capacity: storedRows.count)
         for (index, row) in storedRows.enumerated() {
             guard let fix = fix(in: row) else { continue }
             fixes.append(
-                StoredFix(
-                    rowIndex: index, fix: fix, generation: known ? owners[index].generation : nil,
-                    durableAt: known ? owners[index].instant : nil))
+                rowIndex: index, fix: fix, generation: known ? owners[index].generation : nil,
+                durableAt: known ? owners[index].instant : nil)
         }
         return fixes
     }
@@ -154,7 +132,7 @@ extension RunRecord {
     /// `readStoredFixes` for a run whose app deleted rows: the log replayed, each durable row
     /// followed to its deletion or to its place on disk at the end. Apart, so that a run without
     /// deletions (every built-in engine's) reads the log once, as before.
-    private func readStoredFixesWithDeletions() -> [StoredFix] {
+    private func readStoredFixesWithDeletions() -> StoredFixes {
         struct Durable {
             var generation: Int
             var instant: Instant
@@ -189,26 +167,33 @@ extension RunRecord {
                 durable[index].rowIndex = rowIndex
             }
         }
-        var fixes: [StoredFix] = []
+        // A deleted row is no longer on the disk: every fix is kept.
+        var fixes = StoredFixes(rows: storedRows, readsRowFix: false, capacity: durable.count)
         for entry in durable {
             guard let row = entry.row, let fix = fix(in: row) else { continue }
             fixes.append(
-                StoredFix(
-                    rowIndex: entry.rowIndex, fix: fix, generation: entry.generation,
-                    durableAt: entry.instant, deletion: entry.deletion))
+                rowIndex: entry.rowIndex, fix: fix, generation: entry.generation,
+                durableAt: entry.instant, deletion: entry.deletion)
         }
         if !known {  // the world's design rules it out; the rows on disk, owners unknown
             for (index, row) in storedRows.enumerated() {
                 guard let fix = fix(in: row) else { continue }
-                fixes.append(StoredFix(rowIndex: index, fix: fix))
+                fixes.append(rowIndex: index, fix: fix, generation: nil, durableAt: nil)
             }
         }
         return fixes
     }
 
     private func readLocationRequests() -> [LocationRequest] {
-        var requests: [LocationRequest] = []
         let records = digest.daemonRecords
+        // Counted first: sized once, not grown (and copied) as it fills.
+        var count = 0
+        for index in records.indices {
+            guard case .requests(let batch, _) = records[index].message else { continue }
+            count += batch.count
+        }
+        var requests: [LocationRequest] = []
+        requests.reserveCapacity(count)
         for index in records.indices {
             // The case alone first, in place, as in `readProcesses`.
             guard case .requests = records[index].message,

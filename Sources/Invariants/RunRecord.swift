@@ -231,7 +231,7 @@ public struct RunRecord {
 /// the copies of one record, which all read the same parts.
 final class DerivedViews {
     var processes: [ProcessSpan]?
-    var storedFixes: [StoredFix]?
+    var storedFixes: StoredFixes?
     var locationRequests: [LocationRequest]?
     var backgroundChanges: [BackgroundChange]?
     var eventsByGeneration: [[StampedEngineEvent]]?

@@ -15,7 +15,17 @@ public struct TraceDigest: Sendable {
         /// The delivery's index in the trace.
         public var traceIndex: Int
         public var instant: Instant
-        package var message: WorldMessage
+        package var message: DaemonMessage
+    }
+
+    /// What a `DaemonRecord` delivered: the two `WorldMessage` cases it keeps, held in 24
+    /// bytes rather than a whole message's 120 (a week's drive moves its wake region about
+    /// 150,000 times, each a `requests` delivery).
+    package enum DaemonMessage: Sendable {
+        /// `WorldMessage.requests`.
+        case requests([AppRequest], generation: Int)
+        /// `WorldMessage.processChanged`.
+        case processChanged(ProcessState, generation: Int, cause: TerminationCause?)
     }
 
     /// A delivery at an instant before the delivery that preceded it (the kernel rules it out;
@@ -78,10 +88,19 @@ public struct TraceDigest: Sendable {
         // The case alone first, which reads it in place; a payload is bound (copied) only for
         // the deliveries counted by it.
         switch message {
-        case .processChanged, .requests:
+        case .requests(let batch, let generation):
             if actor.index == WorldActors.daemonIndex {
-                daemonRecords.append(
-                    DaemonRecord(traceIndex: index, instant: instant, message: message))
+                daemonRecords.appendGrowingGently(
+                    DaemonRecord(
+                        traceIndex: index, instant: instant,
+                        message: .requests(batch, generation: generation)))
+            }
+        case .processChanged(let state, let generation, let cause):
+            if actor.index == WorldActors.daemonIndex {
+                daemonRecords.appendGrowingGently(
+                    DaemonRecord(
+                        traceIndex: index, instant: instant,
+                        message: .processChanged(state, generation: generation, cause: cause)))
             }
         case .daemonTimer(.fix):
             if actor.index == WorldActors.daemonIndex { gnssEpochs += 1 }

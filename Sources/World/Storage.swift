@@ -391,7 +391,7 @@ struct Disk {
     /// Makes `commit` durable: adds its rows, then removes the earliest row equal to each of its
     /// deletions, noting in `commit.deleted` what it removed and where.
     private mutating func apply(_ commit: inout InFlight) {
-        rows.append(contentsOf: commit.rows)
+        rows.appendGrowingGently(contentsOf: commit.rows)
         for deletion in commit.deletions {
             guard let position = rows.firstIndex(of: deletion) else { continue }
             commit.deleted.append((position, rows.remove(at: position)))

@@ -119,4 +119,25 @@ struct FixReaderTests {
         #expect(record.unreadableRows.count == expected)
         #expect(record.unreadableRows.first?.place == "store row 1")
     }
+
+    @Test("a team's reader of FixRecorder's rows reads the stored fixes read in place")
+    func teamReaderMatchesRowsReadInPlace() {
+        let plain = MatrixRuns.record(.session, .memoryKill)
+        let reader = FixReader { row in row.fix }
+        let record = RunRecord(
+            configuration: plain.configuration, launchRules: plain.launchRules,
+            actions: plain.actions, horizon: plain.horizon, outcome: plain.outcome,
+            log: plain.log, storedRows: plain.storedRows, server: plain.server,
+            trace: plain.trace, digest: plain.digest, engines: plain.engines,
+            engineEvents: plain.engineEvents, reader: reader)
+        func fields(_ stored: StoredFix) -> String {
+            "\(stored.rowIndex.map(String.init) ?? "-") \(stored.fix) "
+                + "\(stored.generation.map(String.init) ?? "-") "
+                + "\(stored.durableAt.map { "\($0)" } ?? "-") \(stored.deletion == nil)"
+        }
+        #expect(plain.storedFixes.count > 100)
+        #expect(record.storedFixes.map(fields) == plain.storedFixes.map(fields))
+        #expect(plain.storedFixes.allSatisfy { $0.generation != nil && $0.durableAt != nil })
+        #expect(Set(plain.storedFixes.compactMap(\.generation)).count > 1, "two processes stored")
+    }
 }
