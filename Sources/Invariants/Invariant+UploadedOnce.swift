@@ -67,6 +67,19 @@ struct UploadedOnce {
     }
 
     private func duplicates() -> [Violation] {
+        // Fixes accepted in strictly increasing time are all distinct (one fix, one instant):
+        // the usual uploader's, checked without a table of every fix.
+        var previous: Instant?
+        var increasing = true
+        forEachAcceptedFix { fix in
+            if let previous, previous >= fix.instant {
+                increasing = false
+                return false
+            }
+            previous = fix.instant
+            return true
+        }
+        if increasing { return [] }
         // The stored fixes, counted only once a fix is accepted a second time (rare): most
         // runs never need them.
         var storedCounts: FixCounts?
@@ -187,9 +200,11 @@ struct UploadedOnce {
         let processes = record.processes
         // Only a network that fails by chance excuses anything with it (below).
         let lastBegin = record.policy.networkFailurePercent > 0 ? lastRequestBegun() : nil
-        var accepted = acceptedFixes()
+        let stored = record.storedFixes
+        var (paired, accepted) = acceptedPastStoredOrder()
         var missing: [(StoredFix, ProcessSpan)] = []
-        for row in record.storedFixes where !accepted.take(row.fix) {
+        for index in stored.indices[paired...] where !accepted.take(stored.fix(at: index)) {
+            let row = stored[index]
             // A deleted row, accepted or not, is clause 3's: it is not for the uploader to send.
             guard row.deletion == nil else { continue }
             let from = max(row.durableAt ?? record.horizon, upSince)
@@ -214,12 +229,12 @@ struct UploadedOnce {
             missing.append((row, runner))
         }
         guard let (first, runner) = missing.first else { return [] }
-        let stored = first.durableAt.map { " (stored at \(TimeText.clock($0)))" } ?? ""
+        let storedAt = first.durableAt.map { " (stored at \(TimeText.clock($0)))" } ?? ""
         let count = missing.count == 1 ? "fix" : "\(missing.count) stored fixes, the first"
         return [
             Violation(
                 invariant: Self.name, instant: first.durableAt ?? record.horizon,
-                explanation: "\(count) at \(TimeText.clock(first.fix.instant))\(stored), never "
+                explanation: "\(count) at \(TimeText.clock(first.fix.instant))\(storedAt), never "
                     + "reached the server, though the network was up from "
                     + "\(TimeText.clock(upSince)) to the horizon "
                     + "\(TimeText.clock(record.horizon)) and process \(runner.generation) ran "
@@ -240,6 +255,43 @@ struct UploadedOnce {
             }
         }
         return accepted
+    }
+
+    /// The fixes the server accepted, paired with the stored fixes in order while the two
+    /// agree (`paired`, the length of that common start), and the rest counted (`rest`).
+    /// Taking each stored fix after the common start from `rest` finds the same fixes missing
+    /// as taking every one from all the accepted fixes (`acceptedFixes()`): each pair is one
+    /// occurrence of one fix on both sides. An uploader that sends its rows in the order it
+    /// stored them pairs nearly all of them, without a table: a week's drive counted 600,000
+    /// fixes into 37 MB of table to find none missing.
+    private func acceptedPastStoredOrder() -> (paired: Int, rest: FixCounts) {
+        let stored = record.storedFixes
+        var paired = 0
+        var diverged = false
+        var rest = FixCounts(capacity: 0)
+        forEachAcceptedFix { fix in
+            if !diverged, paired < stored.count, FixKey(fix) == FixKey(stored.fix(at: paired)) {
+                paired += 1
+            } else {
+                diverged = true
+                rest.add(fix)
+            }
+            return true
+        }
+        return (paired, rest)
+    }
+
+    /// Calls `body` with every fix the server accepted, in the order it accepted them (rows
+    /// that hold none skipped), until it returns false; read batch by batch in place.
+    private func forEachAcceptedFix(_ body: (Fix) -> Bool) {
+        let batches = record.server.acceptedBatches
+        for batchIndex in batches.indices {
+            let rows = batches[batchIndex].rows
+            for rowIndex in rows.indices {
+                guard let fix = record.fix(in: rows[rowIndex]) else { continue }
+                if !body(fix) { return }
+            }
+        }
     }
 
     /// When the last upload request began (the network's `begin` timer), if any did.

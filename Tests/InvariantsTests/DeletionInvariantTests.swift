@@ -1,12 +1,13 @@
 // `uploaded-once` about deletions and duplicates: a fix row deleted and never accepted by the
 // server is a loss named with its deletion and process; one the server accepted, before or
 // after its deletion, is no violation of any invariant; a retry stored twice (a server that
-// stores every request) is a duplicate.
+// stores every request) is a duplicate. And the server's rows are read in any order.
 import Engines
 import Invariants
 import Simulation
 import Testing
-import World
+
+@testable import World
 
 @Suite("Deletions and duplicates (uploaded-once)")
 struct DeletionInvariantTests {
@@ -166,4 +167,58 @@ struct DeletionInvariantTests {
         #expect(storedTwice > 0, "some retry was stored twice by the server")
     }
 
+}
+
+@Suite("uploaded-once reads the server in any order")
+struct UploadOrderTests {
+    /// `plain` with its server replaced by one that accepted `batches`, each at its instant.
+    static func record(_ plain: RunRecord, _ batches: [AcceptedBatch]) -> RunRecord {
+        var server = UploadServer(deduplication: .storesEveryRequest)
+        for batch in batches {
+            _ = server.accept(
+                UploadBatch(key: batch.key, rows: batch.rows), at: batch.instant)
+        }
+        return RunRecord(
+            configuration: plain.configuration, launchRules: plain.launchRules,
+            actions: plain.actions, horizon: plain.horizon, outcome: plain.outcome,
+            log: plain.log, storedRows: plain.storedRows, server: server, trace: plain.trace,
+            digest: plain.digest, engines: plain.engines, engineEvents: plain.engineEvents)
+    }
+
+    static func explanations(_ record: RunRecord) -> [String] {
+        Invariant.uploadedOnce().check(record).map(\.explanation)
+    }
+
+    @Test("rows out of order hold; one left out is missing; a batch sent again is a duplicate")
+    func reversedServer() throws {
+        let plain = MatrixRuns.record(.session, .backgrounded)
+        #expect(Self.explanations(plain).isEmpty)
+        let batches = plain.server.acceptedBatches
+        try #require(batches.count >= 3)
+        // Newest batch first, each batch's rows newest first: no fix in stored order.
+        var reversed = batches.reversed().map { batch in
+            AcceptedBatch(key: batch.key, rows: batch.rows.reversed(), instant: batch.instant)
+        }
+        #expect(Self.explanations(Self.record(plain, reversed)).isEmpty)
+        // In order but for the oldest batch, sent last: the rows agree from the second batch.
+        let oldestLast = Array(batches.dropFirst()) + [batches[0]]
+        #expect(Self.explanations(Self.record(plain, oldestLast)).isEmpty)
+
+        var oneLeftOut = reversed
+        let dropped = try #require(oneLeftOut[oneLeftOut.count - 1].rows.popLast()?.fix)
+        let missing = Self.explanations(Self.record(plain, oneLeftOut))
+        #expect(missing.count == 1)
+        #expect(
+            missing.first?.hasPrefix("fix at \(TimeText.clock(dropped.instant))") == true,
+            "\(missing)")
+
+        let again = reversed[reversed.count / 2]
+        reversed.append(
+            AcceptedBatch(
+                key: UploadBatchKey(firstRowIndex: 999_999, rowCount: again.rows.count),
+                rows: again.rows, instant: plain.horizon))
+        let duplicates = Self.explanations(Self.record(plain, reversed))
+        #expect(duplicates.count == again.rows.compactMap(\.fix).count, "\(duplicates)")
+        #expect(duplicates.allSatisfy { $0.contains("accepted by the server a second time") })
+    }
 }
