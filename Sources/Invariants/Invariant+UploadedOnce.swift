@@ -147,7 +147,9 @@ struct UploadedOnce {
         var groups: [(deletion: RowDeletion, lost: [StoredFix])] = []
         // Fixes still on the disk in a row not deleted: a row deleted and written again (a
         // store has no update) lost nothing.
-        var kept = FixCounts(record.storedFixes.lazy.filter { $0.deletion == nil }.map(\.fix))
+        // Sized for every stored fix (a lazy filter counts none ahead).
+        var kept = FixCounts(capacity: record.storedFixes.count)
+        for stored in record.storedFixes where stored.deletion == nil { kept.add(stored.fix) }
         for stored in deleted {
             guard let deletion = stored.deletion, accepted.count(of: stored.fix) == 0,
                 !kept.take(stored.fix)
@@ -273,7 +275,12 @@ struct UploadedOnce {
             if !diverged, paired < stored.count, FixKey(fix) == FixKey(stored.fix(at: paired)) {
                 paired += 1
             } else {
-                diverged = true
+                if !diverged {
+                    // Sized once for every accepted row left, as the full count was.
+                    let rows = record.server.acceptedBatches.reduce(0) { $0 + $1.rows.count }
+                    rest = FixCounts(capacity: rows - paired)
+                    diverged = true
+                }
                 rest.add(fix)
             }
             return true
