@@ -87,8 +87,7 @@ struct UploadedOnce {
         // One table sized once for every row (no rehash as it fills): per fix, the index of the
         // first batch that held it (read only for a violation) and how many times the server
         // accepted it. One probe per row.
-        let rowCount = batches.reduce(0) { $0 + $1.rows.count }
-        var accepted = FixTable<(firstBatch: Int32, count: Int32)>(capacity: rowCount)
+        var accepted = FixTable<(firstBatch: Int32, count: Int32)>(capacity: acceptedRowCount)
         var found: [Violation] = []
         for (batchIndex, batch) in batches.enumerated() {
             for row in batch.rows {
@@ -247,16 +246,17 @@ struct UploadedOnce {
     /// Every fix the server accepted, counted: `server.acceptedRows` read batch by batch in
     /// place, without building that array of every row first.
     private func acceptedFixes() -> FixCounts {
-        let batches = record.server.acceptedBatches
-        var accepted = FixCounts(capacity: batches.reduce(0) { $0 + $1.rows.count })
-        for batchIndex in batches.indices {
-            let rows = batches[batchIndex].rows
-            for rowIndex in rows.indices {
-                guard let fix = record.fix(in: rows[rowIndex]) else { continue }
-                accepted.add(fix)
-            }
+        var accepted = FixCounts(capacity: acceptedRowCount)
+        forEachAcceptedFix { fix in
+            accepted.add(fix)
+            return true
         }
         return accepted
+    }
+
+    /// Rows in the batches the server accepted, with a fix or not: a size for their tables.
+    private var acceptedRowCount: Int {
+        record.server.acceptedBatches.reduce(0) { $0 + $1.rows.count }
     }
 
     /// The fixes the server accepted, paired with the stored fixes in order while the two
@@ -277,8 +277,7 @@ struct UploadedOnce {
             } else {
                 if !diverged {
                     // Sized once for every accepted row left, as the full count was.
-                    let rows = record.server.acceptedBatches.reduce(0) { $0 + $1.rows.count }
-                    rest = FixCounts(capacity: rows - paired)
+                    rest = FixCounts(capacity: acceptedRowCount - paired)
                     diverged = true
                 }
                 rest.add(fix)

@@ -26,6 +26,18 @@ public struct TraceDigest: Sendable {
         case requests([AppRequest], generation: Int)
         /// `WorldMessage.processChanged`.
         case processChanged(ProcessState, generation: Int, cause: TerminationCause?)
+
+        /// The kept case of `message`; nil for any other.
+        init?(_ message: WorldMessage) {
+            switch message {
+            case .requests(let batch, let generation):
+                self = .requests(batch, generation: generation)
+            case .processChanged(let state, let generation, let cause):
+                self = .processChanged(state, generation: generation, cause: cause)
+            default:
+                return nil
+            }
+        }
     }
 
     /// A delivery at an instant before the delivery that preceded it (the kernel rules it out;
@@ -88,19 +100,10 @@ public struct TraceDigest: Sendable {
         // The case alone first, which reads it in place; a payload is bound (copied) only for
         // the deliveries counted by it.
         switch message {
-        case .requests(let batch, let generation):
-            if actor.index == WorldActors.daemonIndex {
+        case .processChanged, .requests:
+            if actor.index == WorldActors.daemonIndex, let kept = DaemonMessage(message) {
                 daemonRecords.appendGrowingGently(
-                    DaemonRecord(
-                        traceIndex: index, instant: instant,
-                        message: .requests(batch, generation: generation)))
-            }
-        case .processChanged(let state, let generation, let cause):
-            if actor.index == WorldActors.daemonIndex {
-                daemonRecords.appendGrowingGently(
-                    DaemonRecord(
-                        traceIndex: index, instant: instant,
-                        message: .processChanged(state, generation: generation, cause: cause)))
+                    DaemonRecord(traceIndex: index, instant: instant, message: kept))
             }
         case .daemonTimer(.fix):
             if actor.index == WorldActors.daemonIndex { gnssEpochs += 1 }
