@@ -30,7 +30,7 @@ struct GuidedFuzzTests {
             for jobs in 1...2 {
                 var settings = FuzzSettings(engine: engine)
                 settings.seed = 5
-                settings.caseCount = 2 * Fuzzer.guidedBatchSize + 20
+                settings.caseCount = Fuzzer.guidedBatchSize + 20
                 settings.isGuided = true
                 settings.jobCount = jobs
                 settings.shrinkEvaluationMax = 100

@@ -83,13 +83,13 @@ struct ExampleTrackerTests {
     )
     func fuzzed() {
         #expect(Self.invariants.count == Invariant.builtIn.count - 1)
-        // 100 cases here; .ci/run sets LIFELINE_CASES=300.
+        // 40 cases here; .ci/run sets LIFELINE_CASES=200.
         let report = fuzzLifecycle(
-            of: .custom(delegateTracker), checking: Self.invariants, seed: 1, cases: 100)
+            of: .custom(delegateTracker), checking: Self.invariants, seed: 1, cases: 40)
         #expect(report?.failure == nil)
         let budget =
             Foundation.ProcessInfo.processInfo.environment["LIFELINE_CASES"].flatMap(Int.init)
-            ?? 100
+            ?? 40
         #expect(report?.cases == budget, "every case of the budget ran")
     }
 }

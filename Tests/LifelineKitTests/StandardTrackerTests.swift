@@ -158,11 +158,11 @@ struct StandardTrackerTests {
 
     @Test("fuzzed over generated lifecycles, standard-kit holds every built-in invariant")
     func fuzzed() {
-        // 100 cases here; .ci/run sets LIFELINE_CASES=300.
-        let report = fuzzLifecycle(of: .custom(.standardKit), seed: 1, cases: 100)
+        // 40 cases here; .ci/run sets LIFELINE_CASES=200.
+        let report = fuzzLifecycle(of: .custom(.standardKit), seed: 1, cases: 40)
         #expect(report?.failure == nil)
         let budget =
-            ProcessInfo.processInfo.environment["LIFELINE_CASES"].flatMap(Int.init) ?? 100
+            ProcessInfo.processInfo.environment["LIFELINE_CASES"].flatMap(Int.init) ?? 40
         #expect(report?.cases == budget, "every case of the budget ran")
     }
 
