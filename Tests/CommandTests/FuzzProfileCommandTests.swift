@@ -8,7 +8,7 @@ struct FuzzProfileCommandTests {
     static func summary(_ extra: [String], corpus: String) -> (code: Int32, text: String) {
         let result = runTool(
             [
-                "fuzz", "--engine", "standard", "--cases", "40", "--jobs", "1", "--json",
+                "fuzz", "--engine", "standard", "--cases", "15", "--jobs", "1", "--json",
                 "--corpus", corpus,
             ] + extra)
         let text = result.standard.replacingOccurrences(

@@ -56,6 +56,10 @@ struct ExplanationTextTests {
         let engine = EngineChoice.mutant(.sessionFromBackground)
         var settings = FuzzSettings(engine: engine)
         settings.caseCount = 300
+        // Budgets of tens of runs, not the default thousands: the test compares two
+        // explanations of whatever the shrinker left, not their depth.
+        settings.shrinkEvaluationMax = 40
+        settings.explainRunMax = 60
         let failure = try #require(try Fuzzer.fuzz(settings).failure)
         let invariant = try #require(settings.invariants.first { $0.name == failure.invariant })
         let explanation = try #require(failure.explanation)

@@ -22,11 +22,12 @@ struct ParallelFuzzTests {
         return settings
     }
 
-    @Test("the report is the same on 1, 2 and 3 workers: the failure of the lowest case index")
+    @Test("the report is the same on 1 and 3 workers: the failure of the lowest case index")
     func sameReportForAnyJobCount() throws {
+        // Two workers: GuidedFuzzTests and the command-line tests (.ci/run: across processes).
         for seed in [3, 4] as [UInt64] {
             var reports: [FuzzReport] = []
-            for jobs in 1...3 {
+            for jobs in [1, 3] {
                 var settings = Self.mutantSettings(seed: seed)
                 settings.jobCount = jobs
                 reports.append(try Fuzzer.fuzz(settings))

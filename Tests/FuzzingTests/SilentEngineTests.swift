@@ -51,7 +51,7 @@ struct SilentEngineTests {
         arguments: EngineChoice.all)
     func sameVerdicts(_ engine: EngineChoice) throws {
         let seed: UInt64 = 1
-        for index in 0..<12 {
+        for index in 0..<8 {
             let scenario = Self.scenario(engine, seed: seed, index: index)
             let narrating = try Self.violations(scenario, silenced: false)
             let silent = try Self.violations(scenario, silenced: true)

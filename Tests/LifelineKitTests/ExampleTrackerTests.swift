@@ -83,7 +83,7 @@ struct ExampleTrackerTests {
     )
     func fuzzed() {
         #expect(Self.invariants.count == Invariant.builtIn.count - 1)
-        // 40 cases here; .ci/run sets LIFELINE_CASES=200.
+        // 40 cases here; .ci/run sets LIFELINE_CASES=150.
         let report = fuzzLifecycle(
             of: .custom(delegateTracker), checking: Self.invariants, seed: 1, cases: 40)
         #expect(report?.failure == nil)

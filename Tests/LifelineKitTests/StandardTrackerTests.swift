@@ -158,7 +158,7 @@ struct StandardTrackerTests {
 
     @Test("fuzzed over generated lifecycles, standard-kit holds every built-in invariant")
     func fuzzed() {
-        // 40 cases here; .ci/run sets LIFELINE_CASES=200.
+        // 40 cases here; .ci/run sets LIFELINE_CASES=150.
         let report = fuzzLifecycle(of: .custom(.standardKit), seed: 1, cases: 40)
         #expect(report?.failure == nil)
         let budget =
