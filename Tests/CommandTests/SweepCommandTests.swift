@@ -67,10 +67,10 @@ struct SweepCommandTests {
         for other in [
             "probe-background", "probe-live-session", "location-runtime", "session", "standard",
         ] {
-            let rows = out.csv.dropFirst().filter { $0[1] == other }.map {
-                $0.dropFirst().map { $0 }
-            }
-            #expect(Set(rows.map { $0.dropFirst().joined(separator: ",") }).count == 1, "\(other)")
+            let rows: [[String]] = out.csv.dropFirst().filter { $0[1] == other }
+            let measured: Set<String> = Set(
+                rows.map { $0.dropFirst(2).joined(separator: ",") })
+            #expect(measured.count == 1, "\(other)")
         }
     }
 

@@ -99,10 +99,17 @@ struct ModelQuestionTests {
         let (_, record) = try Self.metrics(Self.rebootLateUnlock)
         let launches = record.processes.map { ($0.launchedAt, $0.launch.protectedDataAvailable) }
         #expect(launches.count == 3)
-        #expect(launches.map(\.0) == [.start, .start + .minutes(13), .start + .minutes(22)])
+        // Instants spelled with their type: as bare literals the expressions took seconds to
+        // type-check.
+        let launchInstants: [Instant] = [
+            .start, Instant.start + .minutes(13), Instant.start + .minutes(22),
+        ]
+        #expect(launches.map(\.0) == launchInstants)
         #expect(launches.map(\.1) == [true, false, true])
-        let resumed = record.storedFixes.first { $0.fix.instant > .start + .minutes(12) }
-        #expect(resumed?.fix.instant == .start + .minutes(22) + .seconds(1))
+        let afterBoot = Instant.start + .minutes(12)
+        let resumed = record.storedFixes.first { $0.fix.instant > afterBoot }
+        let resumedAt: Instant = Instant.start + .minutes(22) + .seconds(1)
+        #expect(resumed?.fix.instant == resumedAt)
         // Without the relaunch at the unlock, nothing brings the app back until the drive.
         let (_, before) = try Self.metrics(
             Self.rebootLateUnlock.replacingOccurrences(

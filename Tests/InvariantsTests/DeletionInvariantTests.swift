@@ -97,13 +97,12 @@ struct DeletionInvariantTests {
         let deletion = try #require(stored.deletion)
         #expect(first.invariant == "uploaded-once")
         #expect(first.instant == deletion.instant)
-        #expect(
-            first.explanation.hasPrefix(
-                "fix at \(TimeText.clock(stored.fix.instant)) (stored at "
-                    + "\(TimeText.clock(stored.durableAt ?? .start))) was deleted from the store by "
-                    + "process \(deletion.generation) (\(deletion.commit), durable at "
-                    + "\(TimeText.clock(deletion.instant))) and never accepted by the server"),
-            "\(first.explanation)")
+        let storedAt: String = TimeText.clock(stored.durableAt ?? .start)
+        let expected: String =
+            "fix at \(TimeText.clock(stored.fix.instant)) (stored at \(storedAt)) was deleted "
+            + "from the store by process \(deletion.generation) (\(deletion.commit), durable at "
+            + "\(TimeText.clock(deletion.instant))) and never accepted by the server"
+        #expect(first.explanation.hasPrefix(expected), "\(first.explanation)")
         // It is reported once, as a deletion: not also as never uploaded, nor by another rule.
         #expect(!violations.contains { $0.explanation.contains("never reached the server") })
         #expect(Invariant.noFixLostAfterRestore().check(record).isEmpty)

@@ -87,7 +87,8 @@ struct ScenarioRunTests {
         let kills = run.world.log.filter {
             if case .killed = $0.kind { true } else { false }
         }
-        #expect(kills.map(\.instant) == [.start + .minutes(2)])
+        let killedAt: Instant = .start + .minutes(2)
+        #expect(kills.map(\.instant) == [killedAt])
         #expect(kills.map(\.description).allSatisfy { $0.contains("killed (force-quit)") })
         let launches = run.world.log.filter {
             if case .launch = $0.kind { true } else { false }

@@ -155,7 +155,8 @@ struct BackgroundTransferRuleTests {
             route: parked, until: 120,
             actions: [(0, .networkDown), (0, .open), (2, .leave), (30, .networkUp)]
         ) { TransferEngine() }
-        #expect(world.server.acceptedBatches.map(\.instant) == [.start + .seconds(40)])
+        let acceptedAt: Instant = .start + .seconds(40)
+        #expect(world.server.acceptedBatches.map(\.instant) == [acceptedAt])
     }
 
     @Test(
@@ -175,7 +176,8 @@ struct BackgroundTransferRuleTests {
         let world = runWorld(route: parked, until: 1_200, actions: openAndLeave) {
             TransferEngine(options: BackgroundTransferOptions(isDiscretionary: true))
         }
-        #expect(world.server.acceptedBatches.map(\.instant) == [.start + .seconds(910)])
+        let acceptedAt: Instant = .start + .seconds(910)
+        #expect(world.server.acceptedBatches.map(\.instant) == [acceptedAt])
     }
 
     @Test(

@@ -200,7 +200,8 @@ struct LocationManagerTests {
         }
         #expect(pausedAt.count == 1)
         let paused = try #require(pausedAt.first)
-        #expect(paused > 60 + 15 * 60 - 1 && paused < 1_200, "15 min after stopping")
+        let stillFor: Double = 60 + 15 * 60 - 1
+        #expect(paused > stillFor && paused < 1_200, "15 min after stopping")
         #expect(resumedAt.map { $0.rounded() } == [1_200])
         let fixes = world.fixSeconds
         #expect(!fixes.contains { $0 > paused && $0 < 1_200 }, "no fix while paused")
@@ -334,7 +335,8 @@ struct LocationManagerTests {
         ) {
             ScriptedEngine { _, services in services.startUpdatingLocation(services.makeManager()) }
         }
-        #expect(world.fixSeconds.last! < 60 + 15 * 60 + 1, "paused all the same")
+        let pausedBy: Double = 60 + 15 * 60 + 1
+        #expect(world.fixSeconds.last! < pausedBy, "paused all the same")
         #expect(
             world.seconds {
                 if case .locationUpdatesPaused = $0.kind { true } else { false }

@@ -142,7 +142,8 @@ struct LocationServiceRuleTests {
             ScriptedEngine { _, services in services.startUpdatingLocation(services.makeManager()) }
         }
         let fixes = world.fixSeconds
-        #expect(fixes.last! < 60 + 15 * 60 + 1, "paused 15 min after stopping")
+        let pausedBy: Double = 60 + 15 * 60 + 1
+        #expect(fixes.last! < pausedBy, "paused 15 min after stopping")
         #expect(!fixes.contains { $0 > 1_300 }, "not resumed by movement")
     }
 
