@@ -63,7 +63,7 @@ struct GuidedFuzzTests {
         #expect(
             try report(guided: true, cases: batch).distinctTransitions
                 == report(guided: false, cases: batch).distinctTransitions)
-        // Two batches here, the second made from the pool; three with LIFELINE_CASES (.ci/run).
+        // Two batches here, the second made from the pool; three with LIFELINE_CASES set.
         let batches = ProcessInfo.processInfo.environment["LIFELINE_CASES"] == nil ? 2 : 3
         #expect(
             try report(guided: true, cases: batches * batch).distinctTransitions
