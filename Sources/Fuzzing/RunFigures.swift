@@ -41,7 +41,7 @@ public struct RunFigures: Sendable, Equatable {
         fixesProduced = metrics.fixesProduced
         fixesDelivered = metrics.fixesDelivered
         fixesStored = metrics.fixesStored
-        let instants = record.storedFixes.map(\.fix.instant)
+        let instants = record.storedFixes.fixInstants
         gapCount = max(0, instants.count - 1)
         if let first = instants.min(), let last = instants.max() { gapSpan = last - first }
         longestGap = metrics.longestGap

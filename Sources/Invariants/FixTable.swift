@@ -61,7 +61,7 @@ struct FixTable<Value> {
         }
         let entry = entries.count
         entries.append((key, value))
-        slots[found.slot] = UInt64(entry + 1) << 32 | UInt64(Self.tag(found.mix))
+        slots[found.slot] = Self.slot(naming: entry, mix: found.mix)
         return (entry, true)
     }
 
@@ -100,8 +100,13 @@ struct FixTable<Value> {
             let mix = Self.mix(entries[index].key)
             var slot = Int(truncatingIfNeeded: mix) & mask
             while slots[slot] != 0 { slot = (slot + 1) & mask }
-            slots[slot] = UInt64(index + 1) << 32 | UInt64(Self.tag(mix))
+            slots[slot] = Self.slot(naming: index, mix: mix)
         }
+    }
+
+    /// The slot that names `entries[entry]`, whose key mixes to `mix`.
+    private static func slot(naming entry: Int, mix: UInt64) -> UInt64 {
+        UInt64(entry + 1) << 32 | UInt64(tag(mix))
     }
 
     /// The bits of `mix` a slot keeps: the high half, which the home slot does not use (a

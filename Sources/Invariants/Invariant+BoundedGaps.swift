@@ -64,7 +64,7 @@ struct BoundedGaps {
             policy: record.policy, speedMetersPerSecond: speed,
             recordingInterval: max(recordingInterval, record.policy.reducedAccuracyUpdateInterval))
         let wantedTime = WantedTime(record: record)
-        let fixes = record.storedFixes.map(\.fix.instant).sorted()
+        let fixes = record.storedFixes.fixInstants.sorted()
         let points = [Instant.start] + fixes + [record.horizon]
         var found: [Violation] = []
         for (from, to) in zip(points, points.dropFirst()) where from < to {

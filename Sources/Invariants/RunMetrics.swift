@@ -41,7 +41,7 @@ public struct RunMetrics: Sendable, Equatable {
         }
         fixesStored = record.storedRows.count { $0.fix != nil }
         fixesUploaded = record.server.acceptedRows.count { $0.fix != nil }
-        let instants = record.storedFixes.map(\.fix.instant).sorted()
+        let instants = record.storedFixes.fixInstants.sorted()
         let gaps = zip(instants, instants.dropFirst()).map { $1 - $0 }
         longestGap = gaps.max() ?? .zero
         meanGap =

@@ -50,10 +50,10 @@ public struct StoredFixes: RandomAccessCollection, Sendable {
     /// The rows on disk at the end (`RunRecord.storedRows`).
     private let rows: [StoredRow]
     /// Every fix, by position, unless each is its row's `fix` (`readsRowFix`).
-    private var fixes: [Fix] = []
+    private var keptFixes: [Fix] = []
     /// Every row's deletion, by position, when any row was deleted; empty otherwise.
     private var deletions: [RowDeletion?] = []
-    /// Whether each fix is read as `rows[rowIndex].fix`, not kept in `fixes`.
+    /// Whether each fix is read as `rows[rowIndex].fix`, not kept in `keptFixes`.
     private let readsRowFix: Bool
 
     /// No fix yet, over `rows`; `readsRowFix` when every fix appended will be its row's `fix`
@@ -63,7 +63,7 @@ public struct StoredFixes: RandomAccessCollection, Sendable {
         self.rows = rows
         self.readsRowFix = readsRowFix
         owners.reserveCapacity(capacity)
-        if !readsRowFix { fixes.reserveCapacity(capacity) }
+        if !readsRowFix { keptFixes.reserveCapacity(capacity) }
     }
 
     /// Adds the next stored fix.
@@ -77,7 +77,7 @@ public struct StoredFixes: RandomAccessCollection, Sendable {
                 rowIndex: rowIndex.map { Int32(clamping: $0) } ?? -1,
                 generation: generation.map { Int32(clamping: $0) } ?? Owner.unknown,
                 durableAt: durableAt?.nanosecondsSinceStart ?? -1))
-        if !readsRowFix { fixes.append(fix) }
+        if !readsRowFix { keptFixes.append(fix) }
         if deletion != nil, deletions.count < owners.count - 1 {
             // The first deletion: every fix before it was not deleted.
             deletions = Array(repeating: nil, count: owners.count - 1)
@@ -101,8 +101,18 @@ public struct StoredFixes: RandomAccessCollection, Sendable {
 
     /// The fix at `position`, without the rest of its `StoredFix`.
     public func fix(at position: Int) -> Fix {
-        guard readsRowFix else { return fixes[position] }
+        guard readsRowFix else { return keptFixes[position] }
         // `append` took only rows on disk holding a fix.
         return rows[Int(owners[position].rowIndex)].fix!
+    }
+
+    /// When each stored fix was taken, in order: what the gap readers take, read as `fix(at:)`
+    /// reads a fix, without making each whole `StoredFix` (its owner decoded, its deletion
+    /// looked up).
+    package var fixInstants: [Instant] {
+        var instants: [Instant] = []
+        instants.reserveCapacity(count)
+        for position in indices { instants.append(fix(at: position).instant) }
+        return instants
     }
 }

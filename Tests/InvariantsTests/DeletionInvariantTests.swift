@@ -177,11 +177,7 @@ struct UploadOrderTests {
             _ = server.accept(
                 UploadBatch(key: batch.key, rows: batch.rows), at: batch.instant)
         }
-        return RunRecord(
-            configuration: plain.configuration, launchRules: plain.launchRules,
-            actions: plain.actions, horizon: plain.horizon, outcome: plain.outcome,
-            log: plain.log, storedRows: plain.storedRows, server: server, trace: plain.trace,
-            digest: plain.digest, engines: plain.engines, engineEvents: plain.engineEvents)
+        return plain.replacing(server: server)
     }
 
     static func explanations(_ record: RunRecord) -> [String] {

@@ -48,3 +48,17 @@ enum MatrixRuns {
             engine: make ?? { engine.make(startOnBoot: startOnBoot) })
     }
 }
+
+extension RunRecord {
+    /// This record with its log, server or reader replaced, every other part shared: a run
+    /// edited after the fact.
+    func replacing(
+        log: AppLog? = nil, server: UploadServer? = nil, reader: FixReader? = nil
+    ) -> RunRecord {
+        RunRecord(
+            configuration: configuration, launchRules: launchRules, actions: actions,
+            horizon: horizon, outcome: outcome, log: log ?? self.log, storedRows: storedRows,
+            server: server ?? self.server, trace: trace, digest: digest, engines: engines,
+            engineEvents: engineEvents, reader: reader ?? self.reader, trackingStart: trackingStart)
+    }
+}

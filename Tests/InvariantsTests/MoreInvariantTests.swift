@@ -12,13 +12,7 @@ struct MoreInvariantTests {
 
     /// `record` with its log replaced.
     func edited(_ record: RunRecord, log: [AppLogEntry]) -> RunRecord {
-        RunRecord(
-            configuration: record.configuration, launchRules: record.launchRules,
-            actions: record.actions, horizon: record.horizon, outcome: record.outcome,
-            log: AppLog(log),
-            storedRows: record.storedRows, server: record.server, trace: record.trace,
-            digest: record.digest,
-            engines: record.engines, engineEvents: record.engineEvents)
+        record.replacing(log: AppLog(log))
     }
 
     @Test("causality: an item handed to a suspended process, and a log running backwards")
@@ -107,13 +101,7 @@ struct FixReaderTests {
         #expect(!plain.storedFixes.isEmpty)
         #expect(plain.unreadableRows.isEmpty, "FixRecorder's rows read with its own reader")
         let reader = FixReader { _ in throw Unreadable() }
-        let record = RunRecord(
-            configuration: plain.configuration, launchRules: plain.launchRules,
-            actions: plain.actions, horizon: plain.horizon, outcome: plain.outcome,
-            log: plain.log, storedRows: plain.storedRows, server: plain.server,
-            trace: plain.trace, digest: plain.digest, engines: plain.engines,
-            engineEvents: plain.engineEvents,
-            reader: reader)
+        let record = plain.replacing(reader: reader)
         #expect(record.storedFixes.isEmpty, "no row yields a fix")
         let expected = plain.storedRows.count + plain.server.acceptedRows.count
         #expect(record.unreadableRows.count == expected)
@@ -124,12 +112,7 @@ struct FixReaderTests {
     func teamReaderMatchesRowsReadInPlace() {
         let plain = MatrixRuns.record(.session, .memoryKill)
         let reader = FixReader { row in row.fix }
-        let record = RunRecord(
-            configuration: plain.configuration, launchRules: plain.launchRules,
-            actions: plain.actions, horizon: plain.horizon, outcome: plain.outcome,
-            log: plain.log, storedRows: plain.storedRows, server: plain.server,
-            trace: plain.trace, digest: plain.digest, engines: plain.engines,
-            engineEvents: plain.engineEvents, reader: reader)
+        let record = plain.replacing(reader: reader)
         func fields(_ stored: StoredFix) -> String {
             "\(stored.rowIndex.map(String.init) ?? "-") \(stored.fix) "
                 + "\(stored.generation.map(String.init) ?? "-") "
