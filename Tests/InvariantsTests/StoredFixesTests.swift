@@ -46,8 +46,10 @@ struct StoredFixesTests {
     func readsRows() {
         let rows = (0..<3).map { StoredRow(key: "fix", fix: FixTableTests.fix($0 * 10)) }
         var fixes = StoredFixes(rows: rows, readsRowFix: true, capacity: 2)
-        fixes.append(rowIndex: 2, fix: rows[2].fix!, generation: 1, durableAt: .start)
-        fixes.append(rowIndex: 0, fix: rows[0].fix!, generation: 1, durableAt: .start)
+        // Handed other fixes than the rows hold: what reads back is the rows', so the fixes
+        // were read in place, not kept.
+        fixes.append(rowIndex: 2, fix: FixTableTests.fix(7), generation: 1, durableAt: .start)
+        fixes.append(rowIndex: 0, fix: FixTableTests.fix(8), generation: 1, durableAt: .start)
         #expect(fixes.map(\.fix) == [FixTableTests.fix(20), FixTableTests.fix(0)])
         #expect(fixes.map(\.rowIndex) == [2, 0])
     }
