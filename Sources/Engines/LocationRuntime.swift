@@ -39,6 +39,9 @@ public final class LocationRuntime: RecordingEngine {
     public private(set) var features = LocationFeatures()
     /// Every event told so far by this process's runtime, in order.
     public private(set) var events: [TrackingEvent] = []
+    /// Whether `events` keeps what this engine tells (`EngineNarration`); `onEvent` hears it
+    /// either way.
+    private let narrates = EngineNarration.isKept
     /// Called with each event as it is told.
     public var onEvent: ((TrackingEvent) -> Void)?
     /// The host app's code at each foreground (a foreground launch, or a return), after the
@@ -284,7 +287,7 @@ public final class LocationRuntime: RecordingEngine {
     }
 
     private func tell(_ event: TrackingEvent) {
-        events.appendGrowingGently(event)
+        if narrates { events.appendGrowingGently(event) }
         onEvent?(event)
     }
 

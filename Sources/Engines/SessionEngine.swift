@@ -76,6 +76,8 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     // module may reach it), a private one statically, as long as no call runs inside an
     // access to it (the events are appended moved out and back, `tell`).
     private var told: [TrackingEvent] = []
+    /// Whether `told` keeps what this engine tells (`EngineNarration`).
+    private let narrates = EngineNarration.isKept
     private var liveStream: LiveUpdatesID?
     private var regionManager: LocationManager?
     private var wakeCenter: Coordinate?
@@ -151,6 +153,7 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
 
     /// Appends to the events moved out and back: no call runs inside an access to them.
     private func tell(_ event: TrackingEvent) {
+        guard narrates else { return }
         var moved: [TrackingEvent] = []
         swap(&moved, &told)
         moved.appendGrowingGently(event)
@@ -158,6 +161,7 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     }
 
     private func tell(contentsOf newEvents: [TrackingEvent]) {
+        guard narrates else { return }
         var moved: [TrackingEvent] = []
         swap(&moved, &told)
         moved += newEvents

@@ -27,7 +27,7 @@ extension StandardEngine {
 
     func consider(_ fix: Fix, services: LocationServices) {
         guard let due = clock.due, fix.instant >= due else {
-            events.appendGrowingGently(.fixRejected(fix, reason: Self.notDue))
+            tell(.fixRejected(fix, reason: Self.notDue))
             return
         }
         // A warm-up timer that could not fire in time (R-D4): switch now.
@@ -36,7 +36,7 @@ extension StandardEngine {
             accept(fix, due: due, services: services)
             return
         }
-        events.appendGrowingGently(
+        tell(
             .fixRejected(
                 fix,
                 reason: "accuracy \(Int(fix.horizontalAccuracyMeters.rounded())) m worse than "
@@ -54,7 +54,7 @@ extension StandardEngine {
     /// the GPS until the warm-up (R-D4).
     private func accept(_ fix: Fix, due: Instant, services: LocationServices) {
         recorder.accept(fix, services: services)
-        events.appendGrowingGently(.fixAccepted(fix))
+        tell(.fixAccepted(fix))
         var next = due + settings.interval
         if !clock.anchored || next <= fix.instant { next = fix.instant + settings.interval }
         clock.due = next

@@ -76,7 +76,7 @@ extension StandardEngine: LocationManagerDelegate {
                 consider(fix, services: services)
             } else {
                 // A fix already on its way when tracking halted (a denial, a stop).
-                events.appendGrowingGently(.fixRejected(fix, reason: "not recording"))
+                tell(.fixRejected(fix, reason: "not recording"))
             }
         }
     }

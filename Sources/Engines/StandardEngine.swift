@@ -15,7 +15,9 @@ public final class StandardEngine: RecordingEngine {
     /// The settings this engine was made with.
     public let settings: Settings
     /// What this process's engine has told its host app, in order.
-    public internal(set) var events: [TrackingEvent] = []
+    public private(set) var events: [TrackingEvent] = []
+    /// Whether `events` keeps what this engine tells (`EngineNarration`).
+    private let narrates = EngineNarration.isKept
     /// The store, the uploader and the last accepted fix (shared with the other engines).
     public let recorder: FixRecorder
 
@@ -62,11 +64,11 @@ public final class StandardEngine: RecordingEngine {
         guard !enabled else { return }
         enabled = true
         TrackingRecord(services).isEnabled = true
-        events.append(.started)
+        tell(.started)
         if Self.permits(services.authorizationStatus) {
             begin(services: services)
         } else {
-            events.append(.permissionMissing(services.authorizationStatus))
+            tell(.permissionMissing(services.authorizationStatus))
             if services.authorizationStatus == .notDetermined {
                 manager?.requestAlwaysAuthorization()
             }
@@ -81,7 +83,7 @@ public final class StandardEngine: RecordingEngine {
         TrackingRecord(services).isEnabled = false
         halt(services: services)
         removeRegistrations()
-        events.append(.stopped)
+        tell(.stopped)
     }
 
     /// The user's switch in the host app: recorded for the host app
@@ -99,6 +101,17 @@ public final class StandardEngine: RecordingEngine {
             sessionEngineActive: recording)
     }
 
+    // MARK: - Narration
+
+    /// Tells the host app `event`, kept when narration is (`EngineNarration`).
+    func tell(_ event: TrackingEvent) {
+        if narrates { events.appendGrowingGently(event) }
+    }
+
+    func tell(contentsOf told: [TrackingEvent]) {
+        if narrates { events.appendGrowingGently(contentsOf: told) }
+    }
+
     // MARK: - Launch, unlock and lifecycle
 
     /// Any launch, foreground or background (R-D7): make the manager first, so the event that
@@ -112,7 +125,7 @@ public final class StandardEngine: RecordingEngine {
         self.manager = manager
         guard launch.protectedDataAvailable else {
             waitingForFirstUnlock = true
-            events.append(.waitingForFirstUnlock)
+            tell(.waitingForFirstUnlock)
             if launch.state == .background { holdUntilFirstUnlock() }
             return
         }
@@ -161,15 +174,15 @@ public final class StandardEngine: RecordingEngine {
     private func resumeAtLaunch(services: LocationServices) {
         let decision = TrackingRecord(services).applyAtLaunch(
             settings.launchRules, services: services)
-        events.append(contentsOf: decision.events)
+        tell(contentsOf: decision.events)
         enabled = decision.enabled
         if enabled {
             if Self.permits(services.authorizationStatus) {
                 begin(services: services)
-                events.append(.resumed(launchedIn: processState))
+                tell(.resumed(launchedIn: processState))
             } else {
                 halt(services: services)
-                events.append(.permissionMissing(services.authorizationStatus))
+                tell(.permissionMissing(services.authorizationStatus))
             }
         } else {
             halt(services: services)
@@ -189,10 +202,10 @@ public final class StandardEngine: RecordingEngine {
         let status = services.authorizationStatus
         if Self.permits(status) && !recording {
             begin(services: services)
-            events.append(.resumed(launchedIn: processState))
+            tell(.resumed(launchedIn: processState))
         } else if !Self.permits(status) && recording {
             halt(services: services)
-            events.append(.permissionMissing(status))
+            tell(.permissionMissing(status))
         }
     }
 

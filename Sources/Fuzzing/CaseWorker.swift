@@ -186,7 +186,7 @@ public final class CaseWorker {
                 if tail == 1 {
                     try runStreaming(scenario)
                 } else {
-                    _ = try scenario.record()
+                    _ = try scenario.record(keepsNarration: false)
                 }
             } catch {
                 say("error \(error)".replacingOccurrences(of: "\n", with: " ") + "\n")

@@ -107,7 +107,7 @@ public struct FuzzThroughput: Sendable {
         let generated = WallClock.seconds()
         var sample = Sample(valid: testCase.status == .valid, generateSeconds: generated - begun)
         guard sample.valid else { return sample }
-        guard let record = try? scenario.record() else {
+        guard let record = try? scenario.record(keepsNarration: false) else {
             sample.valid = false  // a scenario the world cannot make is not a case
             return sample
         }

@@ -24,7 +24,8 @@ enum ProcessStateCheck {
     /// Runs `scenario` (generated case `caseIndex`) twice; the failure when the two runs
     /// differ, nil when they agree or the scenario cannot be run.
     static func failure(_ scenario: Scenario, caseIndex: Int) -> FuzzFailure? {
-        guard let first = try? scenario.record(), let second = try? scenario.record(),
+        guard let first = try? scenario.record(keepsNarration: false),
+            let second = try? scenario.record(keepsNarration: false),
             let difference = difference(first, second)
         else { return nil }
         let violation = Violation(

@@ -8,16 +8,20 @@ import World
 extension Scenario {
     /// Runs the scenario to its horizon and records everything the invariants read: the log,
     /// the disk, the server, the trace's digest (and the full trace when `keepsTrace` is set,
-    /// for pictures and trace files) and every engine with its events.
+    /// for pictures and trace files) and every engine with its events (none from a built-in
+    /// engine when `keepsNarration` is false: `RunRecord.run(keepsNarration:)`).
     /// - Throws: what `makeWorld` throws (a bad policy, a bad GPX route).
-    public func record(keepsTrace: Bool = false) throws -> RunRecord {
-        try record(policy: try policy.makePolicy(), keepsTrace: keepsTrace)
+    public func record(keepsTrace: Bool = false, keepsNarration: Bool = true) throws -> RunRecord {
+        try record(
+            policy: try policy.makePolicy(), keepsTrace: keepsTrace, keepsNarration: keepsNarration)
     }
 
     /// The same, under `policy` instead of the scenario's own (`lifeline diff`, `lifeline
     /// sweep`): everything else as the scenario says.
     /// - Throws: `GPXError` for a bad GPX route.
-    public func record(policy: IOSPolicy, keepsTrace: Bool = false) throws -> RunRecord {
+    public func record(policy: IOSPolicy, keepsTrace: Bool = false, keepsNarration: Bool = true)
+        throws -> RunRecord
+    {
         let configuration = try worldConfiguration(policy: policy)
         let actions = events.map { ScheduledAction(.start + $0.at, $0.event) }
         let engine = self.engine
@@ -25,7 +29,8 @@ extension Scenario {
         let record = RunRecord.run(
             configuration: configuration, actions: actions, horizon: .start + horizon,
             launchRules: engine.launchRules, reader: profile.reader,
-            trackingStart: profile.trackingStart, keepsTrace: keepsTrace, engine: engine.make)
+            trackingStart: profile.trackingStart, keepsTrace: keepsTrace,
+            keepsNarration: keepsNarration, engine: engine.make)
         if let unreadable = record.firstUnreadableRow { throw unreadable }
         return record
     }

@@ -53,7 +53,8 @@ public struct RunRecord {
     /// Every engine's events, each with the instant of the callback that told it, in the
     /// order told (`StampedEngineEvent`): narration for timelines, which no built-in invariant
     /// reads. Read from the engines' own events and the run's stamps the first time it is
-    /// asked for (a long run's narration is then not held twice while it runs).
+    /// asked for (a long run's narration is then not held twice while it runs). A built-in
+    /// engine's are empty when the run did not keep narration (`run(keepsNarration:)`).
     public var engineEvents: [StampedEngineEvent] {
         switch narration {
         case .told(let events): events
@@ -81,12 +82,15 @@ public struct RunRecord {
 
     /// Runs a world of `configuration` around a new `engine()` at every launch, with
     /// `actions` scheduled, until `horizon`, and records it. `actions` must be in time order.
+    /// `keepsTrace` keeps every delivery (`trace`); `keepsNarration` false asks the built-in
+    /// engines not to keep their events (`engineEvents` is then empty), for a run that no
+    /// timeline reads: a week's drive holds 58 MB less (`EngineNarration`).
     public static func run(
         configuration: WorldConfiguration, actions: [ScheduledAction], horizon: Instant,
         launchRules: LaunchRules?, reader: FixReader = .fixRecorder,
         trackingStart: TrackingStart = .atFirstLaunch,
         eventCountMax: Int = defaultEventCountMax, keepsTrace: Bool = false,
-        engine: @escaping () -> any TrackingEngine
+        keepsNarration: Bool = true, engine: @escaping () -> any TrackingEngine
     ) -> RunRecord {
         precondition(
             zip(actions, actions.dropFirst()).allSatisfy { $0.instant <= $1.instant },
@@ -107,7 +111,10 @@ public struct RunRecord {
         }
         stamper.app = world.app
         for scheduled in actions { world.schedule(scheduled.action, at: scheduled.instant) }
-        let outcome = world.run(until: horizon, eventCountMax: eventCountMax)
+        // The engines are made during the run, and read then whether to keep their narration.
+        let outcome = EngineNarration.$isKept.withValue(keepsNarration) {
+            world.run(until: horizon, eventCountMax: eventCountMax)
+        }
         stamper.finish()
         RunCapacity.hint.note(stamper.recorded)
         return RunRecord(

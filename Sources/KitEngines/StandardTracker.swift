@@ -30,6 +30,8 @@ package final class StandardTracker: NSObject, CLLocationManagerDelegate {
     static let notDue = "not due: the engine records one fix each interval, R-D4"
     /// What this process's tracker has told its host app, in order (the SDK's event stream).
     package private(set) var events: [TrackingEvent] = []
+    /// Whether `events` keeps what the tracker tells (`EngineNarration`).
+    private let narrates = EngineNarration.isKept
 
     let manager: CLLocationManager
     private let device: TrackerDevice
@@ -95,11 +97,11 @@ package final class StandardTracker: NSObject, CLLocationManagerDelegate {
         guard !enabled else { return }
         enabled = true
         defaults.isEnabled = true
-        events.append(.started)
+        tell(.started)
         if isAuthorized {
             begin()
         } else {
-            events.append(.permissionMissing(manager.authorizationStatus.world))
+            tell(.permissionMissing(manager.authorizationStatus.world))
             if manager.authorizationStatus == .notDetermined {
                 manager.requestAlwaysAuthorization()
             }
@@ -113,7 +115,7 @@ package final class StandardTracker: NSObject, CLLocationManagerDelegate {
         defaults.isEnabled = false
         halt()
         removeRegistrations()
-        events.append(.stopped)
+        tell(.stopped)
     }
 
     /// `StandardEngine.userDidSetTracking`: the user's switch, kept for the host app.
@@ -129,6 +131,17 @@ package final class StandardTracker: NSObject, CLLocationManagerDelegate {
             sessionEngineActive: recording)
     }
 
+    // MARK: - Narration
+
+    /// Tells the host app `event`, kept when narration is (`EngineNarration`).
+    func tell(_ event: TrackingEvent) {
+        if narrates { events.appendGrowingGently(event) }
+    }
+
+    func tell(contentsOf told: [TrackingEvent]) {
+        if narrates { events.appendGrowingGently(contentsOf: told) }
+    }
+
     // MARK: - Launch, unlock and lifecycle (called by the app delegate)
 
     /// `StandardEngine.didLaunch`, from `didFinishLaunchingWithOptions`.
@@ -136,7 +149,7 @@ package final class StandardTracker: NSObject, CLLocationManagerDelegate {
         processState = application.applicationState == .background ? .background : .foreground
         guard application.isProtectedDataAvailable else {
             waitingForFirstUnlock = true
-            events.append(.waitingForFirstUnlock)
+            tell(.waitingForFirstUnlock)
             if processState == .background { holdUntilFirstUnlock() }
             return
         }
@@ -177,15 +190,15 @@ package final class StandardTracker: NSObject, CLLocationManagerDelegate {
     /// `StandardEngine.resumeAtLaunch`: the launch rules, then resume before anything slow.
     private func resumeAtLaunch() {
         let decision = defaults.applyAtLaunch(settings.launchRules, bootTime: device.bootTime)
-        events.append(contentsOf: decision.events)
+        tell(contentsOf: decision.events)
         enabled = decision.enabled
         if enabled {
             if isAuthorized {
                 begin()
-                events.append(.resumed(launchedIn: processState))
+                tell(.resumed(launchedIn: processState))
             } else {
                 halt()
-                events.append(.permissionMissing(manager.authorizationStatus.world))
+                tell(.permissionMissing(manager.authorizationStatus.world))
             }
         } else {
             halt()
@@ -254,7 +267,7 @@ package final class StandardTracker: NSObject, CLLocationManagerDelegate {
 
     private func consider(_ location: CLLocation) {
         guard let due, location.instant >= due else {
-            events.append(.fixRejected(location.fix, reason: Self.notDue))
+            tell(.fixRejected(location.fix, reason: Self.notDue))
             return
         }
         setDesiredAccuracy(settings.accuracy.desiredAccuracyMeters)
@@ -262,7 +275,7 @@ package final class StandardTracker: NSObject, CLLocationManagerDelegate {
             accept(location, due: due)
             return
         }
-        events.append(
+        tell(
             .fixRejected(
                 location.fix,
                 reason: "accuracy \(Int(location.horizontalAccuracy.rounded())) m worse than "
@@ -277,7 +290,7 @@ package final class StandardTracker: NSObject, CLLocationManagerDelegate {
 
     private func accept(_ location: CLLocation, due: Instant) {
         device.save(location.fix)
-        events.append(.fixAccepted(location.fix))
+        tell(.fixAccepted(location.fix))
         var next = due + settings.interval
         if !anchored || next <= location.instant { next = location.instant + settings.interval }
         self.due = next
@@ -384,7 +397,7 @@ package final class StandardTracker: NSObject, CLLocationManagerDelegate {
             if recording {
                 consider(location)
             } else {
-                events.append(.fixRejected(location.fix, reason: "not recording"))
+                tell(.fixRejected(location.fix, reason: "not recording"))
             }
         }
     }
@@ -401,10 +414,10 @@ package final class StandardTracker: NSObject, CLLocationManagerDelegate {
         let status = manager.authorizationStatus
         if Self.permits(status) && !recording {
             begin()
-            events.append(.resumed(launchedIn: processState))
+            tell(.resumed(launchedIn: processState))
         } else if !Self.permits(status) && recording {
             halt()
-            events.append(.permissionMissing(status.world))
+            tell(.permissionMissing(status.world))
         }
     }
 }

@@ -14,8 +14,9 @@ enum DriveBenchCommand {
         Runs one scenario of H hours (default 24; at most \(hoursMax)): the app opened at the
         start and left after a minute while the device drives at 13.9 m/s to the end, Always
         authorization, the measured policy, seed 1, for the engine NAME (default session).
-        Records it as `lifeline run` does (without keeping the trace), checks every built-in
-        invariant, and prints
+        Records it as `lifeline fuzz` records a case (without the trace, and without the
+        engine's narration, which only a timeline reads), checks every built-in invariant, and
+        prints
         'hours=H deliveries=N violations=V wall_s=S peak_rss_mb=M' (Linux VmHWM; "unavailable"
         elsewhere). A scenario file's horizon is capped at \(Scenario.horizonMax); this one is
         not, to measure how time and memory grow beyond it.
@@ -38,7 +39,8 @@ enum DriveBenchCommand {
             $0.at(.minutes(1), .leave)
         }
         let started = WallClock.seconds()
-        let record = try ScenarioFiles.record(scenario, path: "(bench drive)")
+        let record = try ScenarioFiles.record(
+            scenario, path: "(bench drive)", keepsNarration: false)
         let violations = record.violations(of: Invariant.builtIn)
         let wall = WallClock.seconds() - started
         let peak =

@@ -37,11 +37,11 @@ enum ScenarioFiles {
     /// Runs `scenario`, read from `path`, to its horizon and records it.
     /// - Throws: `InputError` when its GPX route or its policy cannot be made (the parser reads
     ///   both, so this happens only when a file changed since).
-    static func record(_ scenario: Scenario, path: String, keepsTrace: Bool = false) throws
-        -> RunRecord
-    {
+    static func record(
+        _ scenario: Scenario, path: String, keepsTrace: Bool = false, keepsNarration: Bool = true
+    ) throws -> RunRecord {
         do {
-            return try scenario.record(keepsTrace: keepsTrace)
+            return try scenario.record(keepsTrace: keepsTrace, keepsNarration: keepsNarration)
         } catch let error as PolicyFileError {
             throw InputError("\(path): the policy cannot be made: \(error.message)")
         } catch let unreadable as UnreadableRow {

@@ -140,7 +140,9 @@ public struct PolicySweep: Sendable {
             return .problem("the policy cannot be made: \(error)")
         }
         do {
-            return .figures(RunFigures(try run.record(policy: policy), invariants: invariants))
+            return .figures(
+                RunFigures(
+                    try run.record(policy: policy, keepsNarration: false), invariants: invariants))
         } catch {
             return .problem("the route cannot be made: \(error)")
         }

@@ -72,12 +72,16 @@ public enum SweepRun: Sendable {
         }
     }
 
-    /// Runs under `policy` and records the run, with its full trace when `keepsTrace` is set.
+    /// Runs under `policy` and records the run, with its full trace when `keepsTrace` is set
+    /// and its engines' narration unless `keepsNarration` is false.
     /// - Throws: `GPXError` for a scenario's bad GPX route.
-    public func record(policy: IOSPolicy, keepsTrace: Bool = false) throws -> RunRecord {
+    public func record(policy: IOSPolicy, keepsTrace: Bool = false, keepsNarration: Bool = true)
+        throws -> RunRecord
+    {
         switch self {
         case .scenario(let scenario):
-            return try scenario.record(policy: policy, keepsTrace: keepsTrace)
+            return try scenario.record(
+                policy: policy, keepsTrace: keepsTrace, keepsNarration: keepsNarration)
         case .backgroundExperiment(let subject):
             var experiment = BackgroundExperiment()
             experiment.policy = policy
@@ -86,7 +90,7 @@ public enum SweepRun: Sendable {
                 configuration: plan.configuration,
                 actions: plan.actions.map { ScheduledAction($0.instant, $0.action) },
                 horizon: plan.end, launchRules: subject.launchRules, keepsTrace: keepsTrace,
-                engine: subject.make)
+                keepsNarration: keepsNarration, engine: subject.make)
         }
     }
 
