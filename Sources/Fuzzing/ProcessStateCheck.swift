@@ -69,11 +69,11 @@ enum ProcessStateCheck {
                     + "\(second.storedRows.count)"
             )
         }
-        if first.server.acceptedBatches.count != second.server.acceptedBatches.count {
+        if first.server.accepted.count != second.server.accepted.count {
             return (
                 first.horizon,
-                "the server accepted \(first.server.acceptedBatches.count) batches in the "
-                    + "first run, \(second.server.acceptedBatches.count) in the second"
+                "the server accepted \(first.server.accepted.count) batches in the "
+                    + "first run, \(second.server.accepted.count) in the second"
             )
         }
         return nil

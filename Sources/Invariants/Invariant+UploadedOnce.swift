@@ -83,39 +83,40 @@ struct UploadedOnce {
         // The stored fixes, counted only once a fix is accepted a second time (rare): most
         // runs never need them.
         var storedCounts: FixCounts?
-        let batches = record.server.acceptedBatches
+        let batches = record.server.accepted
         // One table sized once for every row (no rehash as it fills): per fix, the index of the
         // first batch that held it (read only for a violation) and how many times the server
         // accepted it. One probe per row.
         var accepted = FixTable<(firstBatch: Int32, count: Int32)>(capacity: acceptedRowCount)
         var found: [Violation] = []
-        for (batchIndex, batch) in batches.enumerated() {
-            for row in batch.rows {
-                guard let fix = record.fix(in: row) else { continue }
-                var seen = (firstBatch: Int32(clamping: batchIndex), count: Int32(0))
-                accepted.update(FixKey(fix), initial: seen) { held in
-                    held.count += 1
-                    seen = held
-                }
-                if seen.count == 1 { continue }
-                // A retry of the same request to a server that stores every request: no app
-                // that retries can avoid it (R-S2), and one that does not retry loses the
-                // batch. The server's design, not the app's fault.
-                let first = batches[Int(seen.firstBatch)]
-                if first.key == batch.key, record.server.deduplication == .storesEveryRequest {
-                    continue
-                }
-                let stored = storedCounts ?? FixCounts(record.storedFixes.lazy.map(\.fix))
-                storedCounts = stored
-                guard Int(seen.count) > stored.count(of: fix) else { continue }
-                found.append(
-                    Violation(
-                        invariant: Self.name, instant: batch.instant,
-                        explanation: "fix at \(TimeText.clock(fix.instant)) was accepted by the "
-                            + "server a second time at \(TimeText.clock(batch.instant)) in "
-                            + "\(batch.key), after \(first.key) at "
-                            + "\(TimeText.clock(first.instant)): \(cause(first, batch))"))
+        // Row by row, each made alone; a batch is made whole only for a fix seen twice.
+        batches.forEachRow { batchIndex, row in
+            guard let fix = record.fix(in: row) else { return true }
+            var seen = (firstBatch: Int32(clamping: batchIndex), count: Int32(0))
+            accepted.update(FixKey(fix), initial: seen) { held in
+                held.count += 1
+                seen = held
             }
+            if seen.count == 1 { return true }
+            // A retry of the same request to a server that stores every request: no app
+            // that retries can avoid it (R-S2), and one that does not retry loses the
+            // batch. The server's design, not the app's fault.
+            let first = batches[Int(seen.firstBatch)]
+            let batch = batches[batchIndex]
+            if first.key == batch.key, record.server.deduplication == .storesEveryRequest {
+                return true
+            }
+            let stored = storedCounts ?? FixCounts(record.storedFixes.lazy.map(\.fix))
+            storedCounts = stored
+            guard Int(seen.count) > stored.count(of: fix) else { return true }
+            found.append(
+                Violation(
+                    invariant: Self.name, instant: batch.instant,
+                    explanation: "fix at \(TimeText.clock(fix.instant)) was accepted by the "
+                        + "server a second time at \(TimeText.clock(batch.instant)) in "
+                        + "\(batch.key), after \(first.key) at "
+                        + "\(TimeText.clock(first.instant)): \(cause(first, batch))"))
+            return true
         }
         return found
     }
@@ -243,8 +244,8 @@ struct UploadedOnce {
         ]
     }
 
-    /// Every fix the server accepted, counted: `server.acceptedRows` read batch by batch in
-    /// place, without building that array of every row first.
+    /// Every fix the server accepted, counted: `server.acceptedRows` read row by row, without
+    /// building that array of every row first.
     private func acceptedFixes() -> FixCounts {
         var accepted = FixCounts(capacity: acceptedRowCount)
         forEachAcceptedFix { fix in
@@ -256,7 +257,7 @@ struct UploadedOnce {
 
     /// Rows in the batches the server accepted, with a fix or not: a size for their tables.
     private var acceptedRowCount: Int {
-        record.server.acceptedBatches.reduce(0) { $0 + $1.rows.count }
+        record.server.acceptedRowCount
     }
 
     /// The fixes the server accepted, paired with the stored fixes in order while the two
@@ -288,15 +289,11 @@ struct UploadedOnce {
     }
 
     /// Calls `body` with every fix the server accepted, in the order it accepted them (rows
-    /// that hold none skipped), until it returns false; read batch by batch in place.
+    /// that hold none skipped), until it returns false; read row by row.
     private func forEachAcceptedFix(_ body: (Fix) -> Bool) {
-        let batches = record.server.acceptedBatches
-        for batchIndex in batches.indices {
-            let rows = batches[batchIndex].rows
-            for rowIndex in rows.indices {
-                guard let fix = record.fix(in: rows[rowIndex]) else { continue }
-                if !body(fix) { return }
-            }
+        record.server.accepted.forEachRow { _, row in
+            guard let fix = record.fix(in: row) else { return true }
+            return body(fix)
         }
     }
 

@@ -40,7 +40,12 @@ public struct RunMetrics: Sendable, Equatable {
             if case .location(hasFix: true) = log.routine(at: index) { true } else { false }
         }
         fixesStored = record.storedRows.count { $0.fix != nil }
-        fixesUploaded = record.server.acceptedRows.count { $0.fix != nil }
+        var uploaded = 0
+        record.server.accepted.forEachRow { _, row in
+            if row.fix != nil { uploaded += 1 }
+            return true
+        }
+        fixesUploaded = uploaded
         let instants = record.storedFixes.fixInstants.sorted()
         let gaps = zip(instants, instants.dropFirst()).map { $1 - $0 }
         longestGap = gaps.max() ?? .zero

@@ -188,7 +188,7 @@ public struct RunRecord {
             }
         }
         for (index, row) in storedRows.enumerated() { read(row, "store row \(index + 1)") }
-        for (batchIndex, batch) in server.acceptedBatches.enumerated() {
+        for (batchIndex, batch) in server.accepted.enumerated() {
             for (rowIndex, row) in batch.rows.enumerated() {
                 read(row, "upload batch \(batchIndex + 1), row \(rowIndex + 1)")
             }

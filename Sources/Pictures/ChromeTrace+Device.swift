@@ -34,7 +34,7 @@ extension ChromeTrace {
                         ("generation", .integer(Int64(entry.generation))),
                     ]))
         }
-        for batch in picture.record.server.acceptedBatches {
+        for batch in picture.record.server.accepted {
             events.append(
                 .instant(
                     "server accepted \(batch.rows.count) rows", category: "upload", track: network,

@@ -116,57 +116,6 @@ package struct UploadRequest: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// A batch the server accepted, and when.
-public struct AcceptedBatch: Sendable, Equatable {
-    public var key: UploadBatchKey
-    public var rows: [StoredRow]
-    public var instant: Instant
-    /// Whether its request carried its key (`UploadBatch.carriesIdempotencyKey`).
-    public var carriedIdempotencyKey = true
-}
-
-/// The server the app uploads to: it records every batch it stored, in the order accepted.
-/// When it deduplicates (`ServerDeduplication.byKey`, the default) it accepts a request whose
-/// idempotency key it already holds without storing the rows again, counting it in
-/// `repeatedKeys`; a request without a key (`UploadBatch.carriesIdempotencyKey` false), or any
-/// request to a server that `storesEveryRequest`, is stored every time it arrives (R-S2). Read
-/// by tests and invariants through `World.server`; a row stored twice is a duplicate.
-public struct UploadServer: Sendable {
-    /// Whether it deduplicates by key.
-    public let deduplication: ServerDeduplication
-    /// Every batch stored, in the order accepted.
-    public private(set) var acceptedBatches: [AcceptedBatch] = []
-    /// Keys received again after they were accepted, in the order received (a deduplicating
-    /// server, keyed requests only).
-    public private(set) var repeatedKeys: [UploadBatchKey] = []
-    // invariant: exactly the keys of the keyed batches of `acceptedBatches` while it
-    // deduplicates, empty otherwise (membership only, never iterated)
-    private var keys: Set<UploadBatchKey> = []
-
-    init(deduplication: ServerDeduplication = .byKey) {
-        self.deduplication = deduplication
-    }
-
-    /// Every accepted row, in the order accepted.
-    public var acceptedRows: [StoredRow] { acceptedBatches.flatMap(\.rows) }
-
-    /// Accepts `batch` at `instant`; returns true when it deduplicated it (its key was already
-    /// held, and nothing was stored).
-    mutating func accept(_ batch: UploadBatch, at instant: Instant) -> Bool {
-        if deduplication == .byKey && batch.carriesIdempotencyKey {
-            guard keys.insert(batch.key).inserted else {
-                repeatedKeys.append(batch.key)
-                return true
-            }
-        }
-        acceptedBatches.append(
-            AcceptedBatch(
-                key: batch.key, rows: batch.rows, instant: instant,
-                carriedIdempotencyKey: batch.carriesIdempotencyKey))
-        return false
-    }
-}
-
 /// The state of the network, set by scenario actions.
 public enum NetworkCondition: Sendable, Equatable, CustomStringConvertible {
     /// Requests take `uploadLatency`.
