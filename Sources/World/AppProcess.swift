@@ -222,6 +222,18 @@ final class AppProcess: SimulationActor, DiskViewSource {
     @exclusivity(unchecked) private(set) var log = AppLog()
     /// The app's data on the device: it outlives every process.
     private(set) var disk = Disk()
+
+    /// Reserves the store's rows on disk for a run from `now` to `horizon`: one row a fix
+    /// interval (what `FixRecorder` stores while tracking) and a quarter more (outbox rows, a
+    /// second fix source). Rows that fit never move as they grow; moving them holds them twice
+    /// at once, which was the peak of a week's drive (`lifeline bench drive`). Pages reserved
+    /// and never written cost nothing; more rows grow the array as before.
+    func reserveStoreRows(from now: Instant, until horizon: Instant) {
+        let interval = policy.fixInterval.nanoseconds
+        guard interval > 0, horizon > now else { return }
+        let fixes = Int((horizon - now).nanoseconds / interval)
+        changeDisk { $0.reserveRows(fixes + fixes / 4) }
+    }
     /// The saved record's pending write: when it is due, and its timer.
     private var savedRecordWrite: (due: Instant, timer: EventHandle)?
     /// The current process's timers not yet due, in the order scheduled.

@@ -388,6 +388,11 @@ struct Disk {
         return (completed, Array(lost))
     }
 
+    /// Makes room for `count` rows in all, if there is less.
+    mutating func reserveRows(_ count: Int) {
+        if rows.capacity < count { rows.reserveCapacity(count) }
+    }
+
     /// Makes `commit` durable: adds its rows, then removes the earliest row equal to each of its
     /// deletions, noting in `commit.deleted` what it removed and where.
     private mutating func apply(_ commit: inout InFlight) {

@@ -135,7 +135,8 @@ public struct World {
     @discardableResult
     public mutating func run(until horizon: Instant, eventCountMax: Int = 50_000_000) -> RunOutcome
     {
-        simulation.run(eventCountMax: eventCountMax, horizon: horizon)
+        appProcess.reserveStoreRows(from: simulation.scheduler.now, until: horizon)
+        return simulation.run(eventCountMax: eventCountMax, horizon: horizon)
     }
 
     /// Everything the app saw, in order.
