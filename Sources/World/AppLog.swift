@@ -7,7 +7,7 @@ import Simulation
 /// `AppLogEntry`, read as an array is.
 ///
 /// The three entries a tracked second makes (`location`, `commitDurable`, `didCommit`) are kept
-/// packed, 24 bytes each plus 56 for a location's update, in segments that never copy what they
+/// packed, 16 bytes each plus 56 for a location's update, in segments that never copy what they
 /// hold; any other entry is kept whole. An entry reads back exactly as it was appended. A day's
 /// drive logs about 260,000 entries: 29 MB as an array of entries (59 MB reserved, 88 MB while
 /// it doubled), about 11 MB here.
@@ -20,6 +20,9 @@ public struct AppLog: RandomAccessCollection, Sendable {
     private var others: [AppLogEntry.Kind] = []
     /// The position in the log of each of `others`.
     private var otherPositions: [Int] = []
+    /// The entries of a process numbered `Header.generationSaturated` or more (a run of a
+    /// million launches), with that number, in log order.
+    private var largeGenerations: [(position: Int, generation: Int)] = []
 
     /// An empty log.
     public init() {}
@@ -35,7 +38,7 @@ public struct AppLog: RandomAccessCollection, Sendable {
     public subscript(position: Int) -> AppLogEntry {
         let header = headers[position]
         return AppLogEntry(
-            instant: header.instant, generation: Int(header.generation),
+            instant: header.instant, generation: generation(of: header, at: position),
             appState: header.appState, processState: header.processState,
             kind: kind(of: header))
     }
@@ -92,9 +95,9 @@ public struct AppLog: RandomAccessCollection, Sendable {
 
     /// Adds a `commitDurable` entry.
     package mutating func appendCommitDurable(_ commit: CommitID, rowCount: Int, at stamp: Stamp) {
-        guard let value = UInt32(exactly: commit.value), let rows = UInt32(exactly: rowCount)
+        guard let value = UInt32(exactly: commit.value), (0...Header.rowCountMax).contains(rowCount)
         else { return appendWhole(.commitDurable(commit, rowCount: rowCount), at: stamp) }
-        appendHeader(stamp, .commitDurable, value, extra: rows)
+        appendHeader(stamp, .commitDurable, value, rowCount: UInt32(rowCount))
     }
 
     /// Adds an entry kept whole.
@@ -112,17 +115,50 @@ public struct AppLog: RandomAccessCollection, Sendable {
 
     private static let uncommonReserved = 256
 
+    @inline(__always)
     private mutating func appendHeader(
-        _ stamp: Stamp, _ tag: Tag, _ payload: UInt32, extra: UInt32 = 0
+        _ stamp: Stamp, _ tag: Tag, _ payload: UInt32, rowCount: UInt32 = 0
     ) {
         // A run's launches are bounded by its deliveries (`RunRecord.defaultEventCountMax`).
         guard let generation = UInt32(exactly: stamp.generation) else {
             preconditionFailure("a process generation from 0 to \(UInt32.max)")
         }
+        if generation >= Header.generationSaturated { noteLargeGeneration(Int(generation)) }
         headers.append(
             Header(
-                instant: stamp.instant, payload: payload, extra: extra, generation: generation,
-                appState: stamp.appState, processState: stamp.processState, tag: tag))
+                instant: stamp.instant, payload: payload, rowCount: rowCount,
+                generation: generation, appState: stamp.appState,
+                processState: stamp.processState, tag: tag))
+    }
+
+    /// Notes that the next entry's process is `generation`, too large for its header.
+    @inline(never)
+    private mutating func noteLargeGeneration(_ generation: Int) {
+        largeGenerations.append((headers.count, generation))
+    }
+
+    /// The generation of entry `position`, whose header is `header`.
+    @inline(__always)
+    private func generation(of header: Header, at position: Int) -> Int {
+        let packed = header.generation
+        return packed == Header.generationSaturated ? largeGeneration(at: position) : Int(packed)
+    }
+
+    /// The generation of entry `position`, whose process is numbered past its header's field.
+    @inline(never)
+    private func largeGeneration(at position: Int) -> Int {
+        // Appended in position order: the last one at or before `position` is its own.
+        var low = 0
+        var high = largeGenerations.count
+        while low < high {
+            let middle = (low + high) / 2
+            if largeGenerations[middle].position <= position {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        return largeGenerations[low - 1].generation
     }
 
     // Reading one field of an entry without the others: `log[index].instant` builds the whole
@@ -132,7 +168,7 @@ public struct AppLog: RandomAccessCollection, Sendable {
     package func stamp(at index: Int) -> Stamp {
         let header = headers[index]
         return Stamp(
-            instant: header.instant, generation: Int(header.generation),
+            instant: header.instant, generation: generation(of: header, at: index),
             appState: header.appState, processState: header.processState)
     }
 
@@ -151,7 +187,7 @@ public struct AppLog: RandomAccessCollection, Sendable {
         switch header.tag {
         case .location: return .location(hasFix: updates[Int(header.payload)].hasFix)
         case .didCommit: return .didCommit
-        case .commitDurable: return .commitDurable(rowCount: Int(header.extra))
+        case .commitDurable: return .commitDurable(rowCount: Int(header.rowCount))
         case .other:
             switch others[Int(header.payload)] {
             case .location(let update): return .location(hasFix: update.fix != nil)
@@ -202,21 +238,43 @@ public struct AppLog: RandomAccessCollection, Sendable {
         case .location: .location(updates[Int(header.payload)].update)
         case .didCommit: .didCommit(CommitID(Int(header.payload)))
         case .commitDurable:
-            .commitDurable(CommitID(Int(header.payload)), rowCount: Int(header.extra))
+            .commitDurable(CommitID(Int(header.payload)), rowCount: Int(header.rowCount))
         }
     }
 
-    /// What every entry keeps: 24 bytes.
+    /// What every entry keeps, in 16 bytes: its instant, its payload, and in one word its
+    /// process generation, the two states, its tag and a `commitDurable`'s row count.
     private struct Header: Sendable {
         var instant: Instant
         /// The commit (`didCommit`, `commitDurable`), or the index in `updates` or `others`.
         var payload: UInt32
+        /// Bits 0..<20 the generation (`generationSaturated`: look in `largeGenerations`),
+        /// 20..<23 the app's state, 23..<26 the process's, 26..<28 the tag, 28..<32 the row
+        /// count of a `commitDurable`.
+        private var word: UInt32
+
+        static let generationSaturated: UInt32 = (1 << 20) - 1
+        /// The most rows a packed `commitDurable` counts.
+        static let rowCountMax = 15
+
+        init(
+            instant: Instant, payload: UInt32, rowCount: UInt32, generation: UInt32,
+            appState: ProcessState, processState: ProcessState, tag: Tag
+        ) {
+            self.instant = instant
+            self.payload = payload
+            word =
+                Swift.min(generation, Self.generationSaturated) | appState.bits << 20
+                | processState.bits << 23 | UInt32(tag.rawValue) << 26 | rowCount << 28
+        }
+
+        /// The generation, or `generationSaturated` when it is that or more.
+        var generation: UInt32 { word & Self.generationSaturated }
+        var appState: ProcessState { ProcessState(bits: word >> 20) }
+        var processState: ProcessState { ProcessState(bits: word >> 23) }
+        var tag: Tag { Tag(rawValue: UInt8(truncatingIfNeeded: word >> 26) & 3) ?? .other }
         /// The row count of a `commitDurable`.
-        var extra: UInt32
-        var generation: UInt32
-        var appState: ProcessState
-        var processState: ProcessState
-        var tag: Tag
+        var rowCount: UInt32 { word >> 28 }
     }
 
     private enum Tag: UInt8, Sendable {
@@ -278,5 +336,18 @@ public struct AppLog: RandomAccessCollection, Sendable {
                     : nil,
                 diagnostics: LocationDiagnostics(rawValue: Int(diagnostics)))
         }
+    }
+}
+
+extension ProcessState {
+    /// The state in three bits (`AppLog`'s headers): its case's number, in declaration order,
+    /// which is how Swift lays out an enum without payloads (one byte, cases numbered from 0).
+    @inline(__always)
+    fileprivate var bits: UInt32 { UInt32(unsafeBitCast(self, to: UInt8.self)) }
+
+    /// The state whose `bits` are the low three of `bits`, which must be one's.
+    @inline(__always)
+    fileprivate init(bits: UInt32) {
+        self = unsafeBitCast(UInt8(truncatingIfNeeded: bits & 7), to: ProcessState.self)
     }
 }

@@ -95,6 +95,36 @@ struct AppLogTests {
         }
     }
 
+    @Test("a header's packed word: every state, generations past 20 bits, row counts to 15")
+    func headerWordReadsBack() {
+        let saturated = (1 << 20) - 1
+        var entries: [AppLogEntry] = []
+        for (offset, appState) in ProcessState.allCases.enumerated() {
+            for processState in ProcessState.allCases {
+                entries.append(
+                    AppLogEntry(
+                        instant: .start + .seconds(Int64(offset)), generation: offset,
+                        appState: appState, processState: processState,
+                        kind: .didCommit(CommitID(offset))))
+            }
+        }
+        // Generations below, at and past the packed field's last value, out of order, then an
+        // ordinary one after them.
+        for generation in [saturated - 1, saturated, saturated + 1, saturated + 7, 2, saturated] {
+            entries.append(
+                entry(10, .commitDurable(CommitID(1), rowCount: 15), generation: generation))
+        }
+        entries.append(entry(11, .commitDurable(CommitID(2), rowCount: 16)))
+        entries.append(entry(12, .commitDurable(CommitID(3), rowCount: 0)))
+        let log = AppLog(entries)
+        for (index, appended) in entries.enumerated() {
+            #expect(same(log[index], appended), "entry \(index): \(log[index]) for \(appended)")
+        }
+        // Only the 16-row commit does not fit its header.
+        #expect(log.uncommon.indices.map { log.uncommon.logIndex(of: $0) } == [entries.count - 2])
+        assertFieldReadsAgree(log)
+    }
+
     @Test("a log across many segments reads back in order")
     func entriesAcrossSegments() {
         // Segments hold 8,192 entries and 4,096 updates: 20,001 entries cross both.
