@@ -79,10 +79,13 @@ struct ForegroundRule {
                 early.removeAll { $0.generation <= generation }
             case .processChanged(.terminated, _, _):
                 view.state = .terminated
-            case .requests(let requests, let generation) where generation > view.generation:
-                early.append((instant, generation, requests))
-            case .requests(let requests, let generation) where generation == view.generation:
-                let judged = judge(requests, generation, instant, view, processes)
+            case .requests(let start, let count, let narrowGeneration)
+            where Int(narrowGeneration) > view.generation:
+                early.append((instant, Int(narrowGeneration), requests(start, count)))
+            case .requests(let start, let count, let narrowGeneration)
+            where Int(narrowGeneration) == view.generation:
+                let generation = Int(narrowGeneration)
+                let judged = judge(requests(start, count), generation, instant, view, processes)
                 if !judged.isEmpty {
                     pending = (
                         instant, generation, (pending?.violations ?? []) + judged
@@ -92,6 +95,11 @@ struct ForegroundRule {
             }
         }
         return found + (pending?.violations ?? [])
+    }
+
+    /// The requests of one `requests` delivery.
+    private func requests(_ start: Int, _ count: Int32) -> [AppRequest] {
+        record.digest.requests(start: start, count: count).map(\.request)
     }
 
     private func judge(

@@ -55,15 +55,17 @@ extension RunRecord {
             let index = daemonIndex
             daemonIndex += 1
             // The case alone first, in place: binding the record copied its message.
-            guard case .requests = daemon[index].message,
-                case .requests(let batch, let generation) = daemon[index].message
+            guard case .requests(let start, let count, let narrowGeneration) = daemon[index].message
             else { continue }
+            let generation = Int(narrowGeneration)
             let instant = daemon[index].instant
             if generation != heldGeneration {
                 held = HeldServices()
                 heldGeneration = generation
             }
-            for request in batch { held.apply(request) }
+            for request in digest.requests(start: start, count: count) {
+                held.apply(request.request)
+            }
             changes.append(
                 BackgroundChange(
                     instant: instant, kind: .services(generation: generation, held: held.held)))

@@ -61,10 +61,9 @@ extension RunRecord {
     }
 
     /// Every location request the processes sent the daemon, in the order it received them
-    /// (background tasks and prompts go to the operating system and are not here). Kept too.
-    public var locationRequests: [LocationRequest] {
-        derived.value(\.locationRequests) { readLocationRequests() }
-    }
+    /// (background tasks and prompts go to the operating system and are not here), gathered
+    /// as the run went (`TraceDigest`).
+    public var locationRequests: [LocationRequest] { digest.locationRequests }
 
     private func readProcesses() -> [ProcessSpan] {
         var spans: [ProcessSpan] = []
@@ -182,31 +181,6 @@ extension RunRecord {
             }
         }
         return fixes
-    }
-
-    private func readLocationRequests() -> [LocationRequest] {
-        let records = digest.daemonRecords
-        // Counted first: sized once, not grown (and copied) as it fills.
-        var count = 0
-        for index in records.indices {
-            guard case .requests(let batch, _) = records[index].message else { continue }
-            count += batch.count
-        }
-        var requests: [LocationRequest] = []
-        requests.reserveCapacity(count)
-        for index in records.indices {
-            // The case alone first, in place, as in `readProcesses`.
-            guard case .requests = records[index].message,
-                case .requests(let batch, let generation) = records[index].message
-            else { continue }
-            for request in batch {
-                requests.append(
-                    LocationRequest(
-                        instant: records[index].instant, traceIndex: records[index].traceIndex,
-                        generation: generation, request: request))
-            }
-        }
-        return requests
     }
 
     /// The engine events of process `generation`, in order.

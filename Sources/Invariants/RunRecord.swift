@@ -239,7 +239,6 @@ public struct RunRecord {
 final class DerivedViews {
     var processes: [ProcessSpan]?
     var storedFixes: StoredFixes?
-    var locationRequests: [LocationRequest]?
     var backgroundChanges: [BackgroundChange]?
     var eventsByGeneration: [[StampedEngineEvent]]?
     var engineEvents: [StampedEngineEvent]?

@@ -22,22 +22,12 @@ public struct TraceDigest: Sendable {
     /// bytes rather than a whole message's 120 (a week's drive moves its wake region about
     /// 150,000 times, each a `requests` delivery).
     package enum DaemonMessage: Sendable {
-        /// `WorldMessage.requests`.
-        case requests([AppRequest], generation: Int)
+        /// `WorldMessage.requests`: its requests are `locationRequests[start..<start + count]`
+        /// (kept there once, rather than as an array a delivery and again as the invariants'
+        /// view).
+        case requests(start: Int, count: Int32, generation: Int32)
         /// `WorldMessage.processChanged`.
         case processChanged(ProcessState, generation: Int, cause: TerminationCause?)
-
-        /// The kept case of `message`; nil for any other.
-        init?(_ message: WorldMessage) {
-            switch message {
-            case .requests(let batch, let generation):
-                self = .requests(batch, generation: generation)
-            case .processChanged(let state, let generation, let cause):
-                self = .processChanged(state, generation: generation, cause: cause)
-            default:
-                return nil
-            }
-        }
     }
 
     /// A delivery at an instant before the delivery that preceded it (the kernel rules it out;
@@ -60,6 +50,9 @@ public struct TraceDigest: Sendable {
 
     /// Deliveries in the trace.
     public private(set) var deliveryCount = 0
+    /// Every location request the processes sent the daemon, in the order it received them
+    /// (`RunRecord.locationRequests`).
+    package private(set) var locationRequests: [LocationRequest] = []
     /// The daemon's `processChanged` and `requests` deliveries, in trace order.
     public private(set) var daemonRecords: [DaemonRecord] = []
     /// Uploads sent and completed, in trace order.
@@ -86,6 +79,11 @@ public struct TraceDigest: Sendable {
         }
     }
 
+    /// The requests of a `DaemonMessage.requests(start:count:generation:)`, in order.
+    package func requests(start: Int, count: Int32) -> ArraySlice<LocationRequest> {
+        locationRequests[start..<start + Int(count)]
+    }
+
     /// Folds in the next delivery of the trace.
     package mutating func add(instant: Instant, actor: ActorID, message: WorldMessage) {
         let index = deliveryCount
@@ -100,10 +98,28 @@ public struct TraceDigest: Sendable {
         // The case alone first, which reads it in place; a payload is bound (copied) only for
         // the deliveries counted by it.
         switch message {
-        case .processChanged, .requests:
-            if actor.index == WorldActors.daemonIndex, let kept = DaemonMessage(message) {
+        case .processChanged(let state, let generation, let cause):
+            if actor.index == WorldActors.daemonIndex {
                 daemonRecords.appendGrowingGently(
-                    DaemonRecord(traceIndex: index, instant: instant, message: kept))
+                    DaemonRecord(
+                        traceIndex: index, instant: instant,
+                        message: .processChanged(state, generation: generation, cause: cause)))
+            }
+        case .requests(let batch, let generation):
+            if actor.index == WorldActors.daemonIndex {
+                let start = locationRequests.count
+                for request in batch {
+                    locationRequests.appendGrowingGently(
+                        LocationRequest(
+                            instant: instant, traceIndex: index, generation: generation,
+                            request: request))
+                }
+                daemonRecords.appendGrowingGently(
+                    DaemonRecord(
+                        traceIndex: index, instant: instant,
+                        message: .requests(
+                            start: start, count: Int32(clamping: batch.count),
+                            generation: Int32(clamping: generation))))
             }
         case .daemonTimer(.fix):
             if actor.index == WorldActors.daemonIndex { gnssEpochs += 1 }
