@@ -228,12 +228,19 @@ final class AppProcess: SimulationActor, DiskViewSource {
     /// second fix source). Rows that fit never move as they grow; moving them holds them twice
     /// at once, which was the peak of a week's drive (`lifeline bench drive`). Pages reserved
     /// and never written cost nothing; more rows grow the array as before.
+    /// At most `storeRowsReservedMax` rows (84 MB of address space): a policy may set a fix
+    /// interval of a nanosecond.
     func reserveStoreRows(from now: Instant, until horizon: Instant) {
         let interval = policy.fixInterval.nanoseconds
         guard interval > 0, horizon > now else { return }
         let fixes = Int((horizon - now).nanoseconds / interval)
-        changeDisk { $0.reserveRows(fixes + fixes / 4) }
+        let rows = min(fixes + fixes / 4, Self.storeRowsReservedMax)
+        changeDisk { $0.reserveRows(rows) }
     }
+
+    /// The most rows `reserveStoreRows` reserves: a week's drive at one fix a second needs
+    /// 756,000.
+    static let storeRowsReservedMax = 1 << 20
     /// The saved record's pending write: when it is due, and its timer.
     private var savedRecordWrite: (due: Instant, timer: EventHandle)?
     /// The current process's timers not yet due, in the order scheduled.

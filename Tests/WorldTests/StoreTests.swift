@@ -184,6 +184,22 @@ struct StoreTests {
         #expect(killArrivedFirst > 0, "some ordering must put the kill first")
     }
 
+    @Test("the rows reserved for a run are bounded: a policy's one-nanosecond fix interval runs")
+    func rowsReservedAreBounded() {
+        var policy = IOSPolicy.measured
+        policy.fixInterval = .nanoseconds(1)
+        let readings = StoreReadings()
+        var world = World(WorldConfiguration(policy: policy, route: drive(20))) {
+            TwoCommitEngine(readings)
+        }
+        world.schedule(.open, at: .start)
+        world.schedule(.leave, at: .start + .minutes(1))
+        // One fix a nanosecond for a day would reserve 10^14 rows.
+        let outcome = world.run(until: .start + .hours(24), eventCountMax: 100_000)
+        #expect(outcome.exitReason != .eventCountMaxReached)
+        #expect(world.storedRows.map(\.key) == ["a1", "a2", "b1", "b2", "b3"])
+    }
+
     @Test("R-A1: a lost commit is a 'lost' message naming its rule in the trace")
     func lostCommitIsInTheTrace() {
         let trace = MemoryTrace<WorldMessage>()
