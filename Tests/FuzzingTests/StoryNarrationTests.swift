@@ -1,0 +1,40 @@
+// The fuzzer judges a case without the engine's narration (no invariant reads it), and the
+// failure's story, which runs the case again for its timeline, shows it.
+import Invariants
+import Scenarios
+import Testing
+
+@testable import Fuzzing
+
+@Suite("Narration in a failure's story")
+struct StoryNarrationTests {
+    @Test("the fuzzer's run keeps no narration; the story's timeline has the engine's lines")
+    func storyNarrates() throws {
+        let scenario = try Scenario(
+            parsing: """
+                engine session
+                policy measured
+                authorization always
+                horizon 10m
+                route from 51.5007,-0.1246 heading 90
+                  drive 6m at 13.9 m/s
+                events
+                  0s open
+                  1m leave
+                  2m memory-pressure
+                """, path: "story.scenario")
+        let checked = try Fuzzer.check(scenario, Invariant.builtIn)
+        #expect(checked.record.engineEvents.count == 0, "judged without narration")
+        let failure = FuzzFailure(
+            invariant: "bounded-gaps", scenario: scenario, violations: checked.violations,
+            origin: .generated(caseIndex: 0), corpusPath: nil,
+            originalEventCount: scenario.events.count, shrinkRuns: 0)
+        let story = failure.story
+        #expect(
+            story.split(separator: "\n").contains {
+                $0.contains("engine 1") && $0.contains("started")
+            },
+            "the engine's start is told")
+        #expect(story.contains(" accepted,"), "the accepted fixes are counted in the folded lines")
+    }
+}
