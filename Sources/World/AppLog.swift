@@ -7,7 +7,7 @@ import Simulation
 /// `AppLogEntry`, read as an array is.
 ///
 /// The three entries a tracked second makes (`location`, `commitDurable`, `didCommit`) are kept
-/// packed, 16 bytes each plus 56 for a location's update, in segments that never copy what they
+/// packed, 16 bytes each plus 48 for a location's update, in segments that never copy what they
 /// hold; any other entry is kept whole. An entry reads back exactly as it was appended. A day's
 /// drive logs about 260,000 entries: 29 MB as an array of entries (59 MB reserved, 88 MB while
 /// it doubled), about 11 MB here.
@@ -281,60 +281,67 @@ public struct AppLog: RandomAccessCollection, Sendable {
         case other, location, didCommit, commitDurable
     }
 
-    /// A `LocationUpdate` in 56 bytes (80 as the struct).
+    /// A `LocationUpdate` in 48 bytes (80 as the struct).
     private struct PackedUpdate: Sendable {
         var instant: Instant
         var latitude: Double
         var longitude: Double
         var horizontalAccuracyMeters: Double
         var speedMetersPerSecond: Double
-        var channelObject: Int
-        var diagnostics: UInt32
-        var source: FixSource
-        var isLiveUpdates: Bool
-        var hasFix: Bool
+        var channelObject: UInt32
+        /// Bits 0..<24 the diagnostics, 24..<26 the fix's source, 26 a live-updates channel,
+        /// 27 a fix.
+        var bits: UInt32
 
-        /// Nil when the diagnostics do not fit (kept whole instead).
+        private static let diagnosticsMask: UInt32 = (1 << 24) - 1
+        private static let liveUpdatesBit: UInt32 = 1 << 26
+        private static let hasFixBit: UInt32 = 1 << 27
+
+        /// Nil when the diagnostics or the channel's object do not fit (kept whole instead).
         @inline(__always)
         init?(_ update: LocationUpdate) {
-            guard let diagnostics = UInt32(exactly: update.diagnostics.rawValue) else { return nil }
-            self.diagnostics = diagnostics
+            guard let diagnostics = UInt32(exactly: update.diagnostics.rawValue),
+                diagnostics <= Self.diagnosticsMask
+            else { return nil }
+            var bits = diagnostics
             switch update.channel {
             case .manager(let object):
-                channelObject = object.value
-                isLiveUpdates = false
+                guard let value = UInt32(exactly: object.value) else { return nil }
+                channelObject = value
             case .liveUpdates(let object):
-                channelObject = object.value
-                isLiveUpdates = true
+                guard let value = UInt32(exactly: object.value) else { return nil }
+                channelObject = value
+                bits |= Self.liveUpdatesBit
             }
             if let fix = update.fix {
-                hasFix = true
+                bits |= Self.hasFixBit | fix.source.bits << 24
                 instant = fix.instant
                 latitude = fix.coordinate.latitude
                 longitude = fix.coordinate.longitude
                 horizontalAccuracyMeters = fix.horizontalAccuracyMeters
                 speedMetersPerSecond = fix.speedMetersPerSecond
-                source = fix.source
             } else {
-                hasFix = false
                 instant = .start
                 (latitude, longitude, horizontalAccuracyMeters, speedMetersPerSecond) = (0, 0, 0, 0)
-                source = .gnss
             }
+            self.bits = bits
         }
 
+        var hasFix: Bool { bits & Self.hasFixBit != 0 }
+
         var update: LocationUpdate {
-            let object = ObjectID(channelObject)
+            let object = ObjectID(Int(channelObject))
             return LocationUpdate(
-                channel: isLiveUpdates ? .liveUpdates(object) : .manager(object),
+                channel: bits & Self.liveUpdatesBit != 0 ? .liveUpdates(object) : .manager(object),
                 fix: hasFix
                     ? Fix(
                         instant: instant,
                         coordinate: Coordinate(latitude: latitude, longitude: longitude),
-                        horizontalAccuracyMeters: horizontalAccuracyMeters, source: source,
+                        horizontalAccuracyMeters: horizontalAccuracyMeters,
+                        source: FixSource(bits: bits >> 24),
                         speedMetersPerSecond: speedMetersPerSecond)
                     : nil,
-                diagnostics: LocationDiagnostics(rawValue: Int(diagnostics)))
+                diagnostics: LocationDiagnostics(rawValue: Int(bits & Self.diagnosticsMask)))
         }
     }
 }
@@ -349,5 +356,17 @@ extension ProcessState {
     @inline(__always)
     fileprivate init(bits: UInt32) {
         self = unsafeBitCast(UInt8(truncatingIfNeeded: bits & 7), to: ProcessState.self)
+    }
+}
+
+extension FixSource {
+    /// The source in two bits (`AppLog`'s packed updates), numbered as `ProcessState.bits` is.
+    @inline(__always)
+    fileprivate var bits: UInt32 { UInt32(unsafeBitCast(self, to: UInt8.self)) }
+
+    /// The source whose `bits` are the low two of `bits`, which must be one's.
+    @inline(__always)
+    fileprivate init(bits: UInt32) {
+        self = unsafeBitCast(UInt8(truncatingIfNeeded: bits & 3), to: FixSource.self)
     }
 }

@@ -62,10 +62,13 @@ struct AppLogTests {
             #expect(same(log[index], appended), "entry \(index): \(log[index]) for \(appended)")
         }
         // Kept whole: every kind but the three packed, and those three where a value does not
-        // fit. `uncommon` lists exactly these, in order, where the rarer kinds are looked for.
+        // fit (a channel's object past 32 bits, diagnostics past 24, a commit past 32, a row
+        // count past 15). `uncommon` lists exactly these, in order, where the rarer kinds are
+        // looked for.
         let uncommon = log.uncommon
-        #expect(uncommon.indices.map { uncommon.logIndex(of: $0) } == [0, 3, 5, 7, 8, 9])
-        #expect(zip(uncommon, [0, 3, 5, 7, 8, 9].map { entries[$0] }).allSatisfy { same($0, $1) })
+        let whole = [0, 2, 3, 5, 7, 8, 9]
+        #expect(uncommon.indices.map { uncommon.logIndex(of: $0) } == whole)
+        #expect(zip(uncommon, whole.map { entries[$0] }).allSatisfy { same($0, $1) })
         assertFieldReadsAgree(log)
     }
 
@@ -93,6 +96,47 @@ struct AppLogTests {
                 Issue.record("entry \(index), \(entry.kind), read as \(routine)")
             }
         }
+    }
+
+    @Test("a packed update: every source, both channels, diagnostics and objects at their edges")
+    func packedUpdateReadsBack() {
+        var entries: [AppLogEntry] = []
+        for (offset, source) in [FixSource.gnss, .wifi, .cell].enumerated() {
+            var sourced = fix
+            sourced.source = source
+            for channel in [
+                LocationUpdate.Channel.manager(ObjectID(Int(UInt32.max))),
+                .liveUpdates(ObjectID(0)),
+            ] {
+                entries.append(
+                    entry(
+                        Int64(offset),
+                        .location(
+                            LocationUpdate(
+                                channel: channel, fix: sourced,
+                                diagnostics: LocationDiagnostics(rawValue: (1 << 24) - 1)))))
+            }
+        }
+        // Past the packed fields: kept whole, read back the same.
+        entries.append(
+            entry(
+                5,
+                .location(
+                    LocationUpdate(
+                        channel: .manager(ObjectID(Int(UInt32.max) + 1)), fix: fix))))
+        entries.append(
+            entry(
+                6,
+                .location(
+                    LocationUpdate(
+                        channel: .manager(ObjectID(1)), fix: nil,
+                        diagnostics: LocationDiagnostics(rawValue: 1 << 24)))))
+        let log = AppLog(entries)
+        for (index, appended) in entries.enumerated() {
+            #expect(same(log[index], appended), "entry \(index): \(log[index]) for \(appended)")
+        }
+        #expect(log.uncommon.indices.map { log.uncommon.logIndex(of: $0) } == [6, 7])
+        assertFieldReadsAgree(log)
     }
 
     @Test("a header's packed word: every state, generations past 20 bits, row counts to 15")
