@@ -10,7 +10,7 @@ import Simulation
 /// packed, 16 bytes each plus 48 for a location's update, in segments that never copy what they
 /// hold; any other entry is kept whole. An entry reads back exactly as it was appended. A day's
 /// drive logs about 260,000 entries: 29 MB as an array of entries (59 MB reserved, 88 MB while
-/// it doubled), about 11 MB here.
+/// it doubled), about 8.5 MB here (260,000 headers and 87,000 updates).
 public struct AppLog: RandomAccessCollection, Sendable {
     public typealias Element = AppLogEntry
     public typealias Index = Int
