@@ -264,14 +264,14 @@ public struct AppLog: RandomAccessCollection, Sendable {
             self.instant = instant
             self.payload = payload
             word =
-                Swift.min(generation, Self.generationSaturated) | appState.bits << 20
-                | processState.bits << 23 | UInt32(tag.rawValue) << 26 | rowCount << 28
+                Swift.min(generation, Self.generationSaturated) | caseNumber(appState) << 20
+                | caseNumber(processState) << 23 | UInt32(tag.rawValue) << 26 | rowCount << 28
         }
 
         /// The generation, or `generationSaturated` when it is that or more.
         var generation: UInt32 { word & Self.generationSaturated }
-        var appState: ProcessState { ProcessState(bits: word >> 20) }
-        var processState: ProcessState { ProcessState(bits: word >> 23) }
+        var appState: ProcessState { caseNumbered(word >> 20 & 7) }
+        var processState: ProcessState { caseNumbered(word >> 23 & 7) }
         var tag: Tag { Tag(rawValue: UInt8(truncatingIfNeeded: word >> 26) & 3) ?? .other }
         /// The row count of a `commitDurable`.
         var rowCount: UInt32 { word >> 28 }
@@ -314,7 +314,7 @@ public struct AppLog: RandomAccessCollection, Sendable {
                 bits |= Self.liveUpdatesBit
             }
             if let fix = update.fix {
-                bits |= Self.hasFixBit | fix.source.bits << 24
+                bits |= Self.hasFixBit | caseNumber(fix.source) << 24
                 instant = fix.instant
                 latitude = fix.coordinate.latitude
                 longitude = fix.coordinate.longitude
@@ -338,7 +338,7 @@ public struct AppLog: RandomAccessCollection, Sendable {
                         instant: instant,
                         coordinate: Coordinate(latitude: latitude, longitude: longitude),
                         horizontalAccuracyMeters: horizontalAccuracyMeters,
-                        source: FixSource(bits: bits >> 24),
+                        source: caseNumbered(bits >> 24 & 3),
                         speedMetersPerSecond: speedMetersPerSecond)
                     : nil,
                 diagnostics: LocationDiagnostics(rawValue: Int(bits & Self.diagnosticsMask)))
@@ -346,27 +346,16 @@ public struct AppLog: RandomAccessCollection, Sendable {
     }
 }
 
-extension ProcessState {
-    /// The state in three bits (`AppLog`'s headers): its case's number, in declaration order,
-    /// which is how Swift lays out an enum without payloads (one byte, cases numbered from 0).
-    @inline(__always)
-    fileprivate var bits: UInt32 { UInt32(unsafeBitCast(self, to: UInt8.self)) }
-
-    /// The state whose `bits` are the low three of `bits`, which must be one's.
-    @inline(__always)
-    fileprivate init(bits: UInt32) {
-        self = unsafeBitCast(UInt8(truncatingIfNeeded: bits & 7), to: ProcessState.self)
-    }
+/// The case number of `value`, an enum without payloads (`ProcessState`, `FixSource`): Swift
+/// lays one out in a byte, its cases numbered from 0 in declaration order. The log's packed
+/// words hold these numbers.
+@inline(__always)
+private func caseNumber<Case>(_ value: Case) -> UInt32 {
+    UInt32(unsafeBitCast(value, to: UInt8.self))
 }
 
-extension FixSource {
-    /// The source in two bits (`AppLog`'s packed updates), numbered as `ProcessState.bits` is.
-    @inline(__always)
-    fileprivate var bits: UInt32 { UInt32(unsafeBitCast(self, to: UInt8.self)) }
-
-    /// The source whose `bits` are the low two of `bits`, which must be one's.
-    @inline(__always)
-    fileprivate init(bits: UInt32) {
-        self = unsafeBitCast(UInt8(truncatingIfNeeded: bits & 3), to: FixSource.self)
-    }
+/// The case numbered `number` (`caseNumber`), which must be one of `Case`'s.
+@inline(__always)
+private func caseNumbered<Case>(_ number: UInt32) -> Case {
+    unsafeBitCast(UInt8(truncatingIfNeeded: number), to: Case.self)
 }
