@@ -131,15 +131,20 @@ extension RunRecord {
             }
         }
         if known && rowIndex == storedRows.count { return fixes }
-        // More or fewer rows than the log's commits (the world's design rules it out): the
-        // rows on disk, owners unknown.
+        // More or fewer rows than the log's commits (the world's design rules it out).
         fixes = StoredFixes(
             rows: storedRows, readsRowFix: reader.readsRowFix, capacity: storedRows.count)
+        appendRowsOfUnknownOwner(to: &fixes)
+        return fixes
+    }
+
+    /// Appends the fix of every row on disk, in order, with no process or durable instant: for
+    /// a log whose commits do not account for the rows.
+    private func appendRowsOfUnknownOwner(to fixes: inout StoredFixes) {
         for (index, row) in storedRows.enumerated() {
             guard let fix = fix(in: row) else { continue }
             fixes.append(rowIndex: index, fix: fix, generation: nil, durableAt: nil)
         }
-        return fixes
     }
 
     /// `readStoredFixes` for a run whose app deleted rows: the log replayed, each durable row
@@ -188,12 +193,7 @@ extension RunRecord {
                 rowIndex: entry.rowIndex, fix: fix, generation: entry.generation,
                 durableAt: entry.instant, deletion: entry.deletion)
         }
-        if !known {  // the world's design rules it out; the rows on disk, owners unknown
-            for (index, row) in storedRows.enumerated() {
-                guard let fix = fix(in: row) else { continue }
-                fixes.append(rowIndex: index, fix: fix, generation: nil, durableAt: nil)
-            }
-        }
+        if !known { appendRowsOfUnknownOwner(to: &fixes) }  // the world's design rules it out
         return fixes
     }
 
