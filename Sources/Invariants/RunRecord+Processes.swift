@@ -122,7 +122,7 @@ extension RunRecord {
                     known = false
                     break walk
                 }
-                if let fix = fix(in: storedRows[rowIndex]) {
+                if let fix = fix(inStoredRow: rowIndex) {
                     fixes.append(
                         rowIndex: rowIndex, fix: fix, generation: stamp.generation,
                         durableAt: stamp.instant)
@@ -141,10 +141,15 @@ extension RunRecord {
     /// Appends the fix of every row on disk, in order, with no process or durable instant: for
     /// a log whose commits do not account for the rows.
     private func appendRowsOfUnknownOwner(to fixes: inout StoredFixes) {
-        for (index, row) in storedRows.enumerated() {
-            guard let fix = fix(in: row) else { continue }
+        for index in storedRows.indices {
+            guard let fix = fix(inStoredRow: index) else { continue }
             fixes.append(rowIndex: index, fix: fix, generation: nil, durableAt: nil)
         }
+    }
+
+    /// `fix(in: storedRows[index])`, without making the row when the reader takes its fix.
+    private func fix(inStoredRow index: Int) -> Fix? {
+        reader.readsRowFix ? storedRows.fix(at: index) : fix(in: storedRows[index])
     }
 
     /// `readStoredFixes` for a run whose app deleted rows: the log replayed, each durable row

@@ -39,7 +39,7 @@ public struct RunRecord {
     /// Everything the app saw, in order (`World.log`).
     public let log: AppLog
     /// The store's rows on disk at the end, in commit order (`World.storedRows`).
-    public let storedRows: [StoredRow]
+    public let storedRows: StoredRows
     /// The upload server at the end (`World.server`).
     public let server: UploadServer
     /// Every delivered message, in delivery order, with the running hash: kept only when the
@@ -130,7 +130,7 @@ public struct RunRecord {
     /// `trace` unless given (a record that did not keep its trace gives its digest).
     package init(
         configuration: WorldConfiguration, launchRules: LaunchRules?, actions: [ScheduledAction],
-        horizon: Instant, outcome: RunOutcome, log: AppLog, storedRows: [StoredRow],
+        horizon: Instant, outcome: RunOutcome, log: AppLog, storedRows: StoredRows,
         server: UploadServer, trace: MemoryTrace<WorldMessage>?, digest: TraceDigest? = nil,
         engines: [any TrackingEngine], engineEvents: [StampedEngineEvent],
         reader: FixReader = .fixRecorder, trackingStart: TrackingStart = .atFirstLaunch
@@ -144,7 +144,7 @@ public struct RunRecord {
 
     private init(
         configuration: WorldConfiguration, launchRules: LaunchRules?, actions: [ScheduledAction],
-        horizon: Instant, outcome: RunOutcome, log: AppLog, storedRows: [StoredRow],
+        horizon: Instant, outcome: RunOutcome, log: AppLog, storedRows: StoredRows,
         server: UploadServer, trace: MemoryTrace<WorldMessage>?, digest: TraceDigest,
         engines: [any TrackingEngine], narration: Narration, reader: FixReader,
         trackingStart: TrackingStart

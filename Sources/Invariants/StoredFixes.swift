@@ -48,7 +48,7 @@ public struct StoredFixes: RandomAccessCollection, Sendable {
 
     private var owners: [Owner] = []
     /// The rows on disk at the end (`RunRecord.storedRows`).
-    private let rows: [StoredRow]
+    private let rows: StoredRows
     /// Every fix, by position, unless each is its row's `fix` (`readsRowFix`).
     private var keptFixes: [Fix] = []
     /// Every row's deletion, by position, when any row was deleted; empty otherwise.
@@ -59,7 +59,7 @@ public struct StoredFixes: RandomAccessCollection, Sendable {
     /// No fix yet, over `rows`; `readsRowFix` when every fix appended will be its row's `fix`
     /// (the app's reader is `FixReader.fixRecorder` and no row was deleted). Room for
     /// `capacity` fixes.
-    init(rows: [StoredRow], readsRowFix: Bool, capacity: Int) {
+    init(rows: StoredRows, readsRowFix: Bool, capacity: Int) {
         self.rows = rows
         self.readsRowFix = readsRowFix
         owners.reserveCapacity(capacity)
@@ -103,7 +103,7 @@ public struct StoredFixes: RandomAccessCollection, Sendable {
     public func fix(at position: Int) -> Fix {
         guard readsRowFix else { return keptFixes[position] }
         // `append` took only rows on disk holding a fix.
-        return rows[Int(owners[position].rowIndex)].fix!
+        return rows.fix(at: Int(owners[position].rowIndex))!
     }
 
     /// When each stored fix was taken, in order: what the gap readers take, read as `fix(at:)`
@@ -111,7 +111,7 @@ public struct StoredFixes: RandomAccessCollection, Sendable {
     /// looked up).
     package var fixInstants: [Instant] {
         var instants: [Instant] = []
-        instants.reserveCapacity(count)
+        instants.reserveCapacity(count + 2)  // room for the two ends `BoundedGaps` adds
         for position in indices { instants.append(fix(at: position).instant) }
         return instants
     }

@@ -8,15 +8,19 @@ import Simulation
 ///
 /// The three entries a tracked second makes (`location`, `commitDurable`, `didCommit`) are kept
 /// packed, 16 bytes each plus 48 for a location's update, in segments that never copy what they
-/// hold; any other entry is kept whole. An entry reads back exactly as it was appended. A day's
-/// drive logs about 260,000 entries: 29 MB as an array of entries (59 MB reserved, 88 MB while
-/// it doubled), about 8.5 MB here (260,000 headers and 87,000 updates).
+/// hold; any other entry is kept whole. The updates are slots of the run's `FixArchive`, whose
+/// fixes the store's rows and the server's batches name by slot rather than copy. An entry
+/// reads back exactly as it was appended. A day's drive logs about 260,000 entries: 29 MB as an
+/// array of entries (59 MB reserved, 88 MB while it doubled), about 8.3 MB here (260,000
+/// headers and 87,000 updates).
 public struct AppLog: RandomAccessCollection, Sendable {
     public typealias Element = AppLogEntry
     public typealias Index = Int
 
     private var headers = SegmentedArray<Header>(segmentShift: 13)
-    private var updates = SegmentedArray<PackedUpdate>(segmentShift: 12)
+    /// Where the packed updates are: the run's, which keeps the fixes the disk and the server
+    /// share.
+    private let archive: FixArchive
     private var others: [AppLogEntry.Kind] = []
     /// The position in the log of each of `others`.
     private var otherPositions: [Int] = []
@@ -25,10 +29,14 @@ public struct AppLog: RandomAccessCollection, Sendable {
     private var largeGenerations: [(position: Int, generation: Int)] = []
 
     /// An empty log.
-    public init() {}
+    public init() { archive = FixArchive() }
+
+    /// An empty log that keeps its fixes in `archive`.
+    package init(archive: FixArchive) { self.archive = archive }
 
     /// A log of `entries`, in order (a record edited or made from parts).
     public init(_ entries: some Sequence<AppLogEntry>) {
+        archive = FixArchive()
         for entry in entries { append(entry) }
     }
 
@@ -49,7 +57,7 @@ public struct AppLog: RandomAccessCollection, Sendable {
             instant: entry.instant, generation: entry.generation, appState: entry.appState,
             processState: entry.processState)
         switch entry.kind {
-        case .location(let update): appendLocation(update, at: stamp)
+        case .location(var update): appendLocation(&update, at: stamp)
         case .didCommit(let commit): appendDidCommit(commit, at: stamp)
         case .commitDurable(let commit, let rowCount):
             appendCommitDurable(commit, rowCount: rowCount, at: stamp)
@@ -76,13 +84,14 @@ public struct AppLog: RandomAccessCollection, Sendable {
 
     // The commonest entries are appended without building an `AppLogEntry.Kind`.
 
-    /// Adds a `location` entry.
-    package mutating func appendLocation(_ update: LocationUpdate, at stamp: Stamp) {
-        guard let slot = UInt32(exactly: updates.count), let packed = PackedUpdate(update) else {
+    /// Adds a `location` entry, and gives `update`'s fix its slot in the archive
+    /// (`Fix.archiveSlot`), so that the store and the server keep it by its slot.
+    package mutating func appendLocation(_ update: inout LocationUpdate, at stamp: Stamp) {
+        guard let slot = archive.keep(update) else {
             return appendWhole(.location(update), at: stamp)
         }
-        updates.append(packed)
         appendHeader(stamp, .location, slot)
+        update.fix?.archiveSlot = slot
     }
 
     /// Adds a `didCommit` entry.
@@ -185,7 +194,7 @@ public struct AppLog: RandomAccessCollection, Sendable {
     package func routine(at index: Int) -> Routine {
         let header = headers[index]
         switch header.tag {
-        case .location: return .location(hasFix: updates[Int(header.payload)].hasFix)
+        case .location: return .location(hasFix: archive.hasFix(at: header.payload))
         case .didCommit: return .didCommit
         case .commitDurable: return .commitDurable(rowCount: Int(header.rowCount))
         case .other:
@@ -202,7 +211,7 @@ public struct AppLog: RandomAccessCollection, Sendable {
     package func locationUpdate(at index: Int) -> LocationUpdate? {
         let header = headers[index]
         switch header.tag {
-        case .location: return updates[Int(header.payload)].update
+        case .location: return archive.update(at: header.payload)
         case .other:
             if case .location(let update) = others[Int(header.payload)] { return update }
             return nil
@@ -235,7 +244,7 @@ public struct AppLog: RandomAccessCollection, Sendable {
     private func kind(of header: Header) -> AppLogEntry.Kind {
         switch header.tag {
         case .other: others[Int(header.payload)]
-        case .location: .location(updates[Int(header.payload)].update)
+        case .location: .location(archive.update(at: header.payload))
         case .didCommit: .didCommit(CommitID(Int(header.payload)))
         case .commitDurable:
             .commitDurable(CommitID(Int(header.payload)), rowCount: Int(header.rowCount))
@@ -246,7 +255,8 @@ public struct AppLog: RandomAccessCollection, Sendable {
     /// process generation, the two states, its tag and a `commitDurable`'s row count.
     private struct Header: Sendable {
         var instant: Instant
-        /// The commit (`didCommit`, `commitDurable`), or the index in `updates` or `others`.
+        /// The commit (`didCommit`, `commitDurable`), the update's slot in the archive, or the
+        /// index in `others`.
         var payload: UInt32
         /// Bits 0..<20 the generation (`generationSaturated`: look in `largeGenerations`),
         /// 20..<23 the app's state, 23..<26 the process's, 26..<28 the tag, 28..<32 the row
@@ -280,82 +290,18 @@ public struct AppLog: RandomAccessCollection, Sendable {
     private enum Tag: UInt8, Sendable {
         case other, location, didCommit, commitDurable
     }
-
-    /// A `LocationUpdate` in 48 bytes (80 as the struct).
-    private struct PackedUpdate: Sendable {
-        var instant: Instant
-        var latitude: Double
-        var longitude: Double
-        var horizontalAccuracyMeters: Double
-        var speedMetersPerSecond: Double
-        var channelObject: UInt32
-        /// Bits 0..<24 the diagnostics, 24..<26 the fix's source, 26 a live-updates channel,
-        /// 27 a fix.
-        var bits: UInt32
-
-        private static let diagnosticsMask: UInt32 = (1 << 24) - 1
-        private static let liveUpdatesBit: UInt32 = 1 << 26
-        private static let hasFixBit: UInt32 = 1 << 27
-
-        /// Nil when the diagnostics or the channel's object do not fit (kept whole instead).
-        @inline(__always)
-        init?(_ update: LocationUpdate) {
-            guard let diagnostics = UInt32(exactly: update.diagnostics.rawValue),
-                diagnostics <= Self.diagnosticsMask
-            else { return nil }
-            var bits = diagnostics
-            switch update.channel {
-            case .manager(let object):
-                guard let value = UInt32(exactly: object.value) else { return nil }
-                channelObject = value
-            case .liveUpdates(let object):
-                guard let value = UInt32(exactly: object.value) else { return nil }
-                channelObject = value
-                bits |= Self.liveUpdatesBit
-            }
-            if let fix = update.fix {
-                bits |= Self.hasFixBit | caseNumber(fix.source) << 24
-                instant = fix.instant
-                latitude = fix.coordinate.latitude
-                longitude = fix.coordinate.longitude
-                horizontalAccuracyMeters = fix.horizontalAccuracyMeters
-                speedMetersPerSecond = fix.speedMetersPerSecond
-            } else {
-                instant = .start
-                (latitude, longitude, horizontalAccuracyMeters, speedMetersPerSecond) = (0, 0, 0, 0)
-            }
-            self.bits = bits
-        }
-
-        var hasFix: Bool { bits & Self.hasFixBit != 0 }
-
-        var update: LocationUpdate {
-            let object = ObjectID(Int(channelObject))
-            return LocationUpdate(
-                channel: bits & Self.liveUpdatesBit != 0 ? .liveUpdates(object) : .manager(object),
-                fix: hasFix
-                    ? Fix(
-                        instant: instant,
-                        coordinate: Coordinate(latitude: latitude, longitude: longitude),
-                        horizontalAccuracyMeters: horizontalAccuracyMeters,
-                        source: caseNumbered(bits >> 24 & 3),
-                        speedMetersPerSecond: speedMetersPerSecond)
-                    : nil,
-                diagnostics: LocationDiagnostics(rawValue: Int(bits & Self.diagnosticsMask)))
-        }
-    }
 }
 
 /// The case number of `value`, an enum without payloads (`ProcessState`, `FixSource`): Swift
 /// lays one out in a byte, its cases numbered from 0 in declaration order. The log's packed
 /// words hold these numbers.
 @inline(__always)
-private func caseNumber<Case>(_ value: Case) -> UInt32 {
+func caseNumber<Case>(_ value: Case) -> UInt32 {
     UInt32(unsafeBitCast(value, to: UInt8.self))
 }
 
 /// The case numbered `number` (`caseNumber`), which must be one of `Case`'s.
 @inline(__always)
-private func caseNumbered<Case>(_ number: UInt32) -> Case {
+func caseNumbered<Case>(_ number: UInt32) -> Case {
     unsafeBitCast(UInt8(truncatingIfNeeded: number), to: Case.self)
 }

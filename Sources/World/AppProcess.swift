@@ -219,28 +219,9 @@ final class AppProcess: SimulationActor, DiskViewSource {
     /// Everything the app saw, in order. Unchecked: only `record` writes it, never from inside
     /// another access to it (a checked access cost a runtime call at every entry, and moving it
     /// out and back, as `changeMailbox` does, a retain and release of each of its arrays).
-    @exclusivity(unchecked) private(set) var log = AppLog()
+    @exclusivity(unchecked) private(set) var log: AppLog
     /// The app's data on the device: it outlives every process.
-    private(set) var disk = Disk()
-
-    /// Reserves the store's rows on disk for a run from `now` to `horizon`: one row a fix
-    /// interval (what `FixRecorder` stores while tracking) and a quarter more (outbox rows, a
-    /// second fix source). Rows that fit never move as they grow; moving them holds them twice
-    /// at once, which was the peak of a week's drive (`lifeline bench drive`). Pages reserved
-    /// and never written cost nothing; more rows grow the array as before.
-    /// At most `storeRowsReservedMax` rows (84 MB of address space): a policy may set a fix
-    /// interval of a nanosecond.
-    func reserveStoreRows(from now: Instant, until horizon: Instant) {
-        let interval = policy.fixInterval.nanoseconds
-        guard interval > 0, horizon > now else { return }
-        let fixes = Int((horizon - now).nanoseconds / interval)
-        let rows = min(fixes + fixes / 4, Self.storeRowsReservedMax)
-        changeDisk { $0.reserveRows(rows) }
-    }
-
-    /// The most rows `reserveStoreRows` reserves: a week's drive at one fix a second needs
-    /// 756,000.
-    static let storeRowsReservedMax = 1 << 20
+    private(set) var disk: Disk
     /// The saved record's pending write: when it is due, and its timer.
     private var savedRecordWrite: (due: Instant, timer: EventHandle)?
     /// The current process's timers not yet due, in the order scheduled.
@@ -257,9 +238,11 @@ final class AppProcess: SimulationActor, DiskViewSource {
     init(
         makeEngine: @escaping () -> any AppEngine, capabilities: AppCapabilities,
         policy: IOSPolicy, accuracy: AccuracyAuthorization, uptimeAtStart: VirtualDuration,
-        os: ActorID, daemon: ActorID, network: ActorID,
+        os: ActorID, daemon: ActorID, network: ActorID, fixArchive: FixArchive,
         concurrencyChoices: (any ChoiceSource)? = nil
     ) {
+        log = AppLog(archive: fixArchive)
+        disk = Disk(archive: fixArchive)
         self.accuracy = accuracy
         concurrencyPick = concurrencyChoices.map { choices in
             { count in Int(choices.choose(atMost: UInt64(count - 1))) }
@@ -529,15 +512,21 @@ final class AppProcess: SimulationActor, DiskViewSource {
     ) {
         let now = context.now
         switch item {
-        case .location(let update):
-            log.appendLocation(update, at: stamp(now))
+        case .location(let arrived):
+            // The engine gets the fix with its slot in the archive, which the store and the
+            // server then keep it by.
+            var slotted = arrived
+            log.appendLocation(&slotted, at: stamp(now))
+            let update = slotted
             call(&context) { $0.didReceive(update, services: $1) }
             guard case .manager(let id) = update.channel else { return }
             var fixes = update.fix.map { [$0] } ?? []
             while batching, engine != nil,
                 let next = changeMailbox({ $0.takeDeliverableLocation(of: id) })
             {
-                log.appendLocation(next, at: stamp(now))
+                var slotted = next
+                log.appendLocation(&slotted, at: stamp(now))
+                let next = slotted
                 call(&context) { $0.didReceive(next, services: $1) }
                 if let fix = next.fix { fixes.append(fix) }
             }
@@ -786,9 +775,9 @@ final class AppProcess: SimulationActor, DiskViewSource {
         let services = self.services.take()!
         let storage = services.storage
         storage.protectedDataAvailable = disk.protectedDataAvailable
-        // The store and the saved record read the disk through `callbackDiskView`, only while
-        // the callback runs: nothing of the disk is copied (or retained) for a callback that
-        // does not read it, which is nearly every one.
+        // The store and the saved record read the disk through `callbackCommittedRows` and
+        // `callbackStoredValues`, only while the callback runs: nothing of the disk is copied
+        // (or retained) for a callback that does not read it, which is nearly every one.
         storage.inCallback = true
         // The uptime is read once, for the callback's moment and for its clocks.
         let uptime = bootTime.uptime(at: context.now)
@@ -896,10 +885,9 @@ final class AppProcess: SimulationActor, DiskViewSource {
     /// the data is protected (R-D9). The disk does not change while a callback runs (commits
     /// complete and writes land in deliveries of their own), so this is the disk as of the
     /// callback's start.
-    var callbackDiskView: ProcessStorage.DiskView {
-        ProcessStorage.DiskView(
-            committedRows: disk.rows,
-            storedValues: disk.protectedDataAvailable ? disk.savedValues : [:])
+    var callbackCommittedRows: StoredRows { disk.rows }
+    var callbackStoredValues: [String: SavedValue] {
+        disk.protectedDataAvailable ? disk.savedValues : [:]
     }
 
     /// Issues the commits the callback asked for, arms the saved record's write after a

@@ -204,12 +204,12 @@ final class Network: SimulationActor {
 
     init(
         policy: IOSPolicy, app: ActorID, operatingSystem: ActorID, seed: Seed,
-        deduplication: ServerDeduplication = .byKey
+        deduplication: ServerDeduplication = .byKey, fixArchive: FixArchive = FixArchive()
     ) {
         self.policy = policy
         self.app = app
         self.operatingSystem = operatingSystem
-        server = UploadServer(deduplication: deduplication)
+        server = UploadServer(deduplication: deduplication, fixArchive: fixArchive)
         random = Xoshiro256StarStar(seed: seed)
     }
 

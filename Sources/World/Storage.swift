@@ -120,7 +120,7 @@ public final class Store {
     init(storage: ProcessStorage) { self.storage = storage }
 
     /// The committed (durable) rows, in commit order.
-    public var rows: [StoredRow] { storage.diskView.committedRows }
+    public var rows: StoredRows { storage.committedRows }
 
     /// Rows inserted since the last commit (the open transaction, in memory only).
     public var uncommittedRows: [StoredRow] { transaction }
@@ -196,7 +196,7 @@ public final class SavedRecord {
         }
         // Copied out before the lookup, so that no call runs inside the access to the view
         // and the compiler can check its accesses statically.
-        let stored = storage.diskView.storedValues
+        let stored = storage.storedValues
         return stored[key]
     }
 
@@ -233,13 +233,21 @@ public final class SavedRecord {
 /// before each callback (the disk's rows and values), and what they ask for in it. One per
 /// process: it dies with the process, and with it the open transaction and unwritten changes.
 final class ProcessStorage {
-    /// The disk as the current callback sees it: read from its owner while a callback runs
-    /// (`inCallback`), empty otherwise. Read on demand rather than set before each callback:
-    /// most callbacks never read it, and setting it retained and released the disk's arrays
-    /// at every one.
-    var diskView: DiskView {
-        guard inCallback, let diskSource else { return DiskView() }
-        return diskSource.callbackDiskView
+    // The disk as the current callback sees it: read from its owner while a callback runs
+    // (`inCallback`), empty otherwise. Read on demand rather than set before each callback:
+    // most callbacks never read it, and setting it retained and released the disk's arrays at
+    // every one.
+
+    /// The durable rows, as of the start of the callback.
+    var committedRows: StoredRows {
+        guard inCallback, let diskSource else { return StoredRows() }
+        return diskSource.callbackCommittedRows
+    }
+
+    /// The saved record on disk, or nothing while the data is protected.
+    var storedValues: [String: SavedValue] {
+        guard inCallback, let diskSource else { return [:] }
+        return diskSource.callbackStoredValues
     }
     /// The owner of the disk (the app process); weak, as the app process owns the services
     /// that own this.
@@ -256,14 +264,6 @@ final class ProcessStorage {
     var unsavedChanges: [(key: String, value: SavedValue?)] = []
     /// What the current callback asked of the disk so far.
     var asked = StorageRequests()
-
-    /// The disk's part of one callback: what it reads.
-    struct DiskView {
-        /// The durable rows, as of the start of the callback.
-        var committedRows: [StoredRow] = []
-        /// The saved record on disk, or nothing while the data is protected.
-        var storedValues: [String: SavedValue] = [:]
-    }
 
     /// What one callback asked of the disk, each in the order asked.
     struct StorageRequests {
@@ -319,8 +319,10 @@ final class ProcessStorage {
 
 /// What owns the disk and shows it to the running callback (the app process).
 protocol DiskViewSource: AnyObject {
-    /// The disk as the running callback sees it.
-    var callbackDiskView: ProcessStorage.DiskView { get }
+    /// The durable rows as the running callback sees them.
+    var callbackCommittedRows: StoredRows { get }
+    /// The saved record on disk as the running callback sees it.
+    var callbackStoredValues: [String: SavedValue] { get }
 }
 
 // MARK: - The disk
@@ -343,7 +345,7 @@ struct Disk {
     }
 
     /// Rows of completed commits, in commit order, less the rows their deletions removed.
-    private(set) var rows: [StoredRow] = []
+    private(set) var rows: StoredRows
     /// The saved record as written.
     private(set) var savedValues: [String: SavedValue] = [:]
     /// False from a boot until the first unlock (R-D9). The world starts unlocked.
@@ -351,6 +353,12 @@ struct Disk {
     // invariant: commits of the current process only, in issue order, completion instants
     // non-decreasing
     private(set) var inFlight: [InFlight] = []
+
+    /// An empty disk whose rows keep their fixes in `archive`.
+    init(archive: FixArchive) { rows = StoredRows(archive: archive) }
+
+    /// An empty disk that keeps every row whole (a placeholder, or a test's disk).
+    init() { rows = StoredRows() }
 
     /// When a commit issued at `now` completes: commits are serial, so after the last one in
     /// flight.
@@ -388,18 +396,13 @@ struct Disk {
         return (completed, Array(lost))
     }
 
-    /// Makes room for `count` rows in all, if there is less.
-    mutating func reserveRows(_ count: Int) {
-        if rows.capacity < count { rows.reserveCapacity(count) }
-    }
-
     /// Makes `commit` durable: adds its rows, then removes the earliest row equal to each of its
     /// deletions, noting in `commit.deleted` what it removed and where.
     private mutating func apply(_ commit: inout InFlight) {
-        rows.appendGrowingGently(contentsOf: commit.rows)
+        rows.append(contentsOf: commit.rows)
         for deletion in commit.deletions {
-            guard let position = rows.firstIndex(of: deletion) else { continue }
-            commit.deleted.append((position, rows.remove(at: position)))
+            guard let position = rows.removeFirst(equalTo: deletion) else { continue }
+            commit.deleted.append((position, deletion))
         }
     }
 

@@ -19,8 +19,9 @@ public struct AcceptedBatch: Sendable, Equatable {
 /// by tests and invariants through `World.server`; a row stored twice is a duplicate.
 ///
 /// It holds a batch of fix rows under one key and no text (what `FixRecorder` uploads) as its
-/// fixes alone, 48 bytes a row rather than a row's 80: a week's drive uploads about 600,000
-/// rows, which the store holds too (`lifeline bench drive`). Every other batch is kept whole.
+/// fixes' slots in the run's `FixArchive`, 4 bytes a row rather than a row's 80: a week's drive
+/// uploads about 600,000 rows, whose fixes the log and the store hold too (`lifeline bench
+/// drive`). Every other batch is kept whole.
 public struct UploadServer: Sendable {
     /// Whether it deduplicates by key.
     public let deduplication: ServerDeduplication
@@ -32,13 +33,16 @@ public struct UploadServer: Sendable {
     private var keys: Set<UploadBatchKey> = []
     /// The batches stored, in the order accepted.
     private var stored: [StoredBatch] = []
-    /// The fixes of the packed batches, in the order accepted (`StoredBatch.Rows.fixes`).
-    private var packedFixes = SegmentedArray<Fix>(segmentShift: 10)
+    /// The slots of the packed batches' fixes, in the order accepted (`StoredBatch.Rows.fixes`).
+    private var packedSlots = SegmentedArray<UInt32>(segmentShift: 12)
+    /// Where the packed batches' fixes are.
+    private let archive: FixArchive
     /// Rows stored, in every batch.
     package private(set) var acceptedRowCount = 0
 
-    init(deduplication: ServerDeduplication = .byKey) {
+    init(deduplication: ServerDeduplication = .byKey, fixArchive: FixArchive = FixArchive()) {
         self.deduplication = deduplication
+        archive = fixArchive
     }
 
     /// Every batch stored, in the order accepted (made afresh at each read: the invariants
@@ -76,9 +80,11 @@ public struct UploadServer: Sendable {
         guard rows.allSatisfy({ $0.fix != nil && $0.text.isEmpty && $0.key == key }) else {
             return .whole(rows)
         }
-        let start = packedFixes.count
+        // Room for every fix, so that each finds a slot (`FixArchive.keep` fails only when full).
+        guard archive.count + rows.count < Int(FixArchive.none) else { return .whole(rows) }
+        let start = packedSlots.count
         for row in rows {
-            if let fix = row.fix { packedFixes.append(fix) }
+            if let fix = row.fix, let slot = archive.keep(fix) { packedSlots.append(slot) }
         }
         return .fixes(rowKey: key, start: start, count: rows.count)
     }
@@ -95,9 +101,7 @@ public struct UploadServer: Sendable {
             switch batch.rows {
             case .whole(let whole): rows = whole
             case .fixes(let key, let start, let count):
-                rows = (start..<start + count).map {
-                    StoredRow(key: key, fix: server.packedFixes[$0])
-                }
+                rows = (start..<start + count).map { server.packedRow(key, at: $0) }
             }
             return AcceptedBatch(
                 key: batch.key, rows: rows, instant: batch.instant,
@@ -113,12 +117,17 @@ public struct UploadServer: Sendable {
                     for row in rows where !body(batchIndex, row) { return }
                 case .fixes(let key, let start, let count):
                     for index in start..<start + count {
-                        let row = StoredRow(key: key, fix: server.packedFixes[index])
+                        let row = server.packedRow(key, at: index)
                         if !body(batchIndex, row) { return }
                     }
                 }
             }
         }
+    }
+
+    /// The packed row at `index` of `packedSlots`.
+    private func packedRow(_ key: String, at index: Int) -> StoredRow {
+        StoredRow(key: key, fix: archive[packedSlots[index]])
     }
 
     /// A batch as the server keeps it.
@@ -129,8 +138,8 @@ public struct UploadServer: Sendable {
         var rows: Rows
 
         enum Rows: Sendable {
-            /// `StoredRow(key: rowKey, fix: fix)` for each fix of
-            /// `packedFixes[start..<start + count]`.
+            /// `StoredRow(key: rowKey, fix: fix)` for each fix whose slot is in
+            /// `packedSlots[start..<start + count]`.
             case fixes(rowKey: String, start: Int, count: Int)
             case whole([StoredRow])
         }

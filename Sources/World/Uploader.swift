@@ -210,19 +210,20 @@ public final class Uploader {
     // MARK: - The outbox
 
     /// Rebuilds the batches formed by earlier processes, and which of them were accepted.
-    private func restore(from rows: [StoredRow]) {
+    private func restore(from rows: StoredRows) {
         restored = true
         var formed: [UploadBatchKey] = []
         var done: Set<Int> = []  // membership only
-        for row in rows {
-            switch row.key {
+        // Each row's key read alone, and only an outbox row made whole (its text).
+        for index in rows.indices {
+            switch rows.key(at: index) {
             case Self.batchMarkerKey:
-                let fields = row.text.split(separator: " ").compactMap { Int($0) }
+                let fields = rows[index].text.split(separator: " ").compactMap { Int($0) }
                 guard fields.count == Self.batchMarkerFieldCount else { continue }
                 formed.append(UploadBatchKey(firstRowIndex: fields[0], rowCount: fields[1]))
                 nextRowIndex = max(nextRowIndex, fields[2] + 1)
             case Self.doneMarkerKey:
-                if let first = Int(row.text) { done.insert(first) }
+                if let first = Int(rows[index].text) { done.insert(first) }
             default: break
             }
         }
@@ -231,14 +232,15 @@ public final class Uploader {
             changeQueue { $0.append(batch) }
         }
         // Data rows an earlier process left outside any batch have waited long enough.
-        if rows[min(nextRowIndex, rows.count)...].contains(where: Self.isData) {
+        let unbatched = min(nextRowIndex, rows.count)..<rows.count
+        if unbatched.contains(where: { Self.isData(rows, at: $0) }) {
             waitingSince = .start
         }
     }
 
     /// Counts the data rows committed since the last count that are not yet in a batch, and
     /// notes since when they wait: rows keep waiting while earlier batches are sent or retried.
-    private func countWaitingRows(_ rows: [StoredRow], now: Instant) {
+    private func countWaitingRows(_ rows: StoredRows, now: Instant) {
         guard configuration.batchWait > .zero else { return }
         if countedUpTo < nextRowIndex {  // an earlier process's batches end further on
             countedUpTo = nextRowIndex
@@ -267,23 +269,24 @@ public final class Uploader {
 
     /// The data rows of the batch `key`: `rowCount` rows from `firstRowIndex`, skipping the
     /// outbox's own rows.
-    private func batchRows(_ key: UploadBatchKey, in rows: [StoredRow]) -> [StoredRow] {
-        guard key.firstRowIndex < rows.count else { return [] }
-        return Array(rows[key.firstRowIndex...].filter(Self.isData).prefix(key.rowCount))
+    private func batchRows(_ key: UploadBatchKey, in rows: StoredRows) -> [StoredRow] {
+        var found: [StoredRow] = []
+        var index = max(key.firstRowIndex, 0)
+        while index < rows.count && found.count < key.rowCount {
+            if Self.isData(rows, at: index) { found.append(rows[index]) }
+            index += 1
+        }
+        return found
     }
 
-    /// `isData(rows[index])`, reading only the row's key in place: the loops over the outbox
-    /// at every commit copied each row they passed (its strings retained and released).
-    private static func isData(_ rows: [StoredRow], at index: Int) -> Bool {
-        !rows[index].key.hasPrefix(markerKeyPrefix)
-    }
-
-    private static func isData(_ row: StoredRow) -> Bool {
-        !row.key.hasPrefix(markerKeyPrefix)
+    /// Whether `rows[index]` is a data row, not one of the outbox's own, reading only its key:
+    /// the loops over the outbox at every commit would otherwise make each row they pass.
+    private static func isData(_ rows: StoredRows, at index: Int) -> Bool {
+        !rows.key(at: index).hasPrefix(markerKeyPrefix)
     }
 
     /// Forms the next batch from the rows not yet batched, and commits its outbox row.
-    private func form(from rows: [StoredRow], store: Store, now: Instant) {
+    private func form(from rows: StoredRows, store: Store, now: Instant) {
         var indices: [Int] = []
         var index = nextRowIndex
         while index < rows.count && indices.count < configuration.batchRowCountMax {

@@ -68,6 +68,8 @@ public struct World {
     private let appProcess: AppProcess
     private let locationDaemon: LocationDaemon
     private let networkActor: Network
+    /// The run's fixes, kept once for the log, the disk and the server.
+    private let fixArchive: FixArchive
 
     public init(_ configuration: WorldConfiguration, engine: @escaping () -> any AppEngine) {
         self.init(configuration, trace: nil, engine: engine)
@@ -110,14 +112,18 @@ public struct World {
             authorization: configuration.authorization, accuracy: configuration.accuracy,
             os: operatingSystem, app: app, seed: root.derive("daemon.noise"))
         self.locationDaemon = locationDaemon
+        let fixArchive = FixArchive()
+        self.fixArchive = fixArchive
         appProcess = AppProcess(
             makeEngine: engine, capabilities: configuration.capabilities,
             policy: configuration.policy, accuracy: configuration.accuracy,
             uptimeAtStart: configuration.uptimeAtStart, os: operatingSystem, daemon: daemon,
-            network: network, concurrencyChoices: ordering.kind == .fifo ? nil : ordering.choices)
+            network: network, fixArchive: fixArchive,
+            concurrencyChoices: ordering.kind == .fifo ? nil : ordering.choices)
         networkActor = Network(
             policy: configuration.policy, app: app, operatingSystem: operatingSystem,
-            seed: root.derive("network"), deduplication: configuration.serverDeduplication)
+            seed: root.derive("network"), deduplication: configuration.serverDeduplication,
+            fixArchive: fixArchive)
         precondition(simulation.add(os) == operatingSystem)
         precondition(simulation.add(locationDaemon) == daemon)
         precondition(simulation.add(appProcess) == app)
@@ -135,16 +141,19 @@ public struct World {
     @discardableResult
     public mutating func run(until horizon: Instant, eventCountMax: Int = 50_000_000) -> RunOutcome
     {
-        appProcess.reserveStoreRows(from: simulation.scheduler.now, until: horizon)
-        return simulation.run(eventCountMax: eventCountMax, horizon: horizon)
+        simulation.run(eventCountMax: eventCountMax, horizon: horizon)
     }
 
     /// Everything the app saw, in order.
     public var log: AppLog { appProcess.log }
 
+    /// How many fixes the run's archive holds (`FixArchive`): each fix the log, the disk and
+    /// the server share counts once.
+    package var fixesKept: Int { fixArchive.count }
+
     /// The rows of the app's store on the device's disk now: every completed commit's, in
     /// commit order (what "stored" means), less those its completed deletions removed.
-    public var storedRows: [StoredRow] { appProcess.disk.rows }
+    public var storedRows: StoredRows { appProcess.disk.rows }
 
     /// The app's saved record as written on the device's disk now (changes not yet written are
     /// not in it).

@@ -145,11 +145,18 @@ public enum RelaunchMechanism: String, Sendable, CaseIterable {
 public enum FixSource: String, Sendable { case gnss, wifi, cell }
 
 /// One location sample.
+///
+/// Two fixes are equal when their instant, coordinate, accuracy, source and speed are.
 public struct Fix: Sendable, Equatable, CustomStringConvertible {
     public var instant: Instant
     public var coordinate: Coordinate
     public var horizontalAccuracyMeters: Double
     public var source: FixSource
+    /// Where the run's `FixArchive` holds this fix, when it does (`FixArchive.none` otherwise):
+    /// a hint that lets the store and the server keep the fix by its slot, checked against the
+    /// archive before it is trusted. Held in the padding after `source`, so a fix is 48 bytes
+    /// either way; not part of its value.
+    package var archiveSlot: UInt32 = FixArchive.none
     public var speedMetersPerSecond: Double
 
     /// A fix read back from a form the package itself wrote (`CLLocation`'s archive): the
@@ -163,6 +170,12 @@ public struct Fix: Sendable, Equatable, CustomStringConvertible {
         self.horizontalAccuracyMeters = horizontalAccuracyMeters
         self.source = source
         self.speedMetersPerSecond = speedMetersPerSecond
+    }
+
+    public static func == (left: Fix, right: Fix) -> Bool {
+        left.instant == right.instant && left.coordinate == right.coordinate
+            && left.horizontalAccuracyMeters == right.horizontalAccuracyMeters
+            && left.source == right.source && left.speedMetersPerSecond == right.speedMetersPerSecond
     }
 
     public var description: String {

@@ -45,7 +45,7 @@ struct StoredFixesTests {
     @Test("FixRecorder's fixes are read from the rows they name")
     func readsRows() {
         let rows = (0..<3).map { StoredRow(key: "fix", fix: FixTableTests.fix($0 * 10)) }
-        var fixes = StoredFixes(rows: rows, readsRowFix: true, capacity: 2)
+        var fixes = StoredFixes(rows: StoredRows(rows), readsRowFix: true, capacity: 2)
         // Handed other fixes than the rows hold: what reads back is the rows', so the fixes
         // were read in place, not kept.
         fixes.append(rowIndex: 2, fix: FixTableTests.fix(7), generation: 1, durableAt: .start)

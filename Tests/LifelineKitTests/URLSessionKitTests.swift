@@ -124,7 +124,7 @@ final class UploadingApp: UIResponder, UIApplicationDelegate, CLLocationManagerD
         session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
     }
 
-    private var rows: [StoredRow] { (try? services.openStore())?.rows ?? [] }
+    private var rows: [StoredRow] { (try? services.openStore()).map { Array($0.rows) } ?? [] }
     private var fixRows: [StoredRow] { rows.filter { $0.key == FixRecorder.fixRowKey } }
 
     /// How many fix rows the server has accepted, as the app last recorded.

@@ -184,7 +184,7 @@ struct StoreTests {
         #expect(killArrivedFirst > 0, "some ordering must put the kill first")
     }
 
-    @Test("the rows reserved for a run are bounded: a policy's one-nanosecond fix interval runs")
+    @Test("a policy's one-nanosecond fix interval runs (rows were once reserved by fix interval)")
     func rowsReservedAreBounded() {
         var policy = IOSPolicy.measured
         policy.fixInterval = .nanoseconds(1)
