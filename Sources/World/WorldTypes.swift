@@ -175,7 +175,8 @@ public struct Fix: Sendable, Equatable, CustomStringConvertible {
     public static func == (left: Fix, right: Fix) -> Bool {
         left.instant == right.instant && left.coordinate == right.coordinate
             && left.horizontalAccuracyMeters == right.horizontalAccuracyMeters
-            && left.source == right.source && left.speedMetersPerSecond == right.speedMetersPerSecond
+            && left.source == right.source
+            && left.speedMetersPerSecond == right.speedMetersPerSecond
     }
 
     public var description: String {

@@ -7,13 +7,6 @@ import Testing
 
 @Suite("The run's fixes, each kept once")
 struct FixArchiveTests {
-    func fix(_ second: Int64) -> Fix {
-        Fix(
-            instant: .start + .seconds(second),
-            coordinate: Coordinate(latitude: 51.5 + Double(second) / 1000, longitude: -0.1),
-            horizontalAccuracyMeters: 5, source: .gnss, speedMetersPerSecond: 13.9)
-    }
-
     @Test("a fix delivered, stored and uploaded is kept once: the archive holds the log's updates")
     func deliveredStoredAndUploadedOnce() {
         var world = World(WorldConfiguration(route: drive(20))) {
@@ -33,23 +26,23 @@ struct FixArchiveTests {
     @Test("a row reads back as committed, its fix's slot a hint checked before it is trusted")
     func rowsReadBackAsCommitted() {
         let archive = FixArchive()
-        guard let slot = archive.keep(fix(1)) else {
+        guard let slot = archive.keep(movingFix(1)) else {
             Issue.record("an empty archive keeps a fix")
             return
         }
         var kept = archive[slot]
-        #expect(kept == fix(1) && kept.archiveSlot == slot)
+        #expect(kept == movingFix(1) && kept.archiveSlot == slot)
         // An engine changed the fix it was handed: the row keeps the changed fix.
         kept.horizontalAccuracyMeters = 50
-        var moved = fix(2)
+        var moved = movingFix(2)
         moved.archiveSlot = slot
         let committed = [
             StoredRow(key: "fix", fix: archive[slot]),
             StoredRow(key: "fix", fix: kept),
             StoredRow(key: "fix", fix: moved),
             StoredRow(key: "outbox", text: "0 3 2"),
-            StoredRow(key: "other", fix: fix(3)),
-            StoredRow(key: "fix", fix: fix(4), text: "note"),
+            StoredRow(key: "other", fix: movingFix(3)),
+            StoredRow(key: "fix", fix: movingFix(4), text: "note"),
         ]
         var rows = StoredRows(archive: archive)
         rows.append(contentsOf: committed)
@@ -65,21 +58,21 @@ struct FixArchiveTests {
     @Test("a deletion removes the earliest equal row, packed or whole")
     func deletionRemovesEarliestEqualRow() {
         var rows = StoredRows(archive: FixArchive())
-        let fixRow = StoredRow(key: "fix", fix: fix(1))
+        let fixRow = StoredRow(key: "fix", fix: movingFix(1))
         rows.append(contentsOf: [
-            StoredRow(key: "a"), fixRow, StoredRow(key: "fix", fix: fix(2)), fixRow,
+            StoredRow(key: "a"), fixRow, StoredRow(key: "fix", fix: movingFix(2)), fixRow,
         ])
         #expect(rows.removeFirst(equalTo: fixRow) == 1)
         #expect(rows.removeFirst(equalTo: StoredRow(key: "a")) == 0)
         #expect(rows.removeFirst(equalTo: StoredRow(key: "b")) == nil)
-        #expect(Array(rows) == [StoredRow(key: "fix", fix: fix(2)), fixRow])
+        #expect(Array(rows) == [StoredRow(key: "fix", fix: movingFix(2)), fixRow])
     }
 
     @Test("two fixes are equal whatever their slots")
     func slotIsNotPartOfTheValue() {
-        var slotted = fix(1)
+        var slotted = movingFix(1)
         slotted.archiveSlot = 7
-        #expect(slotted == fix(1))
-        #expect(slotted != fix(2))
+        #expect(slotted == movingFix(1))
+        #expect(slotted != movingFix(2))
     }
 }

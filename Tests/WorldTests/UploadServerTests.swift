@@ -7,25 +7,24 @@ import Testing
 
 @Suite("The upload server's batches, held compactly")
 struct UploadServerTests {
-    func fix(_ second: Int64) -> Fix {
-        Fix(
-            instant: .start + .seconds(second),
-            coordinate: Coordinate(latitude: 51.5 + Double(second) / 1000, longitude: -0.1),
-            horizontalAccuracyMeters: 5, source: .gnss, speedMetersPerSecond: 13.9)
-    }
-
     @Test("packed and whole batches read back as accepted, in order")
     func batchesReadBack() {
         let batches: [[StoredRow]] = [
-            [StoredRow(key: "fix", fix: fix(1)), StoredRow(key: "fix", fix: fix(2))],
+            [StoredRow(key: "fix", fix: movingFix(1)), StoredRow(key: "fix", fix: movingFix(2))],
             // Not packed: a row with text, a row without a fix, two keys, no rows.
-            [StoredRow(key: "fix", fix: fix(3)), StoredRow(key: "fix", fix: fix(4), text: "x")],
-            [StoredRow(key: "fix", fix: fix(5)), StoredRow(key: "marker")],
-            [StoredRow(key: "fix", fix: fix(6)), StoredRow(key: "location", fix: fix(7))],
+            [
+                StoredRow(key: "fix", fix: movingFix(3)),
+                StoredRow(key: "fix", fix: movingFix(4), text: "x"),
+            ],
+            [StoredRow(key: "fix", fix: movingFix(5)), StoredRow(key: "marker")],
+            [
+                StoredRow(key: "fix", fix: movingFix(6)),
+                StoredRow(key: "location", fix: movingFix(7)),
+            ],
             [],
             // Packed again, under another key, after the whole ones.
-            [StoredRow(key: "a key longer than fifteen bytes", fix: fix(8))],
-            [StoredRow(key: "fix", fix: fix(9))],
+            [StoredRow(key: "a key longer than fifteen bytes", fix: movingFix(8))],
+            [StoredRow(key: "fix", fix: movingFix(9))],
         ]
         var server = UploadServer(deduplication: .storesEveryRequest)
         for (index, rows) in batches.enumerated() {
@@ -51,7 +50,7 @@ struct UploadServerTests {
         var sent: [[StoredRow]] = []
         for batchIndex in 0..<3 {
             let rows = (0..<700).map {
-                StoredRow(key: "fix", fix: fix(Int64(batchIndex * 700 + $0)))
+                StoredRow(key: "fix", fix: movingFix(Int64(batchIndex * 700 + $0)))
             }
             sent.append(rows)
             _ = server.accept(

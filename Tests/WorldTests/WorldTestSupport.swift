@@ -15,6 +15,14 @@ func drive(
         segments: [.init(.park, parkedFor), .init(.drive, duration, speedMetersPerSecond: speed)])
 }
 
+/// A GNSS fix `second` seconds after the start, 0.001° (about 111 m) further north each second.
+func movingFix(_ second: Int64) -> Fix {
+    Fix(
+        instant: .start + .seconds(second),
+        coordinate: Coordinate(latitude: 51.5 + Double(second) / 1000, longitude: -0.1),
+        horizontalAccuracyMeters: 5, source: .gnss, speedMetersPerSecond: 13.9)
+}
+
 /// A device that never moves.
 let parked = Route(waypoints: [.init(instant: .start, coordinate: home)])
 
