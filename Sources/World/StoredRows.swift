@@ -6,20 +6,14 @@
 ///
 /// A row whose key is the first fix row's key, with a fix and no text (what `FixRecorder`
 /// writes), is kept as its fix's slot in the run's `FixArchive`, which the log and the server
-/// share; any other row is kept whole. A row reads back equal to the row committed.
-public struct StoredRows: RandomAccessCollection, Equatable, Sendable, ExpressibleByArrayLiteral {
+/// share; any other row is kept whole. A row reads back equal to the row committed. A value
+/// like an array's: a copy shares the rows until one of them changes.
+public struct StoredRows: RandomAccessCollection, Equatable, ExpressibleByArrayLiteral {
     public typealias Element = StoredRow
     public typealias Index = Int
 
-    /// Where packed rows' fixes are; nil until a row is packed.
-    private var archive: FixArchive?
-    /// Per row: the slot of its fix (the row is `StoredRow(key: packedKey, fix:)`), or
-    /// `wholeBit` and its index in `wholes`.
-    private var entries: [UInt32] = []
-    /// The rows kept whole, by the index their entries name (a deleted one stays here).
-    private var wholes: [StoredRow] = []
-    /// The key of every packed row: the first fix row's.
-    private var packedKey: String?
+    /// The rows; nil for none and nowhere to pack them (a placeholder costs no allocation).
+    private var storage: Storage?
 
     private static let wholeBit: UInt32 = 1 << 31
 
@@ -28,40 +22,43 @@ public struct StoredRows: RandomAccessCollection, Equatable, Sendable, Expressib
 
     /// `rows`, in order, kept whole (a record made from parts).
     public init(_ rows: some Sequence<StoredRow>) {
-        for row in rows { appendWhole(row) }
+        for row in rows { append(row) }
     }
 
     /// `elements`, in order, kept whole.
     public init(arrayLiteral elements: StoredRow...) { self.init(elements) }
 
     /// No rows yet; fix rows appended will be kept in `archive`.
-    package init(archive: FixArchive) { self.archive = archive }
+    package init(archive: FixArchive) { storage = Storage(archive: archive) }
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { entries.count }
+    public var endIndex: Int { storage?.entries.count ?? 0 }
 
     public subscript(position: Int) -> StoredRow {
-        let entry = entries[position]
-        guard entry & Self.wholeBit == 0, let archive, let packedKey else {
-            return wholes[Int(entry & ~Self.wholeBit)]
-        }
+        guard let storage else { preconditionFailure("index \(position) of no rows") }
+        let entry = storage.entries[position]
+        guard entry & Self.wholeBit == 0, let archive = storage.archive,
+            let packedKey = storage.packedKey
+        else { return storage.wholes[Int(entry & ~Self.wholeBit)] }
         return StoredRow(key: packedKey, fix: archive[entry])
     }
 
     /// The fix of the row at `position`, read without making the row.
     package func fix(at position: Int) -> Fix? {
-        let entry = entries[position]
-        guard entry & Self.wholeBit == 0, let archive else {
-            return wholes[Int(entry & ~Self.wholeBit)].fix
+        guard let storage else { preconditionFailure("index \(position) of no rows") }
+        let entry = storage.entries[position]
+        guard entry & Self.wholeBit == 0, let archive = storage.archive else {
+            return storage.wholes[Int(entry & ~Self.wholeBit)].fix
         }
         return archive[entry]
     }
 
     /// The key of the row at `position`, read without making the row.
     package func key(at position: Int) -> String {
-        let entry = entries[position]
-        guard entry & Self.wholeBit == 0, let packedKey else {
-            return wholes[Int(entry & ~Self.wholeBit)].key
+        guard let storage else { preconditionFailure("index \(position) of no rows") }
+        let entry = storage.entries[position]
+        guard entry & Self.wholeBit == 0, let packedKey = storage.packedKey else {
+            return storage.wholes[Int(entry & ~Self.wholeBit)].key
         }
         return packedKey
     }
@@ -72,29 +69,69 @@ public struct StoredRows: RandomAccessCollection, Equatable, Sendable, Expressib
 
     /// Adds `rows` at the end, in order.
     package mutating func append(contentsOf rows: [StoredRow]) {
-        for row in rows { append(row) }
+        let storage = uniqueStorage()
+        for row in rows { storage.append(row) }
     }
 
     /// Adds `row` at the end.
-    package mutating func append(_ row: StoredRow) {
-        guard let archive, let fix = row.fix, row.text.isEmpty, wholes.count < Int(Self.wholeBit)
-        else { return appendWhole(row) }
-        if packedKey == nil { packedKey = row.key }
-        guard row.key == packedKey, let slot = archive.keep(fix), slot < Self.wholeBit else {
-            return appendWhole(row)
-        }
-        entries.append(slot)
-    }
-
-    private mutating func appendWhole(_ row: StoredRow) {
-        entries.append(Self.wholeBit | UInt32(truncatingIfNeeded: wholes.count))
-        wholes.append(row)
-    }
+    package mutating func append(_ row: StoredRow) { uniqueStorage().append(row) }
 
     /// Removes the earliest row equal to `row`; returns its position, or nil when none is.
     package mutating func removeFirst(equalTo row: StoredRow) -> Int? {
         guard let position = indices.first(where: { self[$0] == row }) else { return nil }
-        entries.remove(at: position)
+        uniqueStorage().entries.remove(at: position)
         return position
     }
+
+    /// The storage, made this value's own first if it is shared (or made, if there is none).
+    private mutating func uniqueStorage() -> Storage {
+        if isKnownUniquelyReferenced(&storage), let storage { return storage }
+        let made = storage?.copy() ?? Storage(archive: nil)
+        storage = made
+        return made
+    }
+
+    /// The rows of one `StoredRows` value and the values copied from it.
+    private final class Storage {
+        /// Where packed rows' fixes are; nil: every row is kept whole.
+        let archive: FixArchive?
+        // Unchecked: read and changed only through `StoredRows`, which calls out to nothing
+        // while it accesses them (checked, each read of a row cost a runtime call).
+        /// Per row: the slot of its fix (the row is `StoredRow(key: packedKey, fix:)`), or
+        /// `wholeBit` and its index in `wholes`.
+        @exclusivity(unchecked) var entries: [UInt32] = []
+        /// The rows kept whole, by the index their entries name (a deleted one stays here).
+        @exclusivity(unchecked) var wholes: [StoredRow] = []
+        /// The key of every packed row: the first fix row's.
+        @exclusivity(unchecked) var packedKey: String?
+
+        init(archive: FixArchive?) { self.archive = archive }
+
+        func copy() -> Storage {
+            let copied = Storage(archive: archive)
+            copied.entries = entries
+            copied.wholes = wholes
+            copied.packedKey = packedKey
+            return copied
+        }
+
+        func append(_ row: StoredRow) {
+            guard let archive, let fix = row.fix, row.text.isEmpty,
+                wholes.count < Int(StoredRows.wholeBit)
+            else { return appendWhole(row) }
+            if packedKey == nil { packedKey = row.key }
+            guard row.key == packedKey, let slot = archive.keep(fix), slot < StoredRows.wholeBit
+            else { return appendWhole(row) }
+            entries.append(slot)
+        }
+
+        private func appendWhole(_ row: StoredRow) {
+            entries.append(StoredRows.wholeBit | UInt32(truncatingIfNeeded: wholes.count))
+            wholes.append(row)
+        }
+    }
 }
+
+// A value's storage is changed only when no other value shares it (`uniqueStorage`), and a
+// run's archive only by its one world: sending a value to another task is safe.
+extension StoredRows: @unchecked Sendable {}

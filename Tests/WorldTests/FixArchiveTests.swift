@@ -68,11 +68,23 @@ struct FixArchiveTests {
         #expect(Array(rows) == [StoredRow(key: "fix", fix: movingFix(2)), fixRow])
     }
 
+    @Test("a copy of the rows keeps what it had when the original changes, as an array's does")
+    func copiesAreValues() {
+        var rows = StoredRows(archive: FixArchive())
+        rows.append(StoredRow(key: "fix", fix: movingFix(1)))
+        let copy = rows
+        rows.append(StoredRow(key: "fix", fix: movingFix(2)))
+        #expect(rows.removeFirst(equalTo: StoredRow(key: "fix", fix: movingFix(1))) == 0)
+        #expect(Array(copy) == [StoredRow(key: "fix", fix: movingFix(1))])
+        #expect(Array(rows) == [StoredRow(key: "fix", fix: movingFix(2))])
+    }
+
     @Test("two fixes are equal whatever their slots")
     func slotIsNotPartOfTheValue() {
         var slotted = movingFix(1)
         slotted.archiveSlot = 7
         #expect(slotted == movingFix(1))
         #expect(slotted != movingFix(2))
+        #expect(MemoryLayout<Fix>.size == 48, "the slot sits in the padding after `source`")
     }
 }
