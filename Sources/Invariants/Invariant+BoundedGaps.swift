@@ -65,10 +65,10 @@ struct BoundedGaps {
             recordingInterval: max(recordingInterval, record.policy.reducedAccuracyUpdateInterval))
         let wantedTime = WantedTime(record: record)
         // The start, every stored fix in time order, and the horizon, in one array (a week's
-        // drive stores 600,000 fixes: 5 MB an array of their instants).
+        // drive stores 600,000 fixes: 5 MB an array of their instants), which `fixInstants`
+        // makes with room for the two ends.
         var points = record.storedFixes.fixInstants
         points.sort()
-        points.reserveCapacity(points.count + 2)
         points.insert(.start, at: 0)
         points.append(record.horizon)
         var found: [Violation] = []

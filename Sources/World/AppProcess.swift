@@ -503,6 +503,14 @@ final class AppProcess: SimulationActor, DiskViewSource {
 
     // MARK: - The engine
 
+    /// Logs `update`; returns it with its fix carrying its slot in the archive, which is what
+    /// the engine gets, so that the store and the server keep the fix by its slot.
+    private func logged(_ update: LocationUpdate, _ now: Instant) -> LocationUpdate {
+        var slotted = update
+        log.appendLocation(&slotted, at: stamp(now))
+        return slotted
+    }
+
     /// Logs `item` and runs the engine's callback for it, then the delegates' (`Delegates`).
     /// A manager's location taken from the held items (`batching`) takes with it the held
     /// locations of the same manager that follow it: the engine's first-form callback gets them
@@ -512,21 +520,15 @@ final class AppProcess: SimulationActor, DiskViewSource {
     ) {
         let now = context.now
         switch item {
-        case .location(let arrived):
-            // The engine gets the fix with its slot in the archive, which the store and the
-            // server then keep it by.
-            var slotted = arrived
-            log.appendLocation(&slotted, at: stamp(now))
-            let update = slotted
+        case .location(let update):
+            let update = logged(update, now)
             call(&context) { $0.didReceive(update, services: $1) }
             guard case .manager(let id) = update.channel else { return }
             var fixes = update.fix.map { [$0] } ?? []
             while batching, engine != nil,
                 let next = changeMailbox({ $0.takeDeliverableLocation(of: id) })
             {
-                var slotted = next
-                log.appendLocation(&slotted, at: stamp(now))
-                let next = slotted
+                let next = logged(next, now)
                 call(&context) { $0.didReceive(next, services: $1) }
                 if let fix = next.fix { fixes.append(fix) }
             }

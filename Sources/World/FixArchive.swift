@@ -42,23 +42,27 @@ package final class FixArchive: @unchecked Sendable {
     /// nil when the archive is full (2^32 - 1 slots), and the caller keeps the fix itself.
     @inline(__always)
     package func keep(_ fix: Fix) -> UInt32? {
-        let count = slots.count
         let slot = fix.archiveSlot
-        if slot != Self.none && Int(slot) < count {
+        if slot != Self.none && Int(slot) < slots.count {
             let held = slots[Int(slot)]
             if held.hasFix && held.fix == fix { return slot }
         }
-        guard count < Int(Self.none) else { return nil }
-        slots.append(Slot(fix: fix))
-        return UInt32(truncatingIfNeeded: count)
+        return add(Slot(fix: fix))
     }
 
     /// A new slot holding `update` (the app's log's); nil when its diagnostics or its channel's
     /// object do not fit, or the archive is full (the log keeps it whole instead).
     @inline(__always)
     package func keep(_ update: LocationUpdate) -> UInt32? {
+        guard let slot = Slot(update) else { return nil }
+        return add(slot)
+    }
+
+    /// `slot` in a new slot; nil when the archive is full.
+    @inline(__always)
+    private func add(_ slot: Slot) -> UInt32? {
         let count = slots.count
-        guard count < Int(Self.none), let slot = Slot(update) else { return nil }
+        guard count < Int(Self.none) else { return nil }
         slots.append(slot)
         return UInt32(truncatingIfNeeded: count)
     }

@@ -204,7 +204,7 @@ final class Network: SimulationActor {
 
     init(
         policy: IOSPolicy, app: ActorID, operatingSystem: ActorID, seed: Seed,
-        deduplication: ServerDeduplication = .byKey, fixArchive: FixArchive = FixArchive()
+        deduplication: ServerDeduplication = .byKey, fixArchive: FixArchive
     ) {
         self.policy = policy
         self.app = app
