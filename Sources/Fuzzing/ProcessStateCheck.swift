@@ -46,7 +46,13 @@ enum ProcessStateCheck {
     static func difference(_ first: RunRecord, _ second: RunRecord) -> (
         instant: Instant, what: String
     )? {
-        for (one, other) in zip(first.log, second.log) {
+        for index in 0..<min(first.log.count, second.log.count) {
+            // Most entries of a long run are packed fixes and commits, compared as they are
+            // kept: describing every entry took 240 M of the 254 M instructions this loop took
+            // in `fuzz --engine session --cases 100 --long` (callgrind), 9 % of the command.
+            if first.log.isSamePackedEntry(at: index, in: second.log) { continue }
+            let one = first.log[index]
+            let other = second.log[index]
             let said = one.description
             let again = other.description
             guard said != again else { continue }

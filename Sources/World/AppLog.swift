@@ -224,6 +224,26 @@ public struct AppLog: RandomAccessCollection, Sendable {
         if case .commitDurable(let rowCount) = routine(at: index) { rowCount } else { nil }
     }
 
+    /// Whether entry `index` of this log and of `other` are the same packed entry: the same
+    /// stamp and commit, or the same stamp and an equal update (`==`). False says nothing:
+    /// compare the entries themselves. Lets two long logs be compared without building every
+    /// entry (`ProcessStateCheck`).
+    package func isSamePackedEntry(at index: Int, in other: AppLog) -> Bool {
+        let mine = headers[index]
+        let theirs = other.headers[index]
+        guard mine.tag == theirs.tag, mine.generation != Header.generationSaturated else {
+            return false
+        }
+        switch mine.tag {
+        case .other: return false
+        case .didCommit, .commitDurable: return mine == theirs
+        case .location:
+            return mine.instant == theirs.instant && mine.generation == theirs.generation
+                && mine.appState == theirs.appState && mine.processState == theirs.processState
+                && archive.update(at: mine.payload) == other.archive.update(at: theirs.payload)
+        }
+    }
+
     /// The entries other than the three a tracked second makes, in order: every entry whose
     /// kind is not `location`, `didCommit` or `commitDurable` (and, rarely, one of those, with
     /// values too large to pack). A search for any other kind reads these alone.
@@ -253,7 +273,7 @@ public struct AppLog: RandomAccessCollection, Sendable {
 
     /// What every entry keeps, in 16 bytes: its instant, its payload, and in one word its
     /// process generation, the two states, its tag and a `commitDurable`'s row count.
-    private struct Header: Sendable {
+    private struct Header: Sendable, Equatable {
         var instant: Instant
         /// The commit (`didCommit`, `commitDurable`), the update's slot in the archive, or the
         /// index in `others`.

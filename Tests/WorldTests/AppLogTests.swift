@@ -72,6 +72,48 @@ struct AppLogTests {
         assertFieldReadsAgree(log)
     }
 
+    @Test(
+        "two logs' packed entries are the same only with the same stamp and commit or update; entries kept whole are never vouched for"
+    )
+    func samePackedEntry() {
+        var moved = fix
+        moved.coordinate.latitude += 1e-9
+        let base = [
+            entry(1, .location(LocationUpdate(channel: .manager(ObjectID(3)), fix: fix))),
+            entry(2, .didCommit(CommitID(4))),
+            entry(3, .commitDurable(CommitID(4), rowCount: 2)),
+            entry(4, .willTerminate),
+        ]
+        // Each entry of `base` changed in one field: none is the same any more.
+        let changed = [
+            entry(1, .location(LocationUpdate(channel: .manager(ObjectID(3)), fix: moved))),
+            entry(2, .didCommit(CommitID(5))),
+            entry(3, .commitDurable(CommitID(4), rowCount: 3)),
+            entry(4, .willTerminate),
+        ]
+        let restamped = base.map {
+            var entry = $0
+            entry.generation = 2
+            return entry
+        }
+        let log = AppLog(base)
+        let again = AppLog(base)
+        // The same three packed entries are vouched for, across two archives; the entry kept
+        // whole (`willTerminate`) is left to the caller even when it is the same.
+        #expect(
+            base.indices.map { log.isSamePackedEntry(at: $0, in: again) } == [
+                true, true, true, false,
+            ])
+        #expect(
+            base.indices.map { log.isSamePackedEntry(at: $0, in: AppLog(changed)) } == [
+                false, false, false, false,
+            ])
+        #expect(
+            base.indices.map { log.isSamePackedEntry(at: $0, in: AppLog(restamped)) } == [
+                false, false, false, false,
+            ])
+    }
+
     /// The reads by field (`stamp`, `routine`, `locationUpdate`, `durableRowCount`) say what the
     /// whole entry says, at every index.
     func assertFieldReadsAgree(_ log: AppLog) {
