@@ -3,6 +3,7 @@
 // and this engine hands the tracker's device the world callbacks `ApplicationEngine` does not
 // pass on (the store's commits, the uploads' ends, the recorder's and the tracker's timers)
 // and tells the tracker's events.
+import EngineMutants
 import Engines
 import LifelineKit
 import Simulation
@@ -188,23 +189,15 @@ extension CustomEngine {
 
 extension CustomEngine {
     /// Six of the session engine's mutants (`Sources/EngineMutants/Mutant+Session.swift`)
-    /// planted in `session-kit` through the same seams, named after them with `-kit`.
+    /// planted in `session-kit` through the same seams (`Mutant.sessionSeams`), each named
+    /// after its mutant with `-kit`.
     package static let sessionKitMutants: [CustomEngine] = [
-        sessionKitMutant("stores-nothing") { $0.storesAcceptedFixes = false },
-        sessionKitMutant("forgets-enabled-flag") { $0.startPersistsEnabledFlag = false },
-        sessionKitMutant("nil-location-ends-stream") { $0.updateWithoutLocationEndsStream = true },
-        sessionKitMutant("restore-after-slow-work") { $0.slowWorkBeforeResuming = .seconds(5) },
-        sessionKitMutant("reboot-by-uptime") { $0.bootTimeFromUptime = true },
-        sessionKitMutant("stop-on-terminate-after-resume") { $0.resumesBeforeLaunchRules = true },
-    ]
-
-    /// `session-kit` with the session mutant `name`'s mistake, planted by `plant`.
-    private static func sessionKitMutant(
-        _ name: String, _ plant: (inout SessionEngine.Seams) -> Void
-    ) -> CustomEngine {
-        var seams = SessionEngine.Seams()
-        plant(&seams)
-        return sessionKit(
-            name: name + "-kit", summary: "session-kit with the mistake of \(name)", seams: seams)
+        Mutant.storesNothing, .forgetsEnabledFlag, .nilLocationEndsStream, .restoreAfterSlowWork,
+        .rebootByUptime, .stopOnTerminateAfterResume,
+    ].map { mutant in
+        sessionKit(
+            name: mutant.rawValue + "-kit",
+            summary: "session-kit with the mistake of \(mutant.rawValue)",
+            seams: mutant.sessionSeams)
     }
 }
