@@ -72,7 +72,8 @@ let package = Package(
         // D's standard engine as an iOS team writes it, a custom engine of `lifeline-fixtures`
         // and of the LifelineKit tests (docs/kit-engines.md), not of the `lifeline` tool.
         .target(
-            name: "KitEngines", dependencies: ["LifelineKit", "Engines", "World", "Simulation"]),
+            name: "KitEngines",
+            dependencies: ["LifelineKit", "Engines", "EngineMutants", "World", "Simulation"]),
         // The live-updates study (docs/kit-engines.md, "The async live-updates path, measured"):
         // one app receiving live updates as a world-level engine and as a LifelineKit app, and
         // `live-updates-study`, which runs either form for callgrind.

@@ -14,6 +14,19 @@ extension Mutant {
     func makeSessionEngine(launchRules: LaunchRules) -> SessionEngine {
         var settings = BuiltInEngine.sessionSettings(
             launchRules: launchRules, trackingStart: .atFirstLaunch)
+        if self == .retryWithoutIdempotency { settings.uploader.keysRequestsByBatch = false }
+        let engine = SessionEngine(settings, seams: sessionSeams)
+        if self == .fixAcknowledgedBeforeCommit {
+            engine.recorder.fixesPerCommit = Self.fixesPerCommit
+        }
+        if self == .deletesFailedBatch { engine.recorder.deletesFailedBatches = true }
+        return engine
+    }
+
+    /// The session engine's seams with this mutant's mistake, if it is planted through them
+    /// (the defaults otherwise): also what plants it in a port of the session engine
+    /// (`session-kit`'s mutants, KitEngines).
+    package var sessionSeams: SessionEngine.Seams {
         var seams = SessionEngine.Seams()
         switch self {
         case .sessionFromBackground:
@@ -21,21 +34,16 @@ extension Mutant {
             seams.activitySessionDue = { appState, _ in appState != .foreground }
             seams.lifecycleChecksSessionWithoutStream = true
         case .restoreAfterSlowWork: seams.slowWorkBeforeResuming = Self.slowLaunchWork
-        case .retryWithoutIdempotency: settings.uploader.keysRequestsByBatch = false
         case .rebootByUptime: seams.bootTimeFromUptime = true
         case .stopOnTerminateAfterResume: seams.resumesBeforeLaunchRules = true
         case .nilLocationEndsStream: seams.updateWithoutLocationEndsStream = true
         case .storesNothing: seams.storesAcceptedFixes = false
         case .forgetsEnabledFlag: seams.startPersistsEnabledFlag = false
-        case .fixAcknowledgedBeforeCommit, .noRegionOnTerminate, .backgroundWithoutCapability,
-            .startsUndetermined, .monitorRenamed, .deletesFailedBatch:
+        case .retryWithoutIdempotency, .fixAcknowledgedBeforeCommit, .noRegionOnTerminate,
+            .backgroundWithoutCapability, .startsUndetermined, .monitorRenamed,
+            .deletesFailedBatch:
             break
         }
-        let engine = SessionEngine(settings, seams: seams)
-        if self == .fixAcknowledgedBeforeCommit {
-            engine.recorder.fixesPerCommit = Self.fixesPerCommit
-        }
-        if self == .deletesFailedBatch { engine.recorder.deletesFailedBatches = true }
-        return engine
+        return seams
     }
 }

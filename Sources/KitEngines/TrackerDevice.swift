@@ -1,4 +1,4 @@
-// The storage and clock seam of the Apple-shaped standard tracker (KitEngines): what the
+// The storage and clock seam of the Apple-shaped trackers (KitEngines): what the
 // tracker's code asks of the device that LifelineKit has no Apple-named call for. On iOS a team
 // puts its database, its uploader, `Timer`, `Bundle.main` and `sysctl(kern.boottime)` behind
 // such a protocol; here `SimulatedTrackerDevice` implements it over the world's services.
@@ -6,13 +6,16 @@ import Engines
 import Simulation
 import World
 
-/// What `StandardTracker` needs of its device beyond Core Location, UIKit and `UserDefaults`.
+/// What `StandardTracker` and `SessionTracker` need of their device beyond Core Location, UIKit and `UserDefaults`.
 package protocol TrackerDevice: AnyObject {
     /// The current instant (iOS: `Date()`; instants, not `Date`, so that the recording clock's
     /// arithmetic is the integer arithmetic of the engine it ports, see `StandardTracker`).
     var now: Instant { get }
     /// The boot's instant minus the scenario's start (iOS: `sysctl` `kern.boottime`).
     var bootTime: VirtualDuration { get }
+    /// The time since the boot without the device's sleep (iOS: `ProcessInfo.systemUptime`,
+    /// here exact; only `SessionEngine.Seams.bootTimeFromUptime`, a mistake, reads it).
+    var uptime: VirtualDuration { get }
     /// The Info.plist's `UIBackgroundModes` (iOS: `Bundle.main.object(forInfoDictionaryKey:)`).
     var backgroundModes: [String] { get }
     /// The fix store and uploader: reads the last stored fix and resumes uploads (at launch).
@@ -67,6 +70,7 @@ package final class SimulatedTrackerDevice: TrackerDevice {
 
     package var now: Instant { services?.now ?? .start }
     package var bootTime: VirtualDuration { services?.bootTime.sinceStart ?? .zero }
+    package var uptime: VirtualDuration { services?.uptime ?? .zero }
     package var backgroundModes: [String] { services?.backgroundModes ?? [] }
 
     package func resumeStore() {

@@ -1,9 +1,11 @@
 // A `lifeline` with engines broken on purpose, for the tests of crash isolation
 // (`Tests/CommandTests/CrashIsolationTests.swift`): the fuzzer must report each as a finding
 // and never die of it; and an engine written in Swift concurrency, whose trace `.ci/run`
-// compares across processes and `--jobs` (docs/concurrency.md); and `standard-kit`, the
-// standard engine on LifelineKit (docs/kit-engines.md). Not a product: it is built for the
-// tests and that study only.
+// compares across processes and `--jobs` (docs/concurrency.md); and `standard-kit` and
+// `session-kit`, the standard and session engines on LifelineKit (docs/kit-engines.md), the
+// latter also with its live-updates loop on the main actor (`session-kit-main-actor`) and
+// with six of the session engine's mistakes planted (`stores-nothing-kit`, …). Not a
+// product: it is built for the tests and those studies only.
 import Engines
 import KitEngines
 import LifelineCLI
@@ -64,4 +66,6 @@ let fixtures = [
     },
 ]
 
-LifelineCLI.main(engines: fixtures + [.standardKit])
+LifelineCLI.main(
+    engines: fixtures + [.standardKit, .sessionKit, .sessionKitMainActor]
+        + CustomEngine.sessionKitMutants)
