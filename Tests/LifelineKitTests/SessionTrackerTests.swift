@@ -89,13 +89,15 @@ struct SessionTrackerTests {
     }
 
     @Test(
-        "on the first 60 fuzz scenarios, FIFO and under their own orderings, session-kit mostly stores what session does (figures printed)"
+        "on the first 20 fuzz scenarios under their own orderings, session-kit mostly stores what session does (figures printed)"
     )
-    func agreementOnSixty() throws {
-        let fifo = try Self.agreement(fifo: true, count: 60)
-        let own = try Self.agreement(fifo: false, count: 60)
-        print("session-kit against session, FIFO: \(fifo); own orderings: \(own)")
-        #expect(fifo.stored == fifo.scenarios && fifo.accepted == fifo.scenarios)
+    func agreementUnderOwnOrderings() throws {
+        // 20 here (FIFO is `sameRunsAsSession`'s); docs/kit-engines.md's figures are for 60:
+        // LIFELINE_CASES=60 swift test --filter agreementUnderOwnOrderings. Sixty took 31 s
+        // of a debug `swift test`, FIFO and own orderings together.
+        let count = ProcessInfo.processInfo.environment["LIFELINE_CASES"].flatMap(Int.init) ?? 20
+        let own = try Self.agreement(fifo: false, count: count)
+        print("session-kit against session, own orderings: \(own)")
         #expect(own.stored >= own.scenarios * 3 / 4)
     }
 
@@ -136,11 +138,12 @@ struct SessionTrackerTests {
     }
 
     @Test(
-        "four session mutants planted in session-kit are found by the fuzzer, failing the invariant their corpus entries fail",
+        "two session mutants planted in session-kit are found by the fuzzer, failing the invariant their corpus entries fail",
+        // Each is found within its first 10 cases; the time is the shrinking (13 s each in a
+        // debug build). forgets-enabled-flag and restore-after-slow-work, found as quickly,
+        // are left to `corpusEntriesFail`, with the other four.
         arguments: [
             ("stores-nothing", "bounded-gaps"),
-            ("forgets-enabled-flag", "restore-exactly-what-was-running"),
-            ("restore-after-slow-work", "restore-exactly-what-was-running"),
             ("stop-on-terminate-after-resume", "configuration-honoured"),
         ])
     func mutantsCaught(mutant: String, invariant: String) {
