@@ -6,7 +6,8 @@ import Engines
 import Simulation
 import World
 
-/// What `StandardTracker` and `SessionTracker` need of their device beyond Core Location, UIKit and `UserDefaults`.
+/// What `StandardTracker` and `SessionTracker` need of their device beyond Core Location,
+/// UIKit and `UserDefaults`.
 package protocol TrackerDevice: AnyObject {
     /// The current instant (iOS: `Date()`; instants, not `Date`, so that the recording clock's
     /// arithmetic is the integer arithmetic of the engine it ports, see `StandardTracker`).
