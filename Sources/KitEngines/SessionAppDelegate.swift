@@ -9,11 +9,10 @@ import World
 /// every launch, first of all (R-A12), and tells it the launch, the unlock and the lifecycle.
 /// Source B's engine does nothing at `applicationWillTerminate`: its service session and
 /// registrations already outlive the process (R-B4, R-B6).
-package final class SessionAppDelegate: UIResponder, UIApplicationDelegate {
+package final class SessionAppDelegate: UIResponder, KitTrackerApp {
     package let tracker: SessionTracker
-    /// Whether the next tracking switch is the host app's own `start()`/`stop()` (not the
-    /// user's switch, which the app also records).
-    var switchIsHostCall = false
+    package var kitTracker: any KitTracker { tracker }
+    package var switchIsHostCall = false
 
     package init(
         settings: SessionEngine.Settings, device: TrackerDevice, seams: SessionEngine.Seams,
@@ -22,15 +21,6 @@ package final class SessionAppDelegate: UIResponder, UIApplicationDelegate {
         tracker = SessionTracker(
             settings: settings, device: device, seams: seams, loopOnMainActor: loopOnMainActor)
         super.init()
-    }
-
-    /// The tracking switch: the user's (recorded), or the host app's `start`/`stop`.
-    func setTracking(_ on: Bool) {
-        if switchIsHostCall {
-            if on { tracker.start() } else { tracker.stop() }
-        } else {
-            tracker.userDidSetTracking(on)
-        }
     }
 
     package func application(

@@ -26,7 +26,9 @@ import World
 ///
 /// Only the simulation's thread touches it (the process's callbacks and its task's jobs),
 /// hence `@unchecked Sendable`.
-package final class SessionTracker: NSObject, CLLocationManagerDelegate, @unchecked Sendable {
+package final class SessionTracker: NSObject, CLLocationManagerDelegate, KitTracker,
+    @unchecked Sendable
+{
     package let settings: SessionEngine.Settings
     /// What this process's tracker has told its host app, in order (the SDK's event stream).
     package private(set) var events: [TrackingEvent] = []

@@ -8,11 +8,10 @@ import World
 /// The host app of `StandardTracker`: makes the tracker (and so its `CLLocationManager`) at
 /// every launch, first of all (R-A12), and tells it the launch, the unlock, the lifecycle and
 /// the termination.
-package final class StandardAppDelegate: UIResponder, UIApplicationDelegate {
+package final class StandardAppDelegate: UIResponder, KitTrackerApp {
     package let tracker: StandardTracker
-    /// Whether the next tracking switch is the host app's own `start()`/`stop()` (not the
-    /// user's switch, which the app also records).
-    var switchIsHostCall = false
+    package var kitTracker: any KitTracker { tracker }
+    package var switchIsHostCall = false
 
     package convenience init(settings: StandardEngine.Settings, device: TrackerDevice) {
         self.init(settings: settings, device: device, seams: StandardEngine.Seams())
@@ -23,15 +22,6 @@ package final class StandardAppDelegate: UIResponder, UIApplicationDelegate {
     ) {
         tracker = StandardTracker(settings: settings, device: device, seams: seams)
         super.init()
-    }
-
-    /// The tracking switch: the user's (recorded), or the host app's `start`/`stop`.
-    func setTracking(_ on: Bool) {
-        if switchIsHostCall {
-            if on { tracker.start() } else { tracker.stop() }
-        } else {
-            tracker.userDidSetTracking(on)
-        }
     }
 
     package func application(

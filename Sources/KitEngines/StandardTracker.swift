@@ -21,7 +21,7 @@ import class LifelineKit.UserDefaults
 /// is a `Double` of seconds since 1970, whose rounding (about 0.24 µs at 2026) would decide
 /// "is this fix due yet" differently from the engine's integer nanoseconds for a fix exactly
 /// one interval after the last, which is the common case on a 1 s fix grid.
-package final class StandardTracker: NSObject, CLLocationManagerDelegate {
+package final class StandardTracker: NSObject, CLLocationManagerDelegate, KitTracker {
     /// The identifier of the tracker's one region (parked, or left at a swipe-away).
     package static let regionIdentifier = StandardEngine.regionIdentifier
 
