@@ -84,9 +84,6 @@ package final class KitTrackerEngine: TrackingEngine {
         }
     }
 
-    /// The tracker of this process, once launched.
-    package var tracker: (any KitTracker)? { launched.tracker }
-
     package var events: [TrackingEvent] { launched.tracker?.events ?? [] }
 
     package func state(at now: Instant) -> EngineState {

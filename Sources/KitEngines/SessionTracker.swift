@@ -217,7 +217,7 @@ package final class SessionTracker: NSObject, CLLocationManagerDelegate, KitTrac
     private func startMachinery() {
         let authorization = manager.authorizationStatus
         guard authorization == .authorizedWhenInUse || authorization == .authorizedAlways else {
-            tell(.permissionMissing(authorization.worldAuthorization))
+            tell(.permissionMissing(authorization.world))
             return
         }
         if serviceSession == nil {
@@ -332,24 +332,6 @@ package final class SessionTracker: NSObject, CLLocationManagerDelegate, KitTrac
         knownAuthorization = status
         guard isEnabled == true, liveTask == nil else { return }
         startMachinery()
-    }
-}
-
-extension CLLocation {
-    /// The world's fix this location stands for (every location Core Location delivers here
-    /// has one).
-    fileprivate var fix: Fix { lifelineFix! }
-}
-
-extension CLAuthorizationStatus {
-    /// The world's authorization, for the tracker's events.
-    fileprivate var worldAuthorization: Authorization {
-        switch self {
-        case .authorizedAlways: .always
-        case .authorizedWhenInUse: .whenInUse
-        case .denied, .restricted: .denied
-        case .notDetermined: .notDetermined
-        }
     }
 }
 

@@ -457,23 +457,8 @@ struct TrackerDefaults {
 }
 
 extension CLLocation {
-    /// The world's fix this location stands for (every location Core Location delivers here
-    /// has one).
-    fileprivate var fix: Fix { lifelineFix! }
     /// Its instant, exact (see `StandardTracker`).
     fileprivate var instant: Instant { fix.instant }
-}
-
-extension CLAuthorizationStatus {
-    /// The world's authorization, for the tracker's events.
-    fileprivate var world: Authorization {
-        switch self {
-        case .authorizedAlways: .always
-        case .authorizedWhenInUse: .whenInUse
-        case .denied, .restricted: .denied
-        case .notDetermined: .notDetermined
-        }
-    }
 }
 
 extension CLActivityType {

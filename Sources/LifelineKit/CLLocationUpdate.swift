@@ -123,13 +123,13 @@ public struct CLLocationUpdate: Sendable {
             let stream: LiveStream
 
             public mutating func next() async throws -> CLLocationUpdate? {
-                await stream.next()
+                try await next(isolation: nil)
             }
 
-            /// The same steps as `LiveStream.next()`, written out here: one async frame fewer
-            /// per update (its task-allocator frame and its code), which took about 170
-            /// instructions per update off `session-kit`'s fuzz cases (callgrind); the executor
-            /// checks (`swift_task_switch`, six per update) stay. The continuation waits on the
+            /// Takes a kept update, or waits for the next one, in this frame: calling an async
+            /// function of `LiveStream` for it cost a task-allocator frame per update, about 170
+            /// instructions of `session-kit`'s fuzz cases (callgrind); the executor checks
+            /// (`swift_task_switch`, six per update) stay. The continuation waits on the
             /// caller's actor (`isolation: actor`, which the operation closure captures): a loop
             /// on the main actor then runs two jobs per update instead of three, about 870
             /// instructions fewer (`session-kit-main-actor`), and one on the default executor
@@ -156,8 +156,9 @@ final class LiveStream: @unchecked Sendable {
     private weak var services: LocationServices?
     private(set) var id: LiveUpdatesID?
     private var buffer: [CLLocationUpdate] = []
-    /// The task waiting in `next()`. An unsafe continuation: a checked one allocates a canary
-    /// object per `next()` (about 300 instructions per update, callgrind; docs/kit-engines.md),
+    /// The task waiting in the iterator's `next`. An unsafe continuation: a checked one
+    /// allocates a canary object per `next()` (about 300 instructions per update, callgrind;
+    /// docs/kit-engines.md),
     /// and each continuation here is resumed once, by the code that takes it out of `waiting`.
     private var waiting: UnsafeContinuation<CLLocationUpdate?, Never>?
     private var ended = false
@@ -187,19 +188,7 @@ final class LiveStream: @unchecked Sendable {
         }
     }
 
-    /// Runs on the caller's actor (`nonisolated(nonsending)`), which saved about 90
-    /// instructions per update (callgrind; docs/kit-engines.md). A `for try await` loop calls
-    /// `Iterator.next(isolation:)` instead, which takes the same steps on the loop's actor.
-    nonisolated(nonsending) func next() async -> CLLocationUpdate? {
-        if let ready = ready() { return ready }
-        return await withTaskCancellationHandler {
-            await withUnsafeContinuation { wait($0) }
-        } onCancel: {
-            self.cancel()
-        }
-    }
-
-    /// What `next()` returns without waiting: the first update kept, or nil (as `.some(nil)`)
+    /// What the iterator's `next` returns without waiting: the first update kept, or nil (as `.some(nil)`)
     /// once the iteration ended; nil if the task must wait.
     func ready() -> CLLocationUpdate?? {
         if !buffer.isEmpty { return .some(buffer.removeFirst()) }

@@ -35,32 +35,31 @@ public struct StoredRows: RandomAccessCollection, Equatable, ExpressibleByArrayL
     public var endIndex: Int { storage?.entries.count ?? 0 }
 
     public subscript(position: Int) -> StoredRow {
-        guard let storage else { preconditionFailure("index \(position) of no rows") }
-        let entry = storage.entries[position]
-        guard entry & Self.wholeBit == 0, let archive = storage.archive,
-            let packedKey = storage.packedKey
-        else { return storage.wholes[Int(entry & ~Self.wholeBit)] }
-        return StoredRow(key: packedKey, fix: archive[entry])
+        let (storage, entry) = located(position)
+        if let whole = storage.whole(entry) { return whole }
+        return StoredRow(key: storage.packedKey!, fix: storage.archive![entry])
     }
 
     /// The fix of the row at `position`, read without making the row.
     package func fix(at position: Int) -> Fix? {
-        guard let storage else { preconditionFailure("index \(position) of no rows") }
-        let entry = storage.entries[position]
-        guard entry & Self.wholeBit == 0, let archive = storage.archive else {
-            return storage.wholes[Int(entry & ~Self.wholeBit)].fix
-        }
-        return archive[entry]
+        let (storage, entry) = located(position)
+        if let whole = storage.whole(entry) { return whole.fix }
+        return storage.archive![entry]
     }
 
     /// The key of the row at `position`, read without making the row.
     package func key(at position: Int) -> String {
+        let (storage, entry) = located(position)
+        if let whole = storage.whole(entry) { return whole.key }
+        return storage.packedKey!
+    }
+
+    /// The storage and the entry of the row at `position`. A packed entry exists only once
+    /// `Storage.append` has an archive and has set the packed key, hence the `!`s above.
+    @inline(__always)
+    private func located(_ position: Int) -> (storage: Storage, entry: UInt32) {
         guard let storage else { preconditionFailure("index \(position) of no rows") }
-        let entry = storage.entries[position]
-        guard entry & Self.wholeBit == 0, let packedKey = storage.packedKey else {
-            return storage.wholes[Int(entry & ~Self.wholeBit)].key
-        }
-        return packedKey
+        return (storage, storage.entries[position])
     }
 
     public static func == (left: StoredRows, right: StoredRows) -> Bool {
@@ -106,6 +105,12 @@ public struct StoredRows: RandomAccessCollection, Equatable, ExpressibleByArrayL
         @exclusivity(unchecked) var packedKey: String?
 
         init(archive: FixArchive?) { self.archive = archive }
+
+        /// The row kept whole that `entry` names; nil when `entry` is a packed row's slot.
+        @inline(__always)
+        func whole(_ entry: UInt32) -> StoredRow? {
+            entry & StoredRows.wholeBit == 0 ? nil : wholes[Int(entry & ~StoredRows.wholeBit)]
+        }
 
         func copy() -> Storage {
             let copied = Storage(archive: archive)
