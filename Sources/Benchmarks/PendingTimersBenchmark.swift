@@ -3,7 +3,7 @@ import Simulation
 
 /// Schedules `timerCount` timers at seeded random instants within an hour, reads the process's
 /// peak resident memory while they are all pending, then delivers them all and checks that
-/// each arrived exactly once. The target (issue 2): 1,000,000 pending timers under 100 MB.
+/// each arrived exactly once. The target: 1,000,000 pending timers under 100 MB.
 public struct PendingTimersBenchmark {
     public var timerCount: Int
     public var seed: UInt64

@@ -12,8 +12,8 @@ import World
 /// the authorization answers are drawn among those the app can get) unless its
 /// `fuzzesProfile` is on (`lifeline fuzz --fuzz-profile`), for a team asking "what if we
 /// dropped the mode?". The built-in engines' profiles (`BuiltInEngine.profile`) describe their
-/// host apps as the sources do, so that existing runs stay as they were. (How to read a fix
-/// out of the app's stored rows will join it: issue 21's reader.)
+/// host apps as the sources do, so that existing runs stay as they were. (How a fix is read
+/// out of the app's stored rows is its `reader`.)
 public struct AppProfile: Sendable, Equatable {
     /// The Info.plist: `UIBackgroundModes` (the `location` mode, R-A3, R-A9) and the life
     /// cycle (scene-based, R-A11).

@@ -1,6 +1,6 @@
 // Shrink passes for structure (layer 2): integers that must move together, value moved onto
 // an integer at its simplest, elements of lists drawn at their maximum length, and subtrees
-// under a size drawn first (issue 12). After Hypothesis's `lower_common_block_offset`,
+// under a size drawn first. After Hypothesis's `lower_common_block_offset`,
 // `redistribute_block_pairs` and `pass_to_descendant` (MacIver and Donaldson, ECOOP 2020).
 
 extension Shrinker {

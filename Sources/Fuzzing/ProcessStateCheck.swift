@@ -5,7 +5,7 @@ import Scenarios
 import Simulation
 import World
 
-/// The fuzzer's check that an engine's state dies with its simulated process (issue 24).
+/// The fuzzer's check that an engine's state dies with its simulated process.
 ///
 /// A `static`, a global or a singleton lives as long as the real process running the
 /// simulation, so it survives a simulated force-quit, purge, crash or reboot, and hides the

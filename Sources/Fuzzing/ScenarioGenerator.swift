@@ -65,7 +65,7 @@ public struct ScenarioGenerator: Sendable {
         profile = engine.profile
     }
 
-    /// The workload of `lifeline bench fuzz` (issue 10): every scenario has a route of at
+    /// The workload of `lifeline bench fuzz`: every scenario has a route of at
     /// least an hour with a drive, and at least three lifecycle events besides the opening.
     public static func benchmark(engine: EngineChoice) -> ScenarioGenerator {
         var generator = ScenarioGenerator(engine: engine)

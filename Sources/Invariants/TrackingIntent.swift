@@ -7,7 +7,7 @@ import World
 /// The stretches of a run in which the user wants tracking on, decided from the scenario's
 /// actions, the world's log of what the app was shown, and the app's declared launch rules.
 /// An engine's own `TrackingEvent`s play no part: an engine that narrates nothing is judged
-/// exactly like one that narrates (issue 21's "judge what the app did, not what it says").
+/// exactly like one that narrates (judge what the app did, not what it says).
 ///
 /// Tracking is wanted on from:
 /// - every time the user brings the app to the foreground (a foreground launch or a

@@ -17,15 +17,15 @@ enum ShrinkBenchCommand {
         seeds (1337 onward; --seeds N takes the first N, default 100) and prints the table of §5:
         find rate, tier A and A+B shares, distinct results, evaluations while shrinking, time.
         --set published runs the seven challenges of CHALLENGES.md only, --set structural our
-        three of issue 12 only (difference, maxlength, heap).
+        three structural ones only (difference, maxlength, heap).
         --json prints an array of objects with the keys challenge, runs, found, tierA, distinct,
         meanEvaluations, medianEvaluations, maxEvaluations, maxOverMedian and passes (each shrink
         pass's accepted candidates and evaluations, summed over the runs). --passes prints those
         pass counters as a second table. --runs prints one line per run (seed, evaluations, tier,
         first and final counterexample), worst first. --min-tier-a fails (exit 1) when a challenge
         reaches tier A in fewer runs than PERCENT; --max-over-median fails (exit 1) when one run of
-        a challenge spent more than RATIO times its challenge's median evaluations (issue 12 asks
-        for 20). Each run stops shrinking after \(ShrinkingChallenge.shrinkEvaluationMax) evaluations and reports what it has.
+        a challenge spent more than RATIO times its challenge's median evaluations (Properties/
+        checks 20). Each run stops shrinking after \(ShrinkingChallenge.shrinkEvaluationMax) evaluations and reports what it has.
         --corpus saves each distinct final counterexample to DIR (one folder per challenge, the
         corpus format). Challenges: \(ShrinkingChallenge.all.map(\.name).joined(separator: ", ")).
         """

@@ -519,7 +519,7 @@ open class CLRegion: NSObject, @unchecked Sendable {
     private let name: String
     /// `notifyOnEntry` (true by default): the delegate is told of entries. Honoured where the
     /// delegate is called; the world's daemon does not know the flag and still wakes or
-    /// relaunches the app for an entry (issue 23).
+    /// relaunches the app for an entry (not modelled).
     open var notifyOnEntry = true
     /// `notifyOnExit` (true by default): the delegate is told of exits (honoured as
     /// `notifyOnEntry` is).

@@ -71,7 +71,7 @@ public struct Scenario: Sendable, Equatable {
     public static let durationMax = VirtualDuration.hours(7 * 24)
     /// The longest horizon a scenario file may ask for: a day, the commuter day's span
     /// (`lifeline bench day`). A run's cost grows with its horizon (a week took 30 s and
-    /// 1.7 GB in issue 25's measurement); a day is about a seventh of that, and every corpus
+    /// 1.7 GB when it was allowed); a day is about a seventh of that, and every corpus
     /// entry and generated scenario is far shorter.
     public static let horizonMax = VirtualDuration.hours(24)
 

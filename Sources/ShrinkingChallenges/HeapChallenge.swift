@@ -1,4 +1,4 @@
-// L03 (issue 12): a heap with a drawn size whose children's keys are drawn relative to their
+// L03: a heap with a drawn size whose children's keys are drawn relative to their
 // parent's, and a flattening that forgets to merge (in the spirit of C10 binheap).
 import Exploration
 
@@ -73,7 +73,7 @@ extension ShrinkingChallenge {
     /// right key at 0. **Tier B** any failing heap of 3 nodes. **Why**: a failing subtree under
     /// extra ancestors is reached only by lowering the drawn size and promoting the subtree
     /// together, and a promoted subtree's keys are relative to its new parent, so a promotion
-    /// can lose the key of 50 (before issue 12's passes, about a third of the runs stopped at
+    /// can lose the key of 50 (without the structure passes, about a third of the runs stop at
     /// `(0, (50, (50), (50)), (0))`-like heaps of 5 nodes).
     static let heap = make(
         "heap",

@@ -95,13 +95,13 @@ public struct ShrinkingChallenge: Sendable {
     /// The bound on one run's shrinking: 5,000 evaluations, about 15 times the median of the
     /// costliest challenge (snapshot_store, about 320) and over 25 times every other one's. A
     /// run that reaches it stops and reports the simplest failing value it has; the table
-    /// counts such runs and `--json` has them as `shrinkBudgetExhausted`. (Before issue 12's
-    /// passes, one `difference` run spent the old budget of 100,000 at 20,000 times its
+    /// counts such runs and `--json` has them as `shrinkBudgetExhausted`. (Without the
+    /// structure passes, one `difference` run spent 100,000 evaluations, 20,000 times its
     /// challenge's median.)
     public static let shrinkEvaluationMax = 5_000
 
     /// The most evaluations a run may spend, as a multiple of its challenge's median over the
-    /// committed seeds (issue 12); checked by Properties/ and `bench shrink --max-over-median`.
+    /// committed seeds; checked by Properties/ and `bench shrink --max-over-median`.
     public static let worstOverMedianMax = 20
 
     /// Searches with `seed`: at most `caseCount` cases (CHALLENGES.md §1.1 uses 1000), then
@@ -118,7 +118,7 @@ public struct ShrinkingChallenge: Sendable {
         return search(settings)
     }
 
-    /// The seven challenges of CHALLENGES.md, in its order, then ours (issue 12).
+    /// The seven challenges of CHALLENGES.md, in its order, then ours.
     public static let all: [ShrinkingChallenge] = published + structural
 
     /// The seven challenges of CHALLENGES.md, in its order: each reaches tier A in every run.
@@ -126,7 +126,7 @@ public struct ShrinkingChallenge: Sendable {
         reverse, deletion, nestedLists, lengthList, bound5, calculator, snapshotStore,
     ]
 
-    /// Our challenges for the structures of issue 12: a difference, a full list, a heap.
+    /// Our challenges for structures the list challenges miss: a difference, a full list, a heap.
     public static let structural: [ShrinkingChallenge] = [difference, maxLength, heap]
 
     /// The challenge called `name`, if any.

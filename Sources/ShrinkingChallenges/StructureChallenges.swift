@@ -1,4 +1,4 @@
-// Challenges of our own for structures the list challenges do not cover (issue 12): two values
+// Challenges of our own for structures the list challenges do not cover: two values
 // that must keep their difference, and a list drawn at its maximum length. Each is defined as
 // CHALLENGES.md defines its challenges: generator, property, what counts as minimal.
 import Exploration

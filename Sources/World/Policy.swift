@@ -191,7 +191,7 @@ public struct IOSPolicy: Sendable, Equatable {
     /// reads nothing and "resumes as soon as the phone is unlocked" (R-D9, D), and the system
     /// restores regions only after the first unlock (R-F6; ios-facts: reboot, "restore after
     /// first unlock"). Without this, a relaunch before a late unlock goes idle and nothing
-    /// brings the app back until the device moves (issue 25).
+    /// brings the app back until the device moves.
     public var rebootRelaunchAgainAtFirstUnlock = true
 
     // MARK: Fixes (R-F10)
