@@ -11,8 +11,8 @@ let package = Package(
         // A team's own `lifeline` with its engines in every command:
         // `LifelineCLI.main(engines: [mine])` (README, "Your own engine").
         .library(name: "LifelineCLI", targets: ["LifelineCLI"]),
-        // What a team needs to test its own engine in its own package (see CONTRIBUTING.md,
-        // "Testing your own engine"; .ci/run builds such a package against this one).
+        // What a team needs to test its own engine in its own package (see
+        // docs/your-engine.md; .ci/run builds such a package against this one).
         .library(name: "Simulation", targets: ["Simulation"]),
         // Swift concurrency and the clock in virtual time (docs/concurrency.md).
         .library(name: "VirtualConcurrency", targets: ["VirtualConcurrency"]),
@@ -68,13 +68,13 @@ let package = Package(
         // Layer 4: Apple's shapes (CLLocationManager, UIApplication and their delegates) over
         // the world's engine API, and `ApplicationEngine`, which runs such an app as an engine.
         .target(name: "LifelineKit", dependencies: ["Simulation", "World", "Engines"]),
-        // Built-in engines rewritten on LifelineKit (issue 23, item 5): `standard-kit`, source
+        // Built-in engines rewritten on LifelineKit, as a study: `standard-kit`, source
         // D's standard engine as an iOS team writes it, a custom engine of `lifeline-fixtures`
-        // and of the LifelineKit tests (docs/kit-engines.md), not of the `lifeline` tool.
+        // and of the LifelineKit tests (docs/studies/kit-engines.md), not of the `lifeline` tool.
         .target(
             name: "KitEngines",
             dependencies: ["LifelineKit", "Engines", "EngineMutants", "World", "Simulation"]),
-        // The live-updates study (docs/kit-engines.md, "The async live-updates path, measured"):
+        // The live-updates study (docs/studies/kit-engines.md, "The async live-updates path"):
         // one app receiving live updates as a world-level engine and as a LifelineKit app, and
         // `live-updates-study`, which runs either form for callgrind.
         .target(

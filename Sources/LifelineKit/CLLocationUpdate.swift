@@ -158,7 +158,7 @@ final class LiveStream: @unchecked Sendable {
     private var buffer: [CLLocationUpdate] = []
     /// The task waiting in the iterator's `next`. An unsafe continuation: a checked one
     /// allocates a canary object per `next()` (about 300 instructions per update, callgrind;
-    /// docs/kit-engines.md),
+    /// docs/studies/kit-engines.md),
     /// and each continuation here is resumed once, by the code that takes it out of `waiting`.
     private var waiting: UnsafeContinuation<CLLocationUpdate?, Never>?
     private var ended = false
@@ -224,7 +224,7 @@ final class LiveStream: @unchecked Sendable {
 /// The live-updates iterations of one simulated process (`ProcessScope.liveStreams`), held
 /// weakly (an iteration ends when its iterator goes), so the process's `didReceive` can find
 /// the one an update is for. Held by the scope rather than read from a `ProcessLocal` at every
-/// update: the lookup cost about 580 instructions per update (callgrind; docs/kit-engines.md).
+/// update: the lookup cost about 580 instructions an update (docs/studies/kit-engines.md).
 final class LiveStreams: @unchecked Sendable {
     private var streams: [Weak<LiveStream>] = []
 

@@ -15,7 +15,7 @@ import World
 /// delegate's callbacks, the location managers' delegate callbacks, the expiration handlers,
 /// the completions) and around every job of the process's Swift concurrency (a `Task`, detached
 /// or not). Nothing is bound per call: a task-local bound around each delegate call cost about
-/// 900 instructions per fix delivered (docs/kit-engines.md). Each fuzz case runs on its own
+/// 900 instructions per fix delivered (docs/studies/kit-engines.md). Each fuzz case runs on its own
 /// thread, so parallel cases never see each other's process.
 final class ProcessScope: @unchecked Sendable {
     /// The process the calling code runs in, nil outside a simulated process (a scope set

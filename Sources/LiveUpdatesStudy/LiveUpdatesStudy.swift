@@ -1,4 +1,4 @@
-// What the async live-updates path costs (docs/kit-engines.md, "The async live-updates path,
+// What async live updates cost (docs/studies/kit-engines.md, "The async live-updates path,
 // measured"): one app written twice, receiving live updates for a long drive and committing
 // every fix to the store. Form A is a world-level engine (`services.startLiveUpdates` and
 // `didReceive`, as `SessionEngine` receives them); form B is a LifelineKit app delegate whose

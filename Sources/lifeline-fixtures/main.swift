@@ -2,7 +2,7 @@
 // (`Tests/CommandTests/CrashIsolationTests.swift`): the fuzzer must report each as a finding
 // and never die of it; and an engine written in Swift concurrency, whose trace `.ci/run`
 // compares across processes and `--jobs` (docs/concurrency.md); and `standard-kit` and
-// `session-kit`, the standard and session engines on LifelineKit (docs/kit-engines.md), the
+// `session-kit`, the standard and session engines on LifelineKit (docs/studies/kit-engines.md), the
 // latter also with its live-updates loop on the main actor (`session-kit-main-actor`) and
 // with six of the session engine's mistakes planted (`stores-nothing-kit`, …). Not a
 // product: it is built for the tests and those studies only.

@@ -1,6 +1,6 @@
 // `live-updates-study FORM HOURS`: runs one form of the live-updates study (`world`, `kit` or
 // `kit-main-actor`) on a drive of HOURS hours and prints the updates received, the fixes stored
-// and a hash of them, for callgrind (docs/kit-engines.md, "The async live-updates path,
+// and a hash of them, for callgrind (docs/studies/kit-engines.md, "The async live-updates path,
 // measured").
 import Foundation
 import LiveUpdatesStudy

@@ -1,4 +1,4 @@
-// The live-updates study's forms (docs/kit-engines.md, "The async live-updates path,
+// The live-updates study's forms (docs/studies/kit-engines.md, "The async live-updates path,
 // measured") receive and store the same updates: the instructions callgrind counts for them
 // are the cost of the same work.
 import LiveUpdatesStudy

@@ -92,7 +92,7 @@ struct SessionTrackerTests {
         "on the first 20 fuzz scenarios under their own orderings, session-kit mostly stores what session does (figures printed)"
     )
     func agreementUnderOwnOrderings() throws {
-        // 20 here (FIFO is `sameRunsAsSession`'s); docs/kit-engines.md's figures are for 60:
+        // 20 here (FIFO is `sameRunsAsSession`'s); docs/studies/kit-engines.md counts 60:
         // LIFELINE_CASES=60 swift test --filter agreementUnderOwnOrderings. Sixty took 31 s
         // of a debug `swift test`, FIFO and own orderings together.
         let count = ProcessInfo.processInfo.environment["LIFELINE_CASES"].flatMap(Int.init) ?? 20
