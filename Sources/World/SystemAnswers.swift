@@ -24,8 +24,8 @@ public enum SystemAnswer: Sendable, Equatable, CustomStringConvertible {
 
 /// How a temporary full accuracy request ended. The prompt shows only with reduced accuracy,
 /// to an app in the foreground, with no other prompt on screen (`SystemAnswer`; Apple's header
-/// names the first two conditions, the third is an assumption: CONTRIBUTING, "Answers that
-/// come later"); then the user grants full accuracy or declines
+/// names the first two conditions, the third is an assumption: docs/lifelinekit.md,
+/// "Answers that come later"); then the user grants full accuracy or declines
 /// (`AuthorizationAnswers.temporaryFullAccuracy`).
 public enum TemporaryFullAccuracyOutcome: String, Sendable, Equatable {
     /// No prompt showed: Apple's completion gets an error.

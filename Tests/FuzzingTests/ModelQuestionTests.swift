@@ -1,5 +1,5 @@
-// Issue 25's three questions of the model against its sources, each decided and pinned (the
-// figures are in CONTRIBUTING, "The model against its sources"): reduced accuracy's rate
+// The three questions of the model against its sources, each decided and pinned (the
+// figures are in docs/model.md, "The model against its sources"): reduced accuracy's rate
 // (R-F10), the region-exit relaunch distance after a swipe-away (R-D6, R-A10), and a reboot
 // with a late first unlock (R-B7, R-D9).
 import Fuzzing

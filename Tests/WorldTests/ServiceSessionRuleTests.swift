@@ -4,7 +4,7 @@
 // that ended, a force-quit one included (R-B4), and a memory-killed one (R-B3); it does not
 // exist before iOS 18; its diagnostic says whether its requirement is met. The standing
 // authorization prompt, and what a session keeps across a lapse of authorization, are not
-// modelled (CONTRIBUTING.md, R-B9).
+// modelled (docs/rules.md, R-B9).
 import Simulation
 import Testing
 
