@@ -9,7 +9,7 @@
 /// The keys and values sit in `entries`, in the order added, sized once for the capacity asked;
 /// the probed slots hold 8 bytes each: where the entry is, and 32 bits of its hash, compared
 /// before the key is read. A week's drive uploads about 600,000 fixes: as slots of keys and
-/// values (56 bytes each, a million of them) their table was 56 MB of a 541 MB peak; here it is
+/// values (56 bytes each, a million of them) the table would take 56 MB; here it is
 /// 37 MB, and growing moves no key.
 struct FixTable<Value> {
     // invariant: `slots.count` is a power of two, at least 4/3 of `entries.count` (at most

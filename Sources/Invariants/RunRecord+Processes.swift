@@ -108,7 +108,7 @@ extension RunRecord {
         }
         if deletes { return readStoredFixesWithDeletions() }
         // The log's durable commits account for the rows on disk in order: each row's owner is
-        // read as the rows are walked, without a list of owners first (a week's was 10 MB, at
+        // read as the rows are walked, without a list of owners first (a week's would take 10 MB, at
         // the peak of its check). Sized once, not grown (and copied) as it fills.
         var fixes = StoredFixes(
             rows: storedRows, readsRowFix: reader.readsRowFix, capacity: storedRows.count)

@@ -30,7 +30,7 @@ public struct RowDeletion: Sendable, Equatable {
 /// collection of `StoredFix`, each made when it is read.
 ///
 /// A week's drive stores about 600,000 fixes. Held as `StoredFix` values (128 bytes each) they
-/// were the largest view the invariants read (78 MB of a 168-hour run's 541 MB peak). Here a
+/// would be the largest view the invariants read (78 MB for a 168-hour run). Here a
 /// row is its owner in 16 bytes, and its fix is read from the row on disk when the app stores
 /// through `FixRecorder` (`row.fix`): the rows are the record's own, shared, not copied. Only a
 /// team's reader (which may parse text) and a deleted row, which is no longer on the disk, keep
