@@ -35,13 +35,15 @@ extension Shrinker {
 
     /// Deletes a span with the neighbouring spans of its label and depth that follow it, as
     /// many as still fails: 2, then doubling while that fails, then a binary search between
-    /// the last count that failed and the first that did not (`deleteSpans` deletes one). At
-    /// most `spanRunMax` spans in one candidate.
+    /// the last count that failed and the first that did not (`deleteSpans` deletes one), so
+    /// that a long tail of list elements goes in a logarithmic number of runs, and elements
+    /// that only go together (two halves of a repeated pattern) go at all. Spans are taken in
+    /// the order they closed (a list's elements front to back). At most `spanRunMax` spans
+    /// in one candidate.
     func deleteSpanRuns() {
-        var index = current.spans.count - 1
-        while index >= 0 && !exhaustedBudget {
-            defer { index -= 1 }
-            guard index < current.spans.count else { continue }
+        var index = 0
+        while index < current.spans.count && !exhaustedBudget {
+            defer { index += 1 }
             let first = current.spans[index]
             guard first.count > 0 else { continue }
             var ends = [first.end]

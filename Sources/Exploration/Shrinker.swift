@@ -84,7 +84,20 @@ public final class Shrinker {
     /// escalation passes try many pairs of choices or spans, so they run only where the
     /// cheaper passes are stuck: a shrink they cannot improve costs one round of them more.
     public func shrink() {
-        let base: [(String, () -> Void)] = [
+        let (base, escalation) = (basePasses, escalationPasses)
+        passStatistics = (base + escalation).map { ShrinkPassStatistics(pass: $0.name) }
+        while !exhaustedBudget {
+            if runRound(base, statisticsOffset: 0) { continue }
+            if exhaustedBudget || !runRound(escalation, statisticsOffset: base.count) { break }
+        }
+    }
+
+    /// A named pass.
+    typealias Pass = (name: String, run: () -> Void)
+
+    /// The passes that run in every round, in order.
+    var basePasses: [Pass] {
+        [
             ("deleteSpans", deleteSpans), ("deleteChunks", deleteChunks), ("zeroSpans", zeroSpans),
             ("replaceWithDescendant", replaceWithDescendant), ("shiftGroups", shiftGroups),
             ("lowerChoices", lowerChoices),
@@ -94,25 +107,24 @@ public final class Shrinker {
             ("deleteElements", deleteElements),
             ("replaceWithDescendantResized", replaceWithDescendantResized),
         ]
-        let escalation: [(String, () -> Void)] = [
+    }
+
+    /// The passes that run only after a round of `basePasses` changed nothing, in order.
+    var escalationPasses: [Pass] {
+        [
             ("deleteSpanRuns", deleteSpanRuns), ("deleteSpanPairs", deleteSpanPairs),
             ("lowerWithDependants", lowerWithDependants), ("shiftPairs", shiftPairs),
             ("swapValueGroups", swapValueGroups), ("lowerHighBits", lowerHighBits),
         ]
-        passStatistics = (base + escalation).map { ShrinkPassStatistics(pass: $0.0) }
-        while !exhaustedBudget {
-            if runRound(base, statisticsOffset: 0) { continue }
-            if exhaustedBudget || !runRound(escalation, statisticsOffset: base.count) { break }
-        }
     }
 
     /// Runs `passes` once each, in order, counting into `passStatistics` from
     /// `statisticsOffset`; true when one of them had a candidate accepted.
-    private func runRound(_ passes: [(String, () -> Void)], statisticsOffset: Int) -> Bool {
+    private func runRound(_ passes: [Pass], statisticsOffset: Int) -> Bool {
         var improved = false
         for (offset, pass) in passes.enumerated() {
             let (acceptedBefore, evaluationsBefore) = (acceptedCount, evaluationCount)
-            pass.1()
+            pass.run()
             passStatistics[statisticsOffset + offset].accepted += acceptedCount - acceptedBefore
             passStatistics[statisticsOffset + offset].evaluations +=
                 evaluationCount - evaluationsBefore
