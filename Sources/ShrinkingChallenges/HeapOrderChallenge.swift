@@ -42,12 +42,7 @@ extension ShrinkingChallenge {
     static let heapOrder = make(
         "heaporder", generator: { heapOrderedTrees(depthMax: 6) },
         render: { $0.rendered },
-        tier: { tree in
-            if tree == .node(0, .node(11, .empty, .empty), .node(0, .empty, .empty)) {
-                return .a
-            }
-            return tree.nodeCount == 3 ? .b : .c
-        },
+        tier: { $0.tier(leftKeyOfMinimum: 11) },
         property: { tree in
             try check(!tree.hasLeftHeavyNode(margin: 10), "a left child outweighs its sibling")
         })
