@@ -10,8 +10,7 @@ import Simulation
 enum ShrinkBenchCommand {
     static let usage = """
         usage: lifeline bench shrink [--challenge NAME | --set published|structural|novel]
-                                     [--seeds N]
-                                     [--json] [--min-tier-a PERCENT]
+                                     [--seeds N] [--json] [--min-tier-a PERCENT]
                                      [--max-over-median RATIO] [--corpus DIR] [--passes] [--runs]
 
         Runs each shrinking challenge of the shrinking benchmark over its committed
