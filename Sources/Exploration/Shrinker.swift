@@ -78,9 +78,26 @@ public final class Shrinker {
         self.evaluate = evaluate
     }
 
-    /// Runs the passes to a fixed point (or to the end of the budget).
+    /// Runs the passes to a fixed point (or to the end of the budget): rounds of the base
+    /// passes while one changes something; when a round changes nothing, one round of the
+    /// escalation passes, and back to the base passes if that changed something. The
+    /// escalation passes try many pairs of choices or spans, so they run only where the
+    /// cheaper passes are stuck: a shrink they cannot improve costs one round of them more.
     public func shrink() {
-        let passes: [(String, () -> Void)] = [
+        let (base, escalation) = (basePasses, escalationPasses)
+        passStatistics = (base + escalation).map { ShrinkPassStatistics(pass: $0.name) }
+        while !exhaustedBudget {
+            if runRound(base, statisticsOffset: 0) { continue }
+            if exhaustedBudget || !runRound(escalation, statisticsOffset: base.count) { break }
+        }
+    }
+
+    /// A named pass.
+    typealias Pass = (name: String, run: () -> Void)
+
+    /// The passes that run in every round, in order.
+    var basePasses: [Pass] {
+        [
             ("deleteSpans", deleteSpans), ("deleteChunks", deleteChunks), ("zeroSpans", zeroSpans),
             ("replaceWithDescendant", replaceWithDescendant), ("shiftGroups", shiftGroups),
             ("lowerChoices", lowerChoices),
@@ -90,19 +107,31 @@ public final class Shrinker {
             ("deleteElements", deleteElements),
             ("replaceWithDescendantResized", replaceWithDescendantResized),
         ]
-        passStatistics = passes.map { ShrinkPassStatistics(pass: $0.0) }
-        var improved = true
-        while improved && !exhaustedBudget {
-            improved = false
-            for (offset, pass) in passes.enumerated() {
-                let (acceptedBefore, evaluationsBefore) = (acceptedCount, evaluationCount)
-                pass.1()
-                passStatistics[offset].accepted += acceptedCount - acceptedBefore
-                passStatistics[offset].evaluations += evaluationCount - evaluationsBefore
-                if acceptedCount > acceptedBefore { improved = true }
-                if exhaustedBudget { break }
-            }
+    }
+
+    /// The passes that run only after a round of `basePasses` changed nothing, in order.
+    var escalationPasses: [Pass] {
+        [
+            ("deleteSpanRuns", deleteSpanRuns), ("deleteSpanPairs", deleteSpanPairs),
+            ("lowerWithDependants", lowerWithDependants), ("shiftPairs", shiftPairs),
+            ("swapValueGroups", swapValueGroups), ("lowerHighBits", lowerHighBits),
+        ]
+    }
+
+    /// Runs `passes` once each, in order, counting into `passStatistics` from
+    /// `statisticsOffset`; true when one of them had a candidate accepted.
+    private func runRound(_ passes: [Pass], statisticsOffset: Int) -> Bool {
+        var improved = false
+        for (offset, pass) in passes.enumerated() {
+            let (acceptedBefore, evaluationsBefore) = (acceptedCount, evaluationCount)
+            pass.run()
+            passStatistics[statisticsOffset + offset].accepted += acceptedCount - acceptedBefore
+            passStatistics[statisticsOffset + offset].evaluations +=
+                evaluationCount - evaluationsBefore
+            if acceptedCount > acceptedBefore { improved = true }
+            if exhaustedBudget { break }
         }
+        return improved
     }
 
     // MARK: - Trying candidates

@@ -9,15 +9,16 @@ import Simulation
 
 enum ShrinkBenchCommand {
     static let usage = """
-        usage: lifeline bench shrink [--challenge NAME | --set published|structural] [--seeds N]
-                                     [--json] [--min-tier-a PERCENT]
+        usage: lifeline bench shrink [--challenge NAME | --set published|structural|novel]
+                                     [--seeds N] [--json] [--min-tier-a PERCENT]
                                      [--max-over-median RATIO] [--corpus DIR] [--passes] [--runs]
 
         Runs each shrinking challenge of the shrinking benchmark over its committed
         seeds (1337 onward; --seeds N takes the first N, default 100) and prints the table of §5:
         find rate, tier A and A+B shares, distinct results, evaluations while shrinking, time.
         --set published runs the seven challenges of CHALLENGES.md only, --set structural our
-        three structural ones only (difference, maxlength, heap).
+        three structural ones only (difference, maxlength, heap), --set novel our twelve shapes the
+        passes were not written for; without --set or --challenge, every set, one table each.
         --json prints an array of objects with the keys challenge, runs, found, tierA, distinct,
         meanEvaluations, medianEvaluations, maxEvaluations, maxOverMedian and passes (each shrink
         pass's accepted candidates and evaluations, summed over the runs). --passes prints those
@@ -43,13 +44,13 @@ enum ShrinkBenchCommand {
         let passes = reader.flag("--passes")
         let runs = reader.flag("--runs")
         try reader.finish()
-        var challenges = ShrinkingChallenge.all
-        switch set {
-        case nil: break
-        case "published": challenges = ShrinkingChallenge.published
-        case "structural": challenges = ShrinkingChallenge.structural
-        case let other?:
-            throw UsageError("--set takes published or structural, not '\(other)'")
+        var groups = ShrinkingChallenge.sets
+        if let set {
+            guard let chosen = groups.first(where: { $0.name == set }) else {
+                let names = groups.map(\.name).joined(separator: " or ")
+                throw UsageError("--set takes \(names), not '\(set)'")
+            }
+            groups = [chosen]
         }
         if let name {
             guard set == nil else { throw UsageError("--challenge and --set exclude each other") }
@@ -58,11 +59,22 @@ enum ShrinkBenchCommand {
                     "no challenge '\(name)'; there are \(ShrinkingChallenge.all.map(\.name).joined(separator: ", "))"
                 )
             }
-            challenges = [challenge]
+            groups = [(name, [challenge])]
         }
+        let challenges = groups.flatMap(\.challenges)
         let seeds = Array(ShrinkingChallenge.benchmarkSeeds.prefix(seedCount))
         let summaries = challenges.map { summarize($0, seeds: seeds) }
-        output.standard(json ? jsonReport(summaries) : table(summaries))
+        if json {
+            output.standard(jsonReport(summaries))
+        } else {
+            var remaining = summaries[...]
+            let tables = groups.map { group in
+                defer { remaining = remaining.dropFirst(group.challenges.count) }
+                let heading = groups.count > 1 ? "Set \(group.name):\n" : ""
+                return heading + table(Array(remaining.prefix(group.challenges.count)))
+            }
+            output.standard(tables.joined(separator: "\n\n"))
+        }
         if passes && !json { output.standard(passTable(summaries)) }
         if runs && !json { output.standard(runLines(summaries)) }
         if let corpusRoot {

@@ -30,6 +30,15 @@ indirect enum Heap: Equatable, Sendable {
         }
     }
 
+    /// Tier A when this is `(0, (leftKey, None, None), (0, None, None))`, the minimum of both
+    /// heap challenges, B for any other tree of 3 nodes, C otherwise.
+    func tier(leftKeyOfMinimum leftKey: Int) -> Tier {
+        if self == .node(0, .node(leftKey, .empty, .empty), .node(0, .empty, .empty)) {
+            return .a
+        }
+        return nodeCount == 3 ? .b : .c
+    }
+
     /// The planted bug: the root, then each child's list, concatenated instead of merged.
     var wronglySortedKeys: [Int] {
         switch self {
@@ -79,12 +88,7 @@ extension ShrinkingChallenge {
         "heap",
         generator: { Gen<Int>.int(in: 0...15).flatMap { heaps(size: $0) } },
         render: { $0.rendered },
-        tier: { heap in
-            if heap == .node(0, .node(50, .empty, .empty), .node(0, .empty, .empty)) {
-                return .a
-            }
-            return heap.nodeCount == 3 ? .b : .c
-        },
+        tier: { $0.tier(leftKeyOfMinimum: 50) },
         property: { heap in
             let keyMax = heap.keys.max() ?? 0
             try check(

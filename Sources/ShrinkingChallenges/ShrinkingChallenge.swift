@@ -119,7 +119,7 @@ public struct ShrinkingChallenge: Sendable {
     }
 
     /// The seven challenges of CHALLENGES.md, in its order, then ours.
-    public static let all: [ShrinkingChallenge] = published + structural
+    public static let all: [ShrinkingChallenge] = published + structural + novel
 
     /// The seven challenges of CHALLENGES.md, in its order: each reaches tier A in every run.
     public static let published: [ShrinkingChallenge] = [
@@ -128,6 +128,19 @@ public struct ShrinkingChallenge: Sendable {
 
     /// Our challenges for structures the list challenges miss: a difference, a full list, a heap.
     public static let structural: [ShrinkingChallenge] = [difference, maxLength, heap]
+
+    /// Our challenges for shapes the passes were not written for (N01 to N12): positions that
+    /// change in pairs, ordered and distinct values, nested sums, hash collisions, pairs of
+    /// numbers tied by a difference or a sum, a heap-ordered tree, times drawn as gaps.
+    public static let novel: [ShrinkingChallenge] = [
+        repeatedPair, palindrome, sortedTriple, distinct, nestedSum, hashSmall, hashLarge,
+        closePair, notOne, budget, heapOrder, gaps,
+    ]
+
+    /// The sets `bench shrink --set` runs, by name, in order.
+    public static let sets: [(name: String, challenges: [ShrinkingChallenge])] = [
+        ("published", published), ("structural", structural), ("novel", novel),
+    ]
 
     /// The challenge called `name`, if any.
     public static func named(_ name: String) -> ShrinkingChallenge? {
