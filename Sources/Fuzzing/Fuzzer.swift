@@ -200,9 +200,13 @@ public enum Fuzzer {
     /// Replays the corpus entries of `settings.engine` (a failing one is reported at once),
     /// then runs the shard's generated cases on `settings.jobCount` workers until one fails,
     /// the case count is reached, the time is up or a stop is requested; shrinks the failure
-    /// of the lowest case index, explains it (`explain`), saves it to the corpus and returns
-    /// it. `progress` is called on the calling thread, after each case in index order.
-    /// - Throws: `FuzzCorpus.Problem` for a corpus that cannot be read or written.
+    /// of the lowest case index, confirms it in a fresh process (`FreshProcessCheck`, when
+    /// `settings.confirmingExecutable` names one), explains it (`explain`), saves it to the
+    /// corpus (when `settings.savesFailure`; a write that fails is `FuzzFailure.saveProblem`,
+    /// the failure still returned) and returns it. `progress` is called on the calling thread,
+    /// after each case in index order.
+    /// - Throws: `FuzzCorpus.Problem` for a corpus that cannot be read, or a folder that
+    ///   cannot be written before the search.
     public static func fuzz(
         _ settings: FuzzSettings, progress: ((FuzzProgress) -> Void)? = nil
     ) throws -> FuzzReport {

@@ -120,5 +120,5 @@ LifelineCLI.main(
             slowBesideOthers(.standardKit, name: "slow-beside-others"),
             slowBesideOthers(
                 CustomEngine.sessionKitMutants[0], name: "slow-beside-others-mutant"),
-            leaksAfterManyLaunches(launchCountMax: 40),
+            leaksAfterManyLaunches(launchCountMax: 40), .phoneOnly(uploads: .nothing),
         ])

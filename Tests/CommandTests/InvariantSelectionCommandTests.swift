@@ -10,22 +10,6 @@ import World
 
 @testable import LifelineCommands
 
-/// The standard engine with an uploader that never forms a batch: a tracker that keeps its
-/// fixes on the phone. `uploads` is what its profile declares.
-func phoneOnlyTracker(uploads: AppProfile.Uploads) -> CustomEngine {
-    var engine = CustomEngine(name: "phone-only", summary: "stores its fixes, uploads nothing") {
-        rules in
-        var settings = BuiltInEngine.standardSettings(
-            launchRules: rules, trackingStart: .atFirstLaunch)
-        settings.uploader.batchWait = .hours(24 * 365)
-        settings.uploader.batchRowCountMax = Int.max
-        return StandardEngine(settings: settings)
-    }
-    engine.profile = BuiltInEngine.standard.profile
-    engine.profile.uploads = uploads
-    return engine
-}
-
 @Suite("Invariant selection")
 struct InvariantSelectionCommandTests {
     @Test("a tracker that declares no uploads fuzzes clean; declared uploading, it fails")
@@ -36,11 +20,11 @@ struct InvariantSelectionCommandTests {
             "fuzz", "--engine", "phone-only", "--cases", "40", "--jobs", "1", "--json",
             "--corpus", folder.path,
         ]
-        let declared = runTool(arguments, engines: [phoneOnlyTracker(uploads: .nothing)])
+        let declared = runTool(arguments, engines: [CustomEngine.phoneOnly(uploads: .nothing)])
         #expect(declared.code == 0, "\(declared.standard)\n\(declared.error)")
         #expect(declared.standard.contains("\"failures\": []"), "\(declared.standard)")
         // The same tracker whose profile says it uploads is judged, and fails.
-        let undeclared = runTool(arguments, engines: [phoneOnlyTracker(uploads: .toServer)])
+        let undeclared = runTool(arguments, engines: [CustomEngine.phoneOnly(uploads: .toServer)])
         #expect(undeclared.code == 1, "\(undeclared.error)")
         #expect(
             undeclared.standard.contains("\"invariant\": \"uploaded-once\""),
@@ -56,7 +40,7 @@ struct InvariantSelectionCommandTests {
                 "fuzz", "--engine", "phone-only", "--cases", "3", "--jobs", "1", "--corpus",
                 folder.path,
             ],
-            engines: [phoneOnlyTracker(uploads: .nothing)])
+            engines: [CustomEngine.phoneOnly(uploads: .nothing)])
         #expect(result.code == 0, "\(result.error)")
         let row = try #require(
             result.standard.split(separator: "\n").first {
