@@ -114,3 +114,42 @@ extension VerdictTrustTests {
             "\(result.standard)")
     }
 }
+
+extension VerdictTrustTests {
+    @Test("Ctrl-C with no failure found ends the run with its summary, exit 130")
+    func interruptWithoutFailure() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let process = try WorkerProcess(
+            executable: fixtureTool,
+            arguments: [
+                "fuzz", "--engine", "standard", "--jobs", "1", "--cases", "100000", "--corpus",
+                folder.path,
+            ], pipesStandardStreams: true, eventStream: false, standardErrorPath: nil,
+            errorJoinsOutput: true)
+        process.closeInput()
+        var lines: [String] = []
+        var interrupted = false
+        let deadline = WallClock.seconds() + 300
+        reading: while true {
+            switch process.readLine(until: deadline) {
+            case .line(let line):
+                lines.append(line)
+                // The first progress line: the search is under way.
+                if !interrupted, line.hasPrefix("standard: 100 cases") {
+                    interrupted = true
+                    kill(process.pid, SIGINT)
+                }
+            case .end: break reading
+            case .timeout:
+                process.kill()
+                Issue.record("the fuzz process did not end within 300 s")
+                break reading
+            }
+        }
+        let text = lines.joined(separator: "\n")
+        #expect(process.wait() == .exited(130), "\(text)")
+        #expect(text.contains("lifeline: interrupted: the summary covers the cases run so far"))
+        #expect(lines.contains { $0.hasPrefix("standard ") && $0.hasSuffix("ok  ") }, "\(text)")
+    }
+}
