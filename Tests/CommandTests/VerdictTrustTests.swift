@@ -7,6 +7,37 @@ import Fuzzing
 import Simulation
 import Testing
 
+/// Runs the fixture tool with its standard error joined to its output and sends it SIGINT each
+/// time a line holds the next of `cues` (one Ctrl-C after the tool said it took the one before:
+/// signals sent at once merge into one); how it ended, its lines, and the SIGINTs sent.
+func runFixtureInterrupting(_ arguments: [String], cues: [String]) throws -> (
+    termination: WorkerProcess.Termination, lines: [String], interrupts: Int
+) {
+    let process = try WorkerProcess(
+        executable: fixtureTool, arguments: arguments, pipesStandardStreams: true,
+        eventStream: false, standardErrorPath: nil, errorJoinsOutput: true)
+    process.closeInput()
+    var lines: [String] = []
+    var interrupts = 0
+    let deadline = WallClock.seconds() + 300
+    reading: while true {
+        switch process.readLine(until: deadline) {
+        case .line(let line):
+            lines.append(line)
+            if interrupts < cues.count, line.contains(cues[interrupts]) {
+                interrupts += 1
+                kill(process.pid, SIGINT)
+            }
+        case .end: break reading
+        case .timeout:
+            process.kill()
+            Issue.record("the fixture did not end within 300 s: \(arguments)")
+            break reading
+        }
+    }
+    return (process.wait(), lines, interrupts)
+}
+
 /// Off unless `LIFELINE_CRASH_TESTS=1`, as `CrashIsolationTests` (the same reads of a child's
 /// pipe); `swift test --filter VerdictTrustTests` with it set runs them.
 @Suite(
@@ -52,36 +83,12 @@ struct VerdictTrustTests {
     func repeatedInterruptKeepsTheFinding() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let process = try WorkerProcess(
-            executable: fixtureTool,
-            arguments: [
+        // When the shrink began, when it is stopping, when it ends at once.
+        let (termination, lines, interrupts) = try runFixtureInterrupting(
+            [
                 "fuzz", "--engine", "stores-nothing", "--long", "--jobs", "1", "--cases", "20",
                 "--corpus", folder.path,
-            ], pipesStandardStreams: true, eventStream: false, standardErrorPath: nil,
-            errorJoinsOutput: true)
-        process.closeInput()
-        var lines: [String] = []
-        var interrupts = 0
-        // Each Ctrl-C after the tool said it took the one before (signals sent at once merge
-        // into one): when the shrink began, when it is stopping, when it ends at once.
-        let cues = ["shrinking it", "Ctrl-C: stopping", "Ctrl-C again: ending at once"]
-        let deadline = WallClock.seconds() + 300
-        reading: while true {
-            switch process.readLine(until: deadline) {
-            case .line(let line):
-                lines.append(line)
-                if interrupts < cues.count, line.contains(cues[interrupts]) {
-                    interrupts += 1
-                    kill(process.pid, SIGINT)
-                }
-            case .end: break reading
-            case .timeout:
-                process.kill()
-                Issue.record("the fuzz process did not end within 300 s")
-                break reading
-            }
-        }
-        let termination = process.wait()
+            ], cues: ["shrinking it", "Ctrl-C: stopping", "Ctrl-C again: ending at once"])
         let text = lines.joined(separator: "\n")
         #expect(interrupts == 3, "three Ctrl-Cs, each taken: \(text)")
         #expect(termination == .exited(1), "\(termination): \(text)")
@@ -120,35 +127,14 @@ extension VerdictTrustTests {
     func interruptWithoutFailure() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let process = try WorkerProcess(
-            executable: fixtureTool,
-            arguments: [
+        // The first progress line: the search is under way.
+        let (termination, lines, _) = try runFixtureInterrupting(
+            [
                 "fuzz", "--engine", "standard", "--jobs", "1", "--cases", "100000", "--corpus",
                 folder.path,
-            ], pipesStandardStreams: true, eventStream: false, standardErrorPath: nil,
-            errorJoinsOutput: true)
-        process.closeInput()
-        var lines: [String] = []
-        var interrupted = false
-        let deadline = WallClock.seconds() + 300
-        reading: while true {
-            switch process.readLine(until: deadline) {
-            case .line(let line):
-                lines.append(line)
-                // The first progress line: the search is under way.
-                if !interrupted, line.hasPrefix("standard: 100 cases") {
-                    interrupted = true
-                    kill(process.pid, SIGINT)
-                }
-            case .end: break reading
-            case .timeout:
-                process.kill()
-                Issue.record("the fuzz process did not end within 300 s")
-                break reading
-            }
-        }
+            ], cues: ["standard: 100 cases"])
         let text = lines.joined(separator: "\n")
-        #expect(process.wait() == .exited(130), "\(text)")
+        #expect(termination == .exited(130), "\(text)")
         #expect(text.contains("lifeline: interrupted: the summary covers the cases run so far"))
         #expect(lines.contains { $0.hasPrefix("standard ") && $0.hasSuffix("ok  ") }, "\(text)")
     }
