@@ -60,7 +60,7 @@ enum FuzzCommand {
                      (AppProfile.uploads = .nothing)
           --strict   such an entry is an error instead (exit 2)
           --json     one summary object per engine: {engine, cases, states, transitions,
-                     seconds, failures}
+                     seconds, failures, advice, inconclusive}
           --case-timeout
                      wall-clock seconds a case may run before it is a no-hang failure
                      (default 5)
@@ -69,9 +69,12 @@ enum FuzzCommand {
                      an abort in an engine is a no-crash failure (shrunk, saved, replayed)
                      and ends only the worker; off: in this process, which it ends
 
-        A failure is printed (its story and the command that replays it) before it is saved to
-        the corpus; if the write fails, standard error says why and where the entry is instead
-        (a fallback file in the temporary folder, and the story printed above).
+        Before a failure is reported it runs once more in a fresh process; one that passes
+        there came from state an earlier case left behind, and is reported as
+        no-state-outliving-process. A failure is printed (its story and the command that
+        replays it) before it is saved to the corpus; if the write fails, standard error says
+        why and where the entry is instead (a fallback file in the temporary folder, and the
+        story printed above).
 
         Ctrl-C ends the run cleanly: no new case starts, a shrink stops at the simplest failure
         found so far (printed and saved, not explained), and the summary covers the cases run
