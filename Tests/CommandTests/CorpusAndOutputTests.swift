@@ -104,3 +104,21 @@ struct CorpusAndOutputTests {
         #expect(result.standard.contains(", stored 0, uploaded 0"), "\(result.standard)")
     }
 }
+
+extension CorpusAndOutputTests {
+    @Test("replay of a no-state-outliving-process entry runs it twice and says why it passes alone")
+    func replayStateOutlivingEntry() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let entry = try folder.write(
+            "session/no-state-outliving-process-x.scenario",
+            SampleScenarios.corpusEntry(
+                SampleScenarios.passing, invariant: "no-state-outliving-process"))
+        let result = runTool(["replay", entry])
+        #expect(result.code == 0, "\(result.error)")
+        #expect(
+            result.standard.hasPrefix(
+                "passes alone: no-state-outliving-process (engine session): run twice in one "
+                    + "process, the scenario gives the same run."), "\(result.standard)")
+    }
+}
