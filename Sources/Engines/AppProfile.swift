@@ -34,6 +34,18 @@ public struct AppProfile: Sendable, Equatable {
     /// a fact of the server, the same in every run. A scenario runs with it unless its
     /// `server` line says otherwise (`Scenario.serverDeduplication`).
     public var serverDeduplication: ServerDeduplication
+    /// Whether the app uploads what it stores (R-S2): to a server (`toServer`, the default,
+    /// whose kind is `serverDeduplication`), or nothing at all (`nothing`: a tracker that
+    /// keeps its data on the phone), whose runs `uploaded-once` does not judge.
+    public var uploads = Uploads.toServer
+
+    /// Where an app's stored fixes go.
+    public enum Uploads: String, Sendable, Equatable, CaseIterable {
+        /// To the team's server, by the app's uploader (`serverDeduplication` says which kind).
+        case toServer = "server"
+        /// Nowhere: the app keeps its data on the phone.
+        case nothing
+    }
 
     public init(
         capabilities: AppCapabilities = AppCapabilities(),
@@ -55,6 +67,7 @@ public struct AppProfile: Sendable, Equatable {
         left.capabilities == right.capabilities && left.authorization == right.authorization
             && left.trackingStart == right.trackingStart && left.launchRules == right.launchRules
             && left.serverDeduplication == right.serverDeduplication
+            && left.uploads == right.uploads
     }
 
     /// The background modes an Info.plist may list (`UIBackgroundModes`, Apple's Information

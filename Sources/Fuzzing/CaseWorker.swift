@@ -3,6 +3,7 @@
 // (`serve`) runs them. A dead or hung worker is replaced by a fresh one for the next scenario.
 import Engines
 import Foundation
+import Invariants
 import Scenarios
 import Simulation
 import World
@@ -15,7 +16,9 @@ import World
 /// `run TAIL BYTES\n` and the scenario's text (`Scenario.description`); the worker answers
 /// `ok\n` once the run reached its horizon. With `TAIL` 1 it first streams every delivery as
 /// `t NANOSECONDS TEXT` and every engine callback's start and end as `b` and `e`, each line
-/// written as it happens, so the lines before a death are the last things it did.
+/// written as it happens, so the lines before a death are the last things it did. For
+/// `check INVARIANT BYTES\n` and the text it answers every entry of the app's log as `l TEXT`
+/// and the number of `INVARIANT`'s violations as `v COUNT` before `ok` (`FreshProcessCheck`).
 public final class CaseWorker {
     /// The worker command: an executable and its arguments (the tool's hidden subcommand).
     public let executable: String
@@ -58,19 +61,25 @@ public final class CaseWorker {
         public var inEngineCallback = false
         /// The worker's last words on standard error (the runtime's "Fatal error: …").
         public var message: String?
+        /// Every entry of the app's log in words, when the run checked an invariant.
+        public var log: [String] = []
+        /// The checked invariant's violations, when the run checked one to its end.
+        public var violationCount: Int?
 
         public init(outcome: Outcome) { self.outcome = outcome }
     }
 
     /// Runs `scenario` in the worker (started if needed); with `traceTail` above 0, keeps its
-    /// last deliveries.
-    public func run(_ scenario: Scenario, traceTail: Int = 0) -> Run {
+    /// last deliveries; with `checking`, the app's log and that invariant's violations.
+    public func run(_ scenario: Scenario, traceTail: Int = 0, checking: String? = nil) -> Run {
         if process == nil {
             do { try start() } catch { return Run(outcome: .unavailable("\(error)")) }
         }
         guard let process else { return Run(outcome: .unavailable("no worker")) }
         let text = Array(scenario.description.utf8)
-        let header = Array("run \(traceTail > 0 ? 1 : 0) \(text.count)\n".utf8)
+        let header = Array(
+            (checking.map { "check \($0) \(text.count)\n" }
+                ?? "run \(traceTail > 0 ? 1 : 0) \(text.count)\n").utf8)
         var run = Run(outcome: .completed)
         var tail: [(instant: Instant, text: String)] = []
         guard process.send(header + text) else { return died(process, run) }
@@ -85,6 +94,10 @@ public final class CaseWorker {
                 run.inEngineCallback = true
             case .line("e"):
                 run.inEngineCallback = false
+            case .line(let line) where line.hasPrefix("l "):
+                run.log.append(String(line.dropFirst(2)))
+            case .line(let line) where line.hasPrefix("v "):
+                run.violationCount = Int(line.dropFirst(2))
             case .line(let line) where line.hasPrefix("t "):
                 let parts = line.dropFirst(2).split(separator: " ", maxSplits: 1)
                 let nanoseconds = parts.first.flatMap { Int64($0) } ?? 0
@@ -167,12 +180,15 @@ public final class CaseWorker {
         let reader = LineReader(0)
         while case .line(let header) = reader.readLine() {
             let words = header.split(separator: " ")
-            guard words.count == 3, words[0] == "run", let tail = Int(words[1]),
+            guard words.count == 3, words[0] == "run" || words[0] == "check",
                 let count = Int(words[2]), let bytes = reader.readBytes(count)
             else {
-                say("error a request is 'run TAIL BYTES' and the scenario's text\n")
+                say(
+                    "error a request is 'run TAIL BYTES' or 'check INVARIANT BYTES' and the "
+                        + "scenario's text\n")
                 return 2
             }
+            let checked = words[0] == "check" ? String(words[1]) : nil
             let scenario: Scenario
             do {
                 scenario = try Scenario(
@@ -183,7 +199,9 @@ public final class CaseWorker {
                 continue
             }
             do {
-                if tail == 1 {
+                if let checked {
+                    try check(scenario, invariant: checked)
+                } else if words[1] == "1" {
                     try runStreaming(scenario)
                 } else {
                     _ = try scenario.record(keepsNarration: false)
@@ -195,6 +213,25 @@ public final class CaseWorker {
             say("ok\n")
         }
         return 0
+    }
+
+    /// A `check` request for an invariant the worker does not know.
+    struct UnknownInvariant: Error, CustomStringConvertible {
+        var name: String
+        var description: String { "no built-in invariant is called '\(name)'" }
+    }
+
+    /// Runs `scenario` and writes its app log (`l`) and the violations of `invariant` (`v`).
+    static func check(_ scenario: Scenario, invariant name: String) throws {
+        let record = try scenario.record(keepsNarration: false)
+        let invariants = (Invariant.builtIn + Invariant.advice).filter { $0.name == name }
+        guard !invariants.isEmpty else { throw UnknownInvariant(name: name) }
+        for index in record.log.indices {
+            say(
+                "l " + record.log[index].description.replacingOccurrences(of: "\n", with: " ")
+                    + "\n")
+        }
+        say("v \(record.violations(of: invariants).count)\n")
     }
 
     /// Runs `scenario` as `Scenario.record()` does, writing every delivery and every engine

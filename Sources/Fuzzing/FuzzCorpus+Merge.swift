@@ -45,16 +45,8 @@ extension FuzzCorpus {
         }
         try checkWritable()
         for name in order {
-            let target = (directory as NSString).appendingPathComponent(name)
-            do {
-                try FileManager.default.createDirectory(
-                    atPath: (target as NSString).deletingLastPathComponent,
-                    withIntermediateDirectories: true)
-                try Data(planned[name]!.text.utf8).write(
-                    to: URL(fileURLWithPath: target), options: .atomic)
-            } catch {
-                throw Problem(path: target, line: 0, message: "cannot write the corpus entry")
-            }
+            try Self.write(
+                planned[name]!.text, toPath: (directory as NSString).appendingPathComponent(name))
         }
         return MergeSummary(copied: order, duplicateCount: duplicateCount)
     }

@@ -73,9 +73,9 @@ public struct FuzzCorpus: Sendable {
     /// The entries saved for `engine` that can be read, in file-name order, and a warning for
     /// each one that cannot: a file that cannot be read (with the reason: a symlink loop, no
     /// permission), is not an entry, was written by a newer Lifeline, holds a scenario that
-    /// does not parse (an engine that no longer exists among them) or whose content hash is
-    /// not the one in its name (edited or cut short: it would run as another scenario). A
-    /// missing folder has none.
+    /// does not parse (an engine that no longer exists among them), whose content hash is
+    /// not the one in its name (edited or cut short: it would run as another scenario), or
+    /// whose `engine` line names another engine than its folder. A missing folder has none.
     /// - Throws: `Problem` for the first of those when `strict`, or when the folder exists but
     ///   cannot be listed.
     public func load(engine: String, strict: Bool = false) throws
@@ -98,7 +98,16 @@ public struct FuzzCorpus: Sendable {
         var warnings: [Problem] = []
         for name in names.filter({ $0.hasSuffix("." + Self.fileExtension) }).sorted() {
             do {
-                entries.append(try read((folder as NSString).appendingPathComponent(name)))
+                let entry = try read((folder as NSString).appendingPathComponent(name))
+                let named = entry.scenario.engine.name.name
+                guard named == engine else {
+                    throw Problem(
+                        path: entry.path, line: 0,
+                        message: "its engine line names '\(named)' but it lies in the folder of "
+                            + "'\(engine)': replayed there it would judge '\(named)' as if it "
+                            + "were '\(engine)'")
+                }
+                entries.append(entry)
             } catch let problem as Problem {
                 if strict { throw problem }
                 warnings.append(problem)
@@ -246,31 +255,46 @@ public struct FuzzCorpus: Sendable {
         return String(hash)
     }
 
-    /// Saves `scenario` as a failure of `invariant`; returns its path. An entry with the same
-    /// content is the same file, written again with the same text.
+    /// Where `save` puts `scenario` as a failure of `invariant` found in `engine`: known before
+    /// the write, so that a failure is printed with its replay command first.
+    public func entryPath(_ scenario: Scenario, engine: String, invariant: String) -> String {
+        let folder = (directory as NSString).appendingPathComponent(engine)
+        let name = "\(invariant)-\(Self.contentHash(scenario.description)).\(Self.fileExtension)"
+        return (folder as NSString).appendingPathComponent(name)
+    }
+
+    /// Saves `scenario` as a failure of `invariant`; returns its path (`entryPath`). An entry
+    /// with the same content is the same file, written again with the same text.
     /// - Throws: `Problem` when the folder cannot be made or the file written.
     public func save(
         _ scenario: Scenario, engine: String, invariant: String, found: String
     ) throws -> String {
-        let folder = (directory as NSString).appendingPathComponent(engine)
-        let body = scenario.description
-        let name = "\(invariant)-\(Self.contentHash(body)).\(Self.fileExtension)"
-        let path = (folder as NSString).appendingPathComponent(name)
-        let text =
-            [
-                "\(Self.formatTag) \(Self.formatVersion)", "\(Self.invariantTag) \(invariant)",
-                "\(Self.foundTag) \(found)",
-            ].joined(separator: "\n") + "\n" + body
+        let path = entryPath(scenario, engine: engine, invariant: invariant)
+        try Self.write(Self.entryText(scenario, invariant: invariant, found: found), toPath: path)
+        return path
+    }
+
+    /// Writes an entry's `text` to `path` atomically, making its folders.
+    /// - Throws: `Problem` when a folder cannot be made or the file written, with the system's
+    ///   reason (`No space left on device`).
+    public static func write(_ text: String, toPath path: String) throws {
         do {
             try FileManager.default.createDirectory(
-                atPath: folder, withIntermediateDirectories: true)
+                atPath: parent(of: path), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             throw Problem(
-                path: path, line: 0,
-                message: "cannot write the corpus entry: \(error.localizedDescription)")
+                path: path, line: 0, message: "cannot write the corpus entry: \(reason(error))")
         }
-        return path
+    }
+
+    /// A corpus entry's whole text: the header, then the scenario.
+    public static func entryText(_ scenario: Scenario, invariant: String, found: String)
+        -> String
+    {
+        [
+            "\(formatTag) \(formatVersion)", "\(invariantTag) \(invariant)", "\(foundTag) \(found)",
+        ].joined(separator: "\n") + "\n" + scenario.description
     }
 
     /// Fails when the folder cannot be written, before any exploration, without making it:
@@ -280,8 +304,7 @@ public struct FuzzCorpus: Sendable {
         var path = directory.isEmpty ? "." : directory
         var isDirectory: ObjCBool = false
         while !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            let parent = (path as NSString).deletingLastPathComponent
-            path = parent.isEmpty ? "." : parent
+            path = Self.parent(of: path)
         }
         guard isDirectory.boolValue else {
             throw Problem(
@@ -293,6 +316,17 @@ public struct FuzzCorpus: Sendable {
                 path: directory, line: 0,
                 message: "the corpus folder cannot be written: \(path) is not writable")
         }
+    }
+
+    /// The folder that holds `path`: `.` for a relative name with no folder, `/` for a name in
+    /// the root, so that walking up always ends at a folder that exists. Plain string work:
+    /// Foundation's `deletingLastPathComponent` traps on some one-character paths on Linux.
+    static func parent(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        if slash == trimmed.startIndex { return "/" }
+        return String(trimmed[..<slash])
     }
 
     /// 16 hexadecimal digits of a 64-bit hash of `text`, the same on every platform.

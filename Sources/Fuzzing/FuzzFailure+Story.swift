@@ -16,7 +16,10 @@ extension FuzzFailure {
                 + (originalEventCount > scenario.events.count
                     ? " (shrunk from \(originalEventCount) to \(scenario.events.count) events "
                         + "in \(shrinkRuns) runs)"
-                    : ""),
+                    : "")
+                + (isShrinkInterrupted
+                    ? " (Ctrl-C ended the shrinking: the simplest failure found by then, "
+                        + "not explained)" : ""),
             "",
         ]
         lines += violations.map { "  \($0)" }

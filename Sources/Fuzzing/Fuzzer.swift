@@ -29,9 +29,12 @@ public struct FuzzSettings: Sendable {
     /// Wall-clock seconds to generate for at most, if bounded (the case count still bounds
     /// it; with a time bound the number of cases depends on the machine).
     public var secondsMax: Double?
-    /// The invariants checked after every run: the built-in rules, and the built-in advice
-    /// too once `adviceFails` is set.
+    /// The invariants checked after every run: the built-in rules that apply to the engine's
+    /// profile (`InvariantSelection`), and the built-in advice too once `adviceFails` is set.
     public var invariants = Invariant.builtIn
+    /// What the run was asked to judge (`--only`, `--skip`), already applied to `invariants`:
+    /// kept so that a supervising process hands it on to its workers.
+    public var selection = InvariantSelection()
     /// Whether advice (`Invariant.advice`, guidance whose breach loses nothing by itself) fails
     /// a case too, as `lifeline fuzz --advice fail` asks; by default it is a warning only.
     public var adviceFails = false {
@@ -46,6 +49,14 @@ public struct FuzzSettings: Sendable {
     public var infoPlist: String?
     /// Where failures are saved and replayed from, if anywhere.
     public var corpus: FuzzCorpus?
+    /// The executable whose hidden worker subcommand (`CaseWorker`) runs a failure once more
+    /// in a fresh process before it is reported (`FreshProcessCheck`): one that does not fail
+    /// there is reported as `no-state-outliving-process`. Nil reports failures as found
+    /// (in-process runs: the tests, `fuzzLifecycle`).
+    public var confirmingExecutable: String?
+    /// Whether `Fuzzer.fuzz` saves a failure to `corpus` itself (`fuzzLifecycle`); `lifeline
+    /// fuzz` saves it after printing it instead, so that a write that fails loses nothing.
+    public var savesFailure = true
     /// Whether a corpus entry that cannot be replayed ends the run (`--strict`) rather than
     /// being a warning in `FuzzReport.corpusWarnings`.
     public var isStrict = false
@@ -73,6 +84,7 @@ public struct FuzzSettings: Sendable {
     public init(engine: EngineChoice) {
         self.engine = engine
         generator = ScenarioGenerator(engine: engine)
+        invariants = selection.applied(to: Invariant.builtIn, profile: engine.profile)
     }
 }
 
@@ -86,6 +98,10 @@ public struct FuzzCaseObserver: Sendable {
         case started(caseIndex: Int, choices: [UInt64]?)
         /// Case `caseIndex` ran to its end (its invariants checked).
         case finished(caseIndex: Int)
+        /// The simplest scenario found so far that still breaks `invariant`, while generated
+        /// case `caseIndex` is shrunk (the case itself first): a supervisor keeps the last one,
+        /// to report should the run be ended at once.
+        case shrinking(caseIndex: Int, invariant: String, scenario: Scenario)
     }
 
     /// Whether `started` carries the case's choices (they rebuild its scenario elsewhere).
@@ -115,6 +131,12 @@ public struct FuzzFailure: Sendable {
     public var shrinkRuns: Int
     /// How far its events can move and which settings could be anything, if explained.
     public var explanation: FailureExplanation?
+    /// Why it could not be saved to the corpus, if saving it failed (the failure is reported
+    /// all the same).
+    public var saveProblem: FuzzCorpus.Problem?
+    /// Whether a stop (Ctrl-C) ended its shrinking early: the scenario is the simplest found
+    /// by then, and it was not explained.
+    public var isShrinkInterrupted = false
 
     public enum Origin: Sendable, Equatable {
         case corpus(path: String)
@@ -141,6 +163,9 @@ public struct FuzzReport: Sendable {
     public var failure: FuzzFailure?
     /// Whether `FuzzSettings.stop` ended the run before its case count or time was up.
     public var isInterrupted = false
+    /// Whether the search ran every case position it was asked for, or stopped at a failure:
+    /// false when a stop or the time bound ended it first.
+    public var isComplete = false
     /// The advice the generated cases breached while advice is a warning
     /// (`FuzzSettings.adviceFails` off), one tally per advice in `Invariant.advice`'s order,
     /// only those breached at least once.
@@ -175,9 +200,13 @@ public enum Fuzzer {
     /// Replays the corpus entries of `settings.engine` (a failing one is reported at once),
     /// then runs the shard's generated cases on `settings.jobCount` workers until one fails,
     /// the case count is reached, the time is up or a stop is requested; shrinks the failure
-    /// of the lowest case index, explains it (`explain`), saves it to the corpus and returns
-    /// it. `progress` is called on the calling thread, after each case in index order.
-    /// - Throws: `FuzzCorpus.Problem` for a corpus that cannot be read or written.
+    /// of the lowest case index, confirms it in a fresh process (`FreshProcessCheck`, when
+    /// `settings.confirmingExecutable` names one), explains it (`explain`), saves it to the
+    /// corpus (when `settings.savesFailure`; a write that fails is `FuzzFailure.saveProblem`,
+    /// the failure still returned) and returns it. `progress` is called on the calling thread,
+    /// after each case in index order.
+    /// - Throws: `FuzzCorpus.Problem` for a corpus that cannot be read, or a folder that
+    ///   cannot be written before the search.
     public static func fuzz(
         _ settings: FuzzSettings, progress: ((FuzzProgress) -> Void)? = nil
     ) throws -> FuzzReport {
@@ -202,13 +231,18 @@ public enum Fuzzer {
                     violations: violations.filter { $0.invariant == first.invariant },
                     origin: .corpus(path: entry.path), corpusPath: entry.path,
                     originalEventCount: entry.scenario.events.count, shrinkRuns: 0)
-                failure.explanation = explain(failure, settings: settings)
+                failure = confirmed(failure, settings: settings)
+                if settings.stop?.isRequested != true, failure.invariant == first.invariant {
+                    failure.explanation = explain(failure, settings: settings)
+                }
                 report.failure = failure
+                report.isComplete = true
                 return report
             }
         }
         if settings.checksProcessState, let failure = processStateFailure(settings) {
             report.failure = failure
+            report.isComplete = true
             return report
         }
         guard let failing = try search(settings, report: &report, progress: progress) else {
@@ -221,17 +255,38 @@ public enum Fuzzer {
         let scenario = generator.generate(testCase)
         var failure = shrink(
             testCase, original: scenario, invariant: failing.invariant, settings: settings,
-            generator: generator)
+            generator: generator
+        ) { simplest in
+            settings.caseObserver?.tell(
+                .shrinking(
+                    caseIndex: failing.caseIndex, invariant: failing.invariant,
+                    scenario: simplest))
+        }
         failure.origin = .generated(caseIndex: failing.caseIndex)
-        failure.explanation = explain(failure, settings: settings)
-        if let corpus = settings.corpus {
-            failure.corpusPath = try corpus.save(
-                failure.scenario, engine: settings.engine.name, invariant: failure.invariant,
-                found: "lifeline fuzz --engine \(settings.engine.name) --seed \(settings.seed) "
-                    + "--guided \(settings.isGuided ? "on" : "off") (case \(failing.caseIndex))")
+        failure.isShrinkInterrupted = settings.stop?.isRequested == true
+        failure = confirmed(failure, settings: settings)
+        if !failure.isShrinkInterrupted, failure.invariant == failing.invariant {
+            failure.explanation = explain(failure, settings: settings)
+        }
+        if let corpus = settings.corpus, settings.savesFailure {
+            do {
+                failure.corpusPath = try corpus.save(
+                    failure.scenario, engine: settings.engine.name,
+                    invariant: failure.invariant,
+                    found: settings.foundLine(caseIndex: failing.caseIndex))
+            } catch let problem as FuzzCorpus.Problem {
+                failure.saveProblem = problem
+            }
         }
         report.failure = failure
         return report
+    }
+
+    /// `failure` once run again in a fresh process, when `settings` names an executable for it
+    /// (`FreshProcessCheck`).
+    static func confirmed(_ failure: FuzzFailure, settings: FuzzSettings) -> FuzzFailure {
+        guard let executable = settings.confirmingExecutable else { return failure }
+        return FreshProcessCheck.confirmed(failure, executable: executable)
     }
 
     /// `ProcessStateCheck` on the first valid case of the first ten.
@@ -352,6 +407,7 @@ public enum Fuzzer {
         }
         report.isInterrupted =
             failing == nil && batchStart < positionCount && settings.stop?.isRequested == true
+        report.isComplete = failing != nil || batchStart >= positionCount
         return failing
     }
 
@@ -419,20 +475,31 @@ public enum Fuzzer {
     package static let choiceCountMax = 2_000
 
     /// Shrinks the failing case to the simplest scenario that still breaks `invariant` (only
-    /// that one, so that shrinking does not slip to another failure).
+    /// that one, so that shrinking does not slip to another failure), telling `simplest` each
+    /// simpler failing scenario as it is found (the original first). A stop requested in
+    /// `settings` ends it at its next candidate, with the simplest found so far.
     static func shrink(
         _ failing: TestCase, original: Scenario, invariant: String, settings: FuzzSettings,
-        generator: Gen<Scenario>
+        generator: Gen<Scenario>, simplest: ((Scenario) -> Void)? = nil
     ) -> FuzzFailure {
         let only = settings.invariants.filter { $0.name == invariant }
+        simplest?(original)
+        var simplestChoices = failing.values
         let shrinker = Shrinker(failing: failing, evaluationMax: settings.shrinkEvaluationMax) {
             choices in
+            // Cheap once stopped: the shrinker runs out of candidates without a simulation.
+            if settings.stop?.isRequested == true { return .invalid }
             let testCase = TestCase(prefix: choices, choiceCountMax: choiceCountMax)
             let scenario = generator.generate(testCase)
             guard testCase.status == .valid,
                 let violations = try? check(scenario, only).violations
             else { return .invalid }
-            return violations.isEmpty ? .passed : .failed(testCase)
+            if violations.isEmpty { return .passed }
+            if let simplest, isSimpler(testCase.values, than: simplestChoices) {
+                simplestChoices = testCase.values
+                simplest(scenario)
+            }
+            return .failed(testCase)
         }
         shrinker.shrink()
         let scenario = generator.generate(TestCase(prefix: shrinker.current.values))
@@ -441,6 +508,15 @@ public enum Fuzzer {
             invariant: invariant, scenario: scenario, violations: violations,
             origin: .generated(caseIndex: 0), corpusPath: nil,
             originalEventCount: original.events.count, shrinkRuns: shrinker.evaluationCount)
+    }
+}
+
+extension FuzzSettings {
+    /// The `# found:` line of a corpus entry saved from generated case `caseIndex`: the
+    /// command that generated it.
+    public func foundLine(caseIndex: Int) -> String {
+        "lifeline fuzz --engine \(engine.name) --seed \(seed) --guided \(isGuided ? "on" : "off") "
+            + "(case \(caseIndex))"
     }
 }
 

@@ -18,12 +18,12 @@ import World
 /// The fuzzer runs it before its search, on the first valid generated case, on the calling
 /// thread. Per-process state belongs in `ProcessLocal` (docs/concurrency.md), which starts
 /// again at every launch.
-enum ProcessStateCheck {
-    static let invariant = "no-state-outliving-process"
+package enum ProcessStateCheck {
+    package static let invariant = "no-state-outliving-process"
 
     /// Runs `scenario` (generated case `caseIndex`) twice; the failure when the two runs
     /// differ, nil when they agree or the scenario cannot be run.
-    static func failure(_ scenario: Scenario, caseIndex: Int) -> FuzzFailure? {
+    package static func failure(_ scenario: Scenario, caseIndex: Int) -> FuzzFailure? {
         guard let first = try? scenario.record(keepsNarration: false),
             let second = try? scenario.record(keepsNarration: false),
             let difference = difference(first, second)

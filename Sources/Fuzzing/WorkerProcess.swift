@@ -57,11 +57,14 @@ public final class WorkerProcess {
     ///     the child shares the caller's.
     ///   - eventStream: descriptor 3 of the child is a pipe this object reads (`readEvent`).
     ///   - standardErrorPath: where its standard error goes; nil shares the caller's.
+    ///   - errorJoinsOutput: its standard error goes to the standard output's pipe instead
+    ///     (with `pipesStandardStreams`), so that one reader sees both in order.
     ///   - environment: variables set besides the caller's.
     /// - Throws: `WorkerProcess.Failure` when it cannot be started.
     public init(
         executable: String, arguments: [String], pipesStandardStreams: Bool,
-        eventStream: Bool, standardErrorPath: String?, environment: [String: String] = [:]
+        eventStream: Bool, standardErrorPath: String?, errorJoinsOutput: Bool = false,
+        environment: [String: String] = [:]
     ) throws {
         Self.ignoreBrokenPipes()
         // Pipes are made and marked close-on-exec, and the child spawned, under one lock: a
@@ -84,6 +87,7 @@ public final class WorkerProcess {
             closeAfter.append(read)
             let (outRead, outWrite) = try Self.pipe()
             posix_spawn_file_actions_adddup2(&actions, outWrite, 1)
+            if errorJoinsOutput { posix_spawn_file_actions_adddup2(&actions, outWrite, 2) }
             childOutput = outRead
             closeAfter.append(outWrite)
         }
@@ -93,7 +97,7 @@ public final class WorkerProcess {
             childEvents = read
             closeAfter.append(write)
         }
-        if let standardErrorPath {
+        if let standardErrorPath, !(errorJoinsOutput && pipesStandardStreams) {
             posix_spawn_file_actions_addopen(
                 &actions, 2, standardErrorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         }

@@ -69,7 +69,10 @@ public func fuzzLifecycle(
         ?? (settings.secondsMax == nil ? defaultCases : Int.max)
     if let generator { settings.generator = generator }
     settings.replaysProcessFailures = false
-    settings.invariants = invariants
+    // What does not apply to the app, as its profile declares it, is not judged (an app that
+    // uploads nothing, `uploaded-once`), as under `lifeline fuzz`.
+    settings.invariants = InvariantSelection().applied(
+        to: invariants, profile: settings.generator.profile)
     settings.corpus = corpus.map { directory in
         if case .custom(let custom) = engine {
             FuzzCorpus(directory: directory, engines: [custom])
@@ -104,8 +107,10 @@ func replayAdvice(_ failure: FuzzFailure, settings: FuzzSettings) -> String {
     let test =
         Test.current.map { "swift test --filter '\($0.name.prefix { $0 != "(" })'" }
         ?? "swift test"
+    let unsaved = failure.saveProblem.map { "not saved (\($0)); " } ?? ""
     guard let path = failure.corpusPath else {
-        return "replay: LIFELINE_SEED=\(settings.seed) LIFELINE_CASES=\(settings.caseCount) \(test)"
+        return unsaved
+            + "replay: LIFELINE_SEED=\(settings.seed) LIFELINE_CASES=\(settings.caseCount) \(test)"
     }
     var advice = "saved to \(path); replay: \(test) (the corpus is replayed first)"
     if case .custom = settings.engine {} else { advice += ", or lifeline replay \(path)" }

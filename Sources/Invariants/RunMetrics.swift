@@ -10,8 +10,9 @@ import World
 ///   stream per fix epoch.
 /// - `fixesDelivered`: locations with a fix handed to the app's code (the log's `location`
 ///   entries).
-/// - `fixesStored`: rows with a fix on disk at the end.
-/// - `fixesUploaded`: rows with a fix the server accepted (each batch once).
+/// - `fixesStored`: rows with a fix on disk at the end, read with the app's reader
+///   (`RunRecord.fix(in:)`, so that a team's own rows count).
+/// - `fixesUploaded`: rows with a fix the server accepted (each batch once), read the same way.
 /// - `longestGap`, `meanGap`: between consecutive stored fixes, by the fix's instant (zero
 ///   with fewer than two).
 /// - `relaunchLatencies`: from each termination to the next launch, when that launch is into
@@ -39,10 +40,10 @@ public struct RunMetrics: Sendable, Equatable {
         fixesDelivered = log.indices.count { index in
             if case .location(hasFix: true) = log.routine(at: index) { true } else { false }
         }
-        fixesStored = record.storedRows.count { $0.fix != nil }
+        fixesStored = record.storedRows.count { record.fix(in: $0) != nil }
         var uploaded = 0
         record.server.accepted.forEachRow { _, row in
-            if row.fix != nil { uploaded += 1 }
+            if record.fix(in: row) != nil { uploaded += 1 }
             return true
         }
         fixesUploaded = uploaded

@@ -150,18 +150,26 @@ public struct Timeline: Sendable {
 
     // MARK: - Compact
 
-    /// Keeps every line that is not routine, and folds each run of routine lines into one
-    /// summary line (a run of one stays as it is).
+    /// Keeps every line that is not routine, and the first rejected fix of each process (its
+    /// reason is often why the app lost what followed, such as a wake-up fix judged too old),
+    /// and folds each run of other routine lines into one summary line (a run of one stays as
+    /// it is).
     private static func compact(_ items: [Item]) -> [Line] {
         var lines: [Line] = []
         var run: [Item] = []
+        var rejectionShown: Set<Int> = []  // lookups only
         func flush() {
             if run.count == 1 { lines.append(run[0].line) }
             if run.count > 1 { lines.append(summary(run)) }
             run.removeAll()
         }
         for item in items {
-            if item.routine != nil {
+            if item.routine == .fixRejected, let generation = item.generation,
+                rejectionShown.insert(generation).inserted
+            {
+                flush()
+                lines.append(item.line)
+            } else if item.routine != nil {
                 run.append(item)
             } else {
                 flush()

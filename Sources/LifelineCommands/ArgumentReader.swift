@@ -1,6 +1,7 @@
 // Reading command-line options (the CLI layer): `--name value`, `--name=value` and flags,
 // with a usage error for anything unknown, missing or malformed.
 import Engines
+import Fuzzing
 
 /// A mistake in how the command was called: printed with the usage, exit code 2.
 public struct UsageError: Error, CustomStringConvertible {
@@ -66,6 +67,27 @@ struct ArgumentReader {
     }
 
     /// Option `name` as an integer in `range`, or `defaultValue`.
+    /// Every value of an option that may be given more than once, in order.
+    mutating func texts(_ name: String) throws -> [String] {
+        var values: [String] = []
+        while let value = try text(name) { values.append(value) }
+        return values
+    }
+
+    /// `--only` and `--skip`: which invariants to judge.
+    /// - Throws: `InputError` for a name that is no invariant's, naming the valid ones.
+    mutating func invariantSelection() throws -> InvariantSelection {
+        let only = try texts("--only")
+        let skip = try texts("--skip")
+        do {
+            return try InvariantSelection(only: only, skip: skip)
+        } catch {
+            throw InputError(
+                "--\(only.contains { $0.contains(error.name) } ? "only" : "skip"): "
+                    + "\(error)")
+        }
+    }
+
     mutating func integer(_ name: String, in range: ClosedRange<Int>, default defaultValue: Int)
         throws -> Int
     {

@@ -13,7 +13,7 @@ enum FuzzCommand {
         usage: lifeline fuzz [--engine NAME|all] [--seconds N | --cases N] [--seed S]
                              [--jobs J] [--shard K/N] [--guided on|off] [--long]
                              [--info-plist FILE] [--fuzz-profile] [--advice warn|fail]
-                             [--corpus DIR]
+                             [--corpus DIR] [--only INVARIANT] [--skip INVARIANT]
                              [--strict] [--json]
                              [--case-timeout S] [--isolation on|off]
 
@@ -52,9 +52,15 @@ enum FuzzCommand {
           --corpus   the corpus folder (default Corpus), made only when an entry is saved;
                      an entry that cannot be replayed (unreadable, another content hash than
                      its name's, an unknown engine) is a warning on standard error
+          --only     judge only these invariants (a name, or names separated by commas;
+                     repeatable); the others show as - in the summary
+          --skip     leave these invariants out. Either way an unknown name is bad input
+                     (exit 2, naming the invariants). The app's profile already leaves out
+                     what does not apply to it: uploaded-once when it declares no uploads
+                     (AppProfile.uploads = .nothing)
           --strict   such an entry is an error instead (exit 2)
           --json     one summary object per engine: {engine, cases, states, transitions,
-                     seconds, failures}
+                     seconds, failures, advice, inconclusive}
           --case-timeout
                      wall-clock seconds a case may run before it is a no-hang failure
                      (default 5)
@@ -63,8 +69,27 @@ enum FuzzCommand {
                      an abort in an engine is a no-crash failure (shrunk, saved, replayed)
                      and ends only the worker; off: in this process, which it ends
 
-        Ctrl-C ends the run cleanly with the summary of the cases run so far (exit code 130
-        unless a failure was found); a second Ctrl-C ends it at once.
+        Before a failure is reported it runs once more in a fresh process; one that passes
+        there came from state an earlier case left behind, and is reported as
+        no-state-outliving-process. A failure is printed (its story and the command that
+        replays it) before it is saved to the corpus; if the write fails, standard error says
+        why and where the entry is instead (a fallback file in the temporary folder, and the
+        story printed above).
+
+        Ctrl-C ends the run cleanly: no new case starts, a shrink stops at the simplest failure
+        found so far (printed and saved, not explained), and the summary covers the cases run
+        so far. A second Ctrl-C ends it at once: the worker process is killed, and the simplest
+        failure it had found, if it was shrinking one, is still printed and saved.
+
+        Exit codes:
+          0    every case asked for ran (with --seconds: every case in the time) and passed
+          1    a failure was found (an invariant, no-crash or no-hang): printed, then saved
+          2    bad usage or input (an option, an Info.plist, a corpus entry under --strict),
+               or a failure was found but could not be saved (printed all the same)
+          3    inconclusive, no failure found: workers disagreed (a case crashed or hung with
+               --jobs J and not when the cases up to it ran again on one thread), or fewer
+               cases ran than asked for
+          130  interrupted by Ctrl-C before any failure was found
         """
 
     static let command = Subcommand(
@@ -142,6 +167,7 @@ enum FuzzCommand {
                 default: throw UsageError("takes warn or fail, not '\(text)'")
                 }
             } ?? false
+        let selection = try reader.invariantSelection()
         try reader.finish()
         let known = EngineChoice.all.map(\.name) + reader.engines.map(\.name)
         for problem in corpus.unknownEngineFolders(known: known) {
@@ -151,10 +177,25 @@ enum FuzzCommand {
 
         var summaries: [[(key: String, value: String)]] = []
         var failed = false
-        var table: [(engine: String, cases: Int, seconds: Double, failure: String?)] = []
+        var unsaved = false
+        var inconclusive: [String] = []
+        var table: [SummaryRow] = []
         var warnings: [String] = []
         let stop = FuzzStop()
-        let interrupt = output.catchesInterrupt ? InterruptCatcher(stop) : nil
+        let shrinking = ShrinkWatch()
+        let running = RunningChild()
+        let onInterrupt: @Sendable (Int) -> Void
+        if child != nil {
+            // A worker never dies of Ctrl-C: it stops and reports, or its supervisor kills it.
+            onInterrupt = { _ in }
+        } else if isolated && output.workerExecutable != nil {
+            onInterrupt = { running.interrupt(requests: $0) }
+        } else {
+            onInterrupt = InterruptCatcher.endingOnSecond(unless: { shrinking.isShrinking })
+        }
+        let interrupt =
+            output.catchesInterrupt
+            ? InterruptCatcher(stop, announces: child == nil, then: onInterrupt) : nil
         defer { interrupt?.release() }
         for engine in engines where !stop.isRequested {
             var settings = FuzzSettings(engine: engine)
@@ -165,6 +206,8 @@ enum FuzzCommand {
             settings.stop = stop
             settings.corpus = corpus
             settings.isStrict = strict
+            // Saved here, after it is printed (`report`): a write that fails loses nothing.
+            settings.savesFailure = false
             if long { settings.generator = .benchmark(engine: engine) }
             settings.generator.fuzzesProfile = fuzzesProfile
             if let infoPlist {
@@ -177,6 +220,14 @@ enum FuzzCommand {
                 settings.infoPlist = infoPlist
             }
             settings.adviceFails = adviceFails
+            settings.selection = selection
+            settings.invariants = selection.applied(
+                to: settings.invariants, profile: settings.generator.profile)
+            if settings.invariants.isEmpty {
+                throw InputError(
+                    "engine \(engine.name): --only and --skip leave no invariant to judge "
+                        + "(its profile's uploads: \(settings.generator.profile.uploads.rawValue))")
+            }
             if let seconds {
                 settings.secondsMax = seconds
                 settings.caseCount = Int.max
@@ -187,13 +238,15 @@ enum FuzzCommand {
                 return try FuzzSupervisor.runChild(settings, mode: child, output: output)
             }
             let started = WallClock.seconds()
-            let outcome: EngineOutcome
+            var outcome: EngineOutcome
             if isolated, let executable = output.workerExecutable {
                 let supervisor = FuzzSupervisor(
                     executable: executable, settings: settings, caseTimeout: caseTimeout,
-                    long: long, output: output)
+                    long: long, output: output, running: running)
                 outcome = try supervisor.fuzz()
             } else {
+                settings.caseObserver = shrinking.observer
+                settings.confirmingExecutable = output.workerExecutable
                 let line = ProgressLine(output: output, engine: engine.name)
                 outcome = try inProcess(settings) { line.update($0, started: started) }
                 line.finish(outcome, seconds: WallClock.seconds() - started)
@@ -201,8 +254,27 @@ enum FuzzCommand {
             for problem in outcome.corpusWarnings {
                 output.error("lifeline: warning: \(problem) (not replayed; --strict stops here)")
             }
+            // A failure found is reported whatever else happened; without one, a run that
+            // cannot vouch for its cases says so.
+            if outcome.failure == nil, let note = outcome.inconclusive {
+                inconclusive.append("\(engine.name): \(note)")
+            } else if outcome.failure == nil, !outcome.interrupted, !stop.isRequested,
+                seconds == nil, !outcome.isComplete
+            {
+                inconclusive.append(
+                    "\(engine.name): \(outcome.cases) cases ran of the \(cases) asked for")
+            }
+            if var failure = outcome.failure {
+                failed = true
+                unsaved = !report(&failure, json: json, output: output) || unsaved
+                outcome.failure = failure
+            }
             let elapsed = WallClock.seconds() - started
-            table.append((engine.name, outcome.cases, elapsed, outcome.failure?.invariant))
+            table.append(
+                SummaryRow(
+                    engine: engine.name, cases: outcome.cases,
+                    failure: outcome.failure?.invariant,
+                    judged: settings.invariants.map(\.name)))
             summaries.append([
                 ("engine", PlainText.jsonQuoted(engine.name)), ("cases", "\(outcome.cases)"),
                 ("states", "\(outcome.states)"),
@@ -210,24 +282,73 @@ enum FuzzCommand {
                 ("seconds", PlainText.fixed(elapsed, digits: 3)),
                 ("failures", outcome.failure.map(failuresJSON) ?? "[]"),
                 ("advice", adviceJSON(outcome.advice)),
+                ("inconclusive", outcome.inconclusive.map(PlainText.jsonQuoted) ?? "null"),
             ])
             warnings += outcome.advice.map {
                 adviceLine($0, engine: engine.name, of: outcome.cases)
             }
-            if let failure = outcome.failure {
-                failed = true
-                if !json { output.standard(failure.text) }
-            }
         }
         if stop.isRequested {
             output.error("lifeline: interrupted: the summary covers the cases run so far")
+        }
+        for note in inconclusive {
+            output.error(
+                "lifeline: inconclusive: \(note); no verdict of that engine is vouched for")
         }
         output.standard(
             json
                 ? jsonObjects(summaries)
                 : ([summaryTable(table)] + (warnings.isEmpty ? [] : [""] + warnings))
                     .joined(separator: "\n"))
-        return failed ? 1 : stop.isRequested ? 130 : 0
+        return exitCode(
+            failed: failed, unsaved: unsaved, interrupted: stop.isRequested,
+            inconclusive: !inconclusive.isEmpty)
+    }
+
+    /// The exit code, as `usage` states it: a failure first (2 when it could not be saved),
+    /// then an interrupt, then a run that cannot vouch for its cases.
+    static func exitCode(failed: Bool, unsaved: Bool, interrupted: Bool, inconclusive: Bool)
+        -> Int32
+    {
+        if failed { return unsaved ? 2 : 1 }
+        if interrupted { return 130 }
+        return inconclusive ? 3 : 0
+    }
+
+    /// Prints `failure`'s story with the command that replays it (unless `json`), then saves
+    /// it to the corpus if it is not saved yet. Returns false when the write failed: standard
+    /// error then says why and where the entry is instead (a fallback file, or the story
+    /// printed above; under `json`, the summary's `entry`).
+    static func report(
+        _ failure: inout EngineOutcome.Failure, json: Bool, output: CommandOutput
+    ) -> Bool {
+        let replayPath = failure.corpusPath ?? failure.unsavedPath
+        if !json {
+            output.standard(
+                failure.story
+                    + (replayPath.map { "\n\nreplay: \(output.toolName) replay \($0)" } ?? ""))
+        }
+        guard let path = failure.unsavedPath, let text = failure.unsavedText else { return true }
+        do {
+            try FuzzCorpus.write(text, toPath: path)
+            failure.corpusPath = path
+            failure.unsavedPath = nil
+            failure.unsavedText = nil
+            return true
+        } catch {
+            let fallback = (NSTemporaryDirectory() as NSString).appendingPathComponent(
+                "lifeline-unsaved-" + (path as NSString).lastPathComponent)
+            let saved = (try? FuzzCorpus.write(text, toPath: fallback)) != nil
+            let printed = json ? "in the summary's \"entry\"" : "printed above"
+            output.error(
+                "lifeline: the failure could not be saved: \(error); "
+                    + (saved
+                        ? "its corpus entry is in \(fallback) instead (and \(printed))"
+                        : "its scenario is \(printed) (a fallback file in "
+                            + "\(NSTemporaryDirectory()) could not be written either)"))
+            failure.unsavedPath = saved ? fallback : nil
+            return false
+        }
     }
 
     /// Wall-clock seconds a case may run in a worker process before it counts as hung
@@ -247,7 +368,7 @@ enum FuzzCommand {
         } catch let unreadable as UnreadableRow {
             throw InputError("engine \(settings.engine.name): \(unreadable)")
         }
-        return EngineOutcome(report)
+        return EngineOutcome(report, settings: settings)
     }
 
     /// Workers at most: far above any machine's cores, so a typo is caught.
@@ -258,9 +379,10 @@ enum FuzzCommand {
     static func failuresJSON(_ failure: EngineOutcome.Failure) -> String {
         let caseText = failure.caseIndex.map { "\($0)" } ?? "null"
         let path = failure.corpusPath.map(PlainText.jsonQuoted) ?? "null"
+        let unsaved = failure.unsavedText.map { ", \"entry\": \(PlainText.jsonQuoted($0))" } ?? ""
         return "[{\"invariant\": \(PlainText.jsonQuoted(failure.invariant)), "
             + "\"case\": \(caseText), \"corpusPath\": \(path), "
-            + "\"events\": \(failure.events)}]"
+            + "\"events\": \(failure.events)\(unsaved)}]"
     }
 
     /// The summary's `advice` array: each advice breached while it warns, with its rule, the
@@ -302,10 +424,19 @@ enum FuzzCommand {
         return engine
     }
 
-    /// Engines against invariants: `ok`, or `FAIL` for the invariant a failure broke.
-    static func summaryTable(
-        _ rows: [(engine: String, cases: Int, seconds: Double, failure: String?)]
-    ) -> String {
+    /// One engine's line of the summary table.
+    struct SummaryRow {
+        var engine: String
+        var cases: Int
+        /// The invariant the failure broke, if one did.
+        var failure: String?
+        /// The invariants judged (those the profile, `--only` and `--skip` left).
+        var judged: [String]
+    }
+
+    /// Engines against invariants: `ok`, `FAIL` for the invariant a failure broke, or `-` for
+    /// one not judged (the app's profile or `--only`/`--skip` left it out).
+    static func summaryTable(_ rows: [SummaryRow]) -> String {
         // `no-crash` and `no-hang` get a column only when a row failed them.
         let names =
             Invariant.builtIn.map(\.name)
@@ -320,7 +451,12 @@ enum FuzzCommand {
                 .joined(separator: "    ")
         ]
         for row in rows {
-            let cells = names.map { name in row.failure == name ? "FAIL" : "ok  " }
+            let cells = names.map { name in
+                row.failure == name
+                    ? "FAIL"
+                    : row.judged.contains(name) || FuzzFailure.isProcessInvariant(name)
+                        ? "ok  " : "-   "
+            }
             lines.append(
                 pad(row.engine, width, false) + "  " + pad("\(row.cases)", 5, true) + "  "
                     + cells.joined(separator: "  "))

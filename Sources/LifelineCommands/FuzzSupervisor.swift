@@ -5,6 +5,7 @@
 import Engines
 import Foundation
 import Fuzzing
+import Scenarios
 import Simulation
 
 /// One engine's fuzzing result as `lifeline fuzz` prints it, whether its search ran in this
@@ -15,11 +16,17 @@ struct EngineOutcome: Codable {
         var invariant: String
         /// The generated case it was found in; nil for a corpus entry.
         var caseIndex: Int?
+        /// The corpus entry it is: the one replayed, or the one saved for it.
         var corpusPath: String?
         /// External events once shrunk.
         var events: Int
-        /// The story and the command that replays it.
-        var text: String
+        /// The story, without the command that replays it (the printer adds that).
+        var story: String
+        /// Where it is to be saved, while it is not saved yet: the printer saves it after
+        /// printing it, so that a write that fails loses nothing.
+        var unsavedPath: String?
+        /// The corpus entry's text to save there.
+        var unsavedText: String?
     }
 
     var cases = 0
@@ -27,6 +34,10 @@ struct EngineOutcome: Codable {
     var transitions = 0
     var corpusReplayed = 0
     var interrupted = false
+    /// Whether every case asked for ran, or a failure ended the search (`FuzzReport`).
+    var isComplete = false
+    /// Why the run cannot vouch for its cases, if it cannot: workers that disagreed.
+    var inconclusive: String?
     var failure: Failure?
     /// Corpus entries that could not be replayed, in words (`FuzzReport.corpusWarnings`).
     var corpusWarnings: [String] = []
@@ -35,25 +46,54 @@ struct EngineOutcome: Codable {
 
     init() {}
 
-    init(_ report: FuzzReport) {
+    init(_ report: FuzzReport, settings: FuzzSettings) {
         cases = report.cases
         states = report.distinctStates
         transitions = report.distinctTransitions
         corpusReplayed = report.corpusReplayed
         interrupted = report.isInterrupted
-        failure = report.failure.map { Failure($0, engine: report.engine) }
+        isComplete = report.isComplete
+        failure = report.failure.map { Failure($0, settings: settings) }
         corpusWarnings = report.corpusWarnings.map(\.description)
         advice = report.advice
     }
 }
 
 extension EngineOutcome.Failure {
-    init(_ failure: FuzzFailure, engine: EngineChoice) {
+    /// `failure` as found; unsaved when it is not a corpus entry and `settings` has a corpus.
+    init(_ failure: FuzzFailure, settings: FuzzSettings) {
         invariant = failure.invariant
-        if case .generated(let index) = failure.origin { caseIndex = index }
         corpusPath = failure.corpusPath
         events = failure.scenario.events.count
-        text = FailureReport.text(failure, engine: engine)
+        story = failure.story
+        if case .generated(let index) = failure.origin {
+            caseIndex = index
+            if failure.corpusPath == nil, let corpus = settings.corpus {
+                unsavedPath = corpus.entryPath(
+                    failure.scenario, engine: settings.engine.name, invariant: failure.invariant)
+                unsavedText = FuzzCorpus.entryText(
+                    failure.scenario, invariant: failure.invariant,
+                    found: settings.foundLine(caseIndex: index))
+            }
+        }
+    }
+
+    /// The simplest failing scenario found so far while case `caseIndex` was shrinking, for a
+    /// run ended at once (a second Ctrl-C): not explained, its story the scenario alone.
+    init(simplest scenario: Scenario, invariant: String, caseIndex: Int, settings: FuzzSettings) {
+        self.invariant = invariant
+        self.caseIndex = caseIndex
+        events = scenario.events.count
+        story =
+            "FAIL \(settings.engine.name): \(invariant) (the run was ended while case "
+            + "\(caseIndex) was shrinking: the simplest failing scenario found so far, not "
+            + "explained)\n\n\(scenario.description)"
+        if let corpus = settings.corpus {
+            unsavedPath = corpus.entryPath(
+                scenario, engine: settings.engine.name, invariant: invariant)
+            unsavedText = FuzzCorpus.entryText(
+                scenario, invariant: invariant, found: settings.foundLine(caseIndex: caseIndex))
+        }
     }
 }
 
@@ -65,13 +105,16 @@ struct ExitStatus: Error { var code: Int32 }
 ///
 /// The child (`lifeline fuzz … --supervised-child run`) runs the search in-process and tells,
 /// on its descriptor 3, each corpus entry (`p PATH`) and case (`s INDEX`, `f INDEX`) it
-/// starts and finishes, each commit (`c CASES STATES TRANSITIONS`) and at the end its result
-/// (`r JSON`). A case in flight past `caseTimeout` (wall time: the one clock this reads,
-/// never for a result) has the child killed. After a death the search is run again on one
-/// worker thread up to the highest case that was in flight (`confirm`, which also sends each
-/// case's choices): the cases are the same whatever the first child's `--jobs`, so the lowest
-/// failing case, a crash or an invariant, is the one reported, with the same counts. The
-/// crashing case's choices are then shrunk in fresh `CaseWorker`s.
+/// starts and finishes, each commit (`c CASES STATES TRANSITIONS`), the simplest failure so
+/// far while it shrinks one (`b JSON`) and at the end its result (`r JSON`). A case in flight
+/// past `caseTimeout` (wall time: the one clock this reads, never for a result) has the child
+/// killed. After a death the search is run again on one worker thread up to the highest case
+/// that was in flight (`confirm`, which also sends each case's choices): the cases are the
+/// same whatever the first child's `--jobs`, so the lowest failing case, a crash or an
+/// invariant, is the one reported, with the same counts. The crashing case's choices are then
+/// shrunk in fresh `CaseWorker`s. A death that the one-thread run does not repeat (a case slow
+/// only beside others) is a disagreement: the whole search runs again on one thread, and the
+/// outcome is inconclusive unless it finds a failure.
 final class FuzzSupervisor {
     static let childOption = "--supervised-child"
 
@@ -87,16 +130,19 @@ final class FuzzSupervisor {
     let caseTimeout: Double
     let long: Bool
     let output: CommandOutput
+    /// Told the child that runs now, so that Ctrl-C reaches it.
+    let running: RunningChild?
 
     init(
         executable: String, settings: FuzzSettings, caseTimeout: Double, long: Bool,
-        output: CommandOutput
+        output: CommandOutput, running: RunningChild? = nil
     ) {
         self.executable = executable
         self.settings = settings
         self.caseTimeout = caseTimeout
         self.long = long
         self.output = output
+        self.running = running
     }
 
     /// How a child ended: with its result, or dead.
@@ -120,43 +166,79 @@ final class FuzzSupervisor {
         var committed = (cases: 0, states: 0, transitions: 0)
         /// Each started case's choices (confirm mode), by index.
         var choices: [Int: [UInt64]] = [:]
+        /// The simplest failure so far of the case being shrunk, if one was.
+        var simplest: EngineOutcome.Failure?
     }
 
     /// The engine's outcome: the child's, or the finding its death is.
     func fuzz() throws -> EngineOutcome {
         let started = WallClock.seconds()
-        let first = try runChild(
-            .run, caseCount: settings.caseCount, seconds: settings.secondsMax,
-            jobs: settings.jobCount)
-        guard case .died(let death) = first else {
-            if case .finished(let outcome) = first { return outcome }
-            return EngineOutcome()
-        }
-        var outcome: EngineOutcome
-        if let entry = death.corpusEntry, death.inFlight.isEmpty {
-            outcome = try corpusFinding(entry, death: death)
-        } else {
-            guard let highest = death.inFlight.last ?? death.choices.keys.max() else {
-                throw InputError(
-                    "fuzz: the worker process died outside any case "
-                        + "(\(describe(death.termination))), while shrinking or explaining")
-            }
-            let confirm = try runChild(.confirm, caseCount: highest + 1, seconds: nil, jobs: 1)
-            switch confirm {
-            case .finished(let outcome):
-                output.error(
-                    "lifeline: case \(highest) \(death.hungCase == nil ? "crashed" : "hung") "
-                        + "with --jobs \(settings.jobCount), but not when the cases up to it "
-                        + "ran again on one thread")
+        var jobs = settings.jobCount
+        var disagreement: String?
+        while true {
+            let first = try runChild(
+                .run, caseCount: settings.caseCount, seconds: settings.secondsMax, jobs: jobs)
+            guard case .died(let death) = first else {
+                guard case .finished(var outcome) = first else { return EngineOutcome() }
+                outcome.inconclusive = disagreement
                 return outcome
-            case .died(let again):
-                outcome = try caseFinding(again)
             }
+            if let ended = endedAtOnce(death) { return ended }
+            var outcome: EngineOutcome
+            if let entry = death.corpusEntry, death.inFlight.isEmpty {
+                outcome = try corpusFinding(entry, death: death)
+            } else {
+                guard let highest = death.inFlight.last ?? death.choices.keys.max() else {
+                    throw InputError(
+                        "fuzz: the worker process died outside any case "
+                            + "(\(describe(death.termination))), while shrinking or explaining")
+                }
+                let confirm = try runChild(.confirm, caseCount: highest + 1, seconds: nil, jobs: 1)
+                switch confirm {
+                case .finished(var confirmed):
+                    let note =
+                        "case \(highest) \(death.hungCase == nil ? "crashed" : "hung") with "
+                        + "--jobs \(jobs), but not when the cases up to it ran again on one thread"
+                    // A failure up to that case is the lowest: report it. Otherwise the run
+                    // cannot vouch for its cases: search again on one thread, once.
+                    if confirmed.failure != nil || jobs == 1 || settings.stop?.isRequested == true {
+                        output.error("lifeline: \(note)")
+                        confirmed.inconclusive = note
+                        return confirmed
+                    }
+                    output.error("lifeline: \(note); running the whole search on one thread")
+                    disagreement = note
+                    jobs = 1
+                    continue
+                case .died(let again):
+                    if let ended = endedAtOnce(again) { return ended }
+                    outcome = try caseFinding(again)
+                }
+            }
+            outcome.inconclusive = disagreement
+            output.error(
+                ProgressLine.text(
+                    settings.engine.name, cases: outcome.cases,
+                    seconds: WallClock.seconds() - started, states: outcome.states,
+                    transitions: outcome.transitions, failures: 1))
+            return outcome
         }
-        output.error(
-            ProgressLine.text(
-                settings.engine.name, cases: outcome.cases, seconds: WallClock.seconds() - started,
-                states: outcome.states, transitions: outcome.transitions, failures: 1))
+    }
+
+    /// The outcome of a child killed by a second Ctrl-C: the cases committed, and the simplest
+    /// failure so far if one was being shrunk; nil when the child died otherwise.
+    func endedAtOnce(_ death: Death) -> EngineOutcome? {
+        let requests = settings.stop?.requests ?? 0
+        // A child that a Ctrl-C reached before it caught them died of it.
+        guard requests >= 2 || (requests == 1 && death.termination == .signalled(SIGINT))
+        else { return nil }
+        var outcome = EngineOutcome()
+        outcome.cases = death.committed.cases
+        outcome.states = death.committed.states
+        outcome.transitions = death.committed.transitions
+        outcome.corpusReplayed = death.corpusReplayed
+        outcome.interrupted = true
+        outcome.failure = death.simplest
         return outcome
     }
 
@@ -176,7 +258,8 @@ final class FuzzSupervisor {
         failure.corpusPath = path
         var outcome = EngineOutcome()
         outcome.corpusReplayed = death.corpusReplayed
-        outcome.failure = EngineOutcome.Failure(failure, engine: settings.engine)
+        outcome.isComplete = true
+        outcome.failure = EngineOutcome.Failure(failure, settings: settings)
         return outcome
     }
 
@@ -192,25 +275,15 @@ final class FuzzSupervisor {
         }
         let worker = makeWorker()
         defer { worker.stop() }
-        var failure = CrashFinding.failure(
+        let failure = CrashFinding.failure(
             choices: choices, invariant: invariant(of: death),
             generator: settings.generator.scenarios, worker: worker, caseIndex: caseIndex)
-        if let corpus = settings.corpus {
-            do {
-                failure.corpusPath = try corpus.save(
-                    failure.scenario, engine: settings.engine.name, invariant: failure.invariant,
-                    found: "lifeline fuzz --engine \(settings.engine.name) --seed "
-                        + "\(settings.seed) --guided \(settings.isGuided ? "on" : "off") "
-                        + "(case \(caseIndex))")
-            } catch let problem as FuzzCorpus.Problem {
-                throw InputError("\(problem)")
-            }
-        }
         var outcome = EngineOutcome()
         outcome.cases = death.committed.cases + 1
         outcome.states = death.committed.states
         outcome.transitions = death.committed.transitions
-        outcome.failure = EngineOutcome.Failure(failure, engine: settings.engine)
+        outcome.isComplete = true
+        outcome.failure = EngineOutcome.Failure(failure, settings: settings)
         return outcome
     }
 
@@ -246,6 +319,8 @@ final class FuzzSupervisor {
         if settings.generator.fuzzesProfile { arguments.append("--fuzz-profile") }
         if let infoPlist = settings.infoPlist { arguments += ["--info-plist", infoPlist] }
         if settings.adviceFails { arguments += ["--advice", "fail"] }
+        for name in settings.selection.only { arguments += ["--only", name] }
+        for name in settings.selection.skip { arguments += ["--skip", name] }
         if let seconds {
             arguments += ["--seconds", "\(seconds)"]
         } else {
@@ -261,6 +336,8 @@ final class FuzzSupervisor {
         } catch {
             throw InputError("fuzz: \(error)")
         }
+        running?.started(child.pid)
+        defer { running?.ended() }
         var death = Death(termination: .exited(0), inFlight: [])
         var startTimes: [Int: Double] = [:]
         var result: EngineOutcome?
@@ -293,6 +370,17 @@ final class FuzzSupervisor {
                     if numbers.count == 3 {
                         death.committed = (numbers[0], numbers[1], numbers[2])
                     }
+                case "b":
+                    let simplest = try? JSONDecoder().decode(
+                        EngineOutcome.Failure.self, from: Data(rest.utf8))
+                    if death.simplest == nil, mode == .run, let simplest {
+                        output.error(
+                            "lifeline: \(settings.engine.name): case "
+                                + "\(simplest.caseIndex.map { "\($0)" } ?? "?") breaks "
+                                + "\(simplest.invariant); shrinking it (Ctrl-C stops there and "
+                                + "reports the simplest failure so far)")
+                    }
+                    death.simplest = simplest ?? death.simplest
                 case "r":
                     result = try? JSONDecoder().decode(
                         EngineOutcome.self, from: Data(rest.utf8))
@@ -311,6 +399,7 @@ final class FuzzSupervisor {
                 break reading
             }
         }
+        running?.ended()
         death.termination = child.wait()
         death.inFlight = startTimes.keys.sorted()
         if let hung = death.hungCase {
@@ -330,6 +419,10 @@ final class FuzzSupervisor {
         -> Int32
     {
         var settings = settings
+        // The supervisor prints the failure, then saves it.
+        settings.savesFailure = false
+        settings.confirmingExecutable = WorkerProcess.currentExecutable
+        let asked = settings
         let stream = EventStream(descriptor: 3)
         settings.caseObserver = FuzzCaseObserver(wantsChoices: mode == .confirm) { event in
             switch event {
@@ -342,6 +435,12 @@ final class FuzzSupervisor {
                 stream.write("s \(caseIndex)\(listed ?? "")")
             case .finished(let caseIndex):
                 stream.write("f \(caseIndex)")
+            case .shrinking(let caseIndex, let invariant, let scenario):
+                let simplest = EngineOutcome.Failure(
+                    simplest: scenario, invariant: invariant, caseIndex: caseIndex,
+                    settings: asked)
+                guard let json = try? JSONEncoder().encode(simplest) else { return }
+                stream.write("b \(String(decoding: json, as: UTF8.self))")
             }
         }
         let line = mode == .run ? ProgressLine(output: output, engine: settings.engine.name) : nil

@@ -15,15 +15,21 @@ public struct CommandOutput {
     /// then has the same engines), so that a crash or a hang in a case ends only a worker; nil
     /// runs every case in this process (tests, which run the command in-process).
     public var workerExecutable: String?
+    /// The tool's name in the commands it prints (`replay: NAME replay PATH`): the name it was
+    /// run by, so that a team's own executable (which alone has the team's engines) names
+    /// itself.
+    public var toolName: String
 
     public init(
         standard: @escaping (String) -> Void, error: @escaping (String) -> Void,
-        catchesInterrupt: Bool = false, workerExecutable: String? = nil
+        catchesInterrupt: Bool = false, workerExecutable: String? = nil,
+        toolName: String = "lifeline"
     ) {
         self.standard = standard
         self.error = error
         self.catchesInterrupt = catchesInterrupt
         self.workerExecutable = workerExecutable
+        self.toolName = toolName
     }
 
     /// The process's standard output and standard error.
@@ -32,7 +38,9 @@ public struct CommandOutput {
             standard: { print($0) },
             error: { text in
                 FileHandle.standardError.write(Data((text + "\n").utf8))
-            }, catchesInterrupt: true, workerExecutable: WorkerProcess.currentExecutable)
+            }, catchesInterrupt: true, workerExecutable: WorkerProcess.currentExecutable,
+            toolName: CommandLine.arguments.first.map { ($0 as NSString).lastPathComponent }
+                .flatMap { $0.isEmpty ? nil : $0 } ?? "lifeline")
     }
 }
 

@@ -32,6 +32,22 @@ struct OutputFile {
         }
     }
 
+    /// Whether `output` names the file `input` names: the same path once made absolute and
+    /// standardized, or the same file on disk (a link, another spelling).
+    static func sameFile(_ output: String, _ input: String) -> Bool {
+        func absolute(_ path: String) -> String {
+            URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        }
+        if absolute(output) == absolute(input) { return true }
+        var outputStatus = stat()
+        var inputStatus = stat()
+        guard stat(output, &outputStatus) == 0, stat(input, &inputStatus) == 0 else {
+            return false
+        }
+        return outputStatus.st_dev == inputStatus.st_dev
+            && outputStatus.st_ino == inputStatus.st_ino
+    }
+
     private func problem(_ reason: String) -> InputError {
         InputError("\(path): cannot write \(contents): \(reason)")
     }

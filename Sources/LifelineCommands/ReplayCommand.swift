@@ -14,8 +14,11 @@ enum ReplayCommand {
         every invariant holds (exit 0), or that it fails a different invariant (exit 1). An
         entry saved for no-crash or no-hang runs first in a worker process: "still crashes"
         or "still hangs" with the signal and the last deliveries (exit 1); once it runs to its
-        end it is checked as any other. A file that is not a corpus entry, or was written in a
-        newer corpus format, exits 2.
+        end it is checked as any other. An entry saved for no-state-outliving-process runs twice
+        in this process: "still differs" with where the runs part (exit 1), or "passes alone"
+        (exit 0): its state came from the earlier cases of the run its `# found:` line names,
+        which finds it again. A file that is not a corpus entry, or was written in a newer
+        corpus format, exits 2.
         """
 
     static let command = Subcommand(
@@ -30,6 +33,9 @@ enum ReplayCommand {
             let code = try replayInWorker(entry, output: output)
         {
             return code
+        }
+        if entry.invariant == ProcessStateCheck.invariant {
+            return replayTwice(entry, output: output)
         }
         guard
             Invariant.builtIn(named: entry.invariant) != nil
@@ -74,6 +80,25 @@ enum ReplayCommand {
         lines.append("")
         lines.append(Timeline(record, violations: violations, mode: .compact).text)
         output.standard(lines.joined(separator: "\n"))
+        return 1
+    }
+
+    /// Runs a `no-state-outliving-process` entry twice in this process (`ProcessStateCheck`):
+    /// exit 1 when the runs still differ, 0 when they agree (the state came from earlier cases).
+    static func replayTwice(_ entry: FuzzCorpus.Entry, output: CommandOutput) -> Int32 {
+        let engine = entry.scenario.engine.name.name
+        guard let failure = ProcessStateCheck.failure(entry.scenario, caseIndex: 0) else {
+            output.standard(
+                "passes alone: \(entry.invariant) (engine \(engine)): run twice in one process, "
+                    + "the scenario gives the same run. The state that outlived its process was "
+                    + "left by earlier cases of the fuzzing run that found it (its '# found:' "
+                    + "line), which finds it again; look for a static, a global or a singleton "
+                    + "the engine keeps (docs/concurrency.md: ProcessLocal)")
+            return 0
+        }
+        output.standard(
+            (["still differs: \(entry.invariant) (engine \(engine))", ""]
+                + failure.violations.map { "  \($0)" }).joined(separator: "\n"))
         return 1
     }
 

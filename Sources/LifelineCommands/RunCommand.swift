@@ -1,6 +1,7 @@
 // `lifeline run FILE`: runs one scenario file and prints its timeline, its metrics and every
 // built-in invariant's verdict; optionally writes its full trace as JSON Lines, a Chrome trace
 // and an SVG timeline.
+import Fuzzing
 import Invariants
 import Pictures
 import Simulation
@@ -10,6 +11,7 @@ enum RunCommand {
     static let usage = """
         usage: lifeline run FILE [--json] [--trace FILE.jsonl] [--chrome-trace FILE.json]
                                  [--svg FILE.svg] [--replace]
+                                 [--only INVARIANT] [--skip INVARIANT]
 
         Runs one scenario file (the text format of CONTRIBUTING.md; a corpus entry is one) to
         its horizon and prints what happened: the full timeline in virtual time, with launches
@@ -28,7 +30,13 @@ enum RunCommand {
           --svg      also draw the run as an SVG timeline: swimlanes for the app's state,
                      the services, fixes stored, delivered and lost, launches, actions and
                      violations, over a time axis
-          --replace  let --trace, --chrome-trace and --svg overwrite existing files
+          --replace  let --trace, --chrome-trace and --svg overwrite existing files (never the
+                     scenario file itself: an output named as the input is bad usage, exit 2)
+          --only     judge only these invariants (a name or names separated by commas;
+                     repeatable)
+          --skip     leave these invariants out; an unknown name is bad input (exit 2, naming
+                     the invariants). The engine's profile already leaves out what does not
+                     apply to it (uploaded-once for an app that declares no uploads)
         """
 
     static let command = Subcommand(
@@ -41,6 +49,7 @@ enum RunCommand {
         let chromePath = try reader.text("--chrome-trace")
         let svgPath = try reader.text("--svg")
         let replace = reader.flag("--replace")
+        let selection = try reader.invariantSelection()
         let path = try reader.argument(missing: "run needs a scenario file")
         try reader.finish()
         let outputs = [tracePath, chromePath, svgPath].compactMap { $0 }
@@ -50,13 +59,23 @@ enum RunCommand {
         for (index, output) in outputs.enumerated() where outputs[..<index].contains(output) {
             throw UsageError("\(output) is named for two outputs")
         }
+        for output in outputs where OutputFile.sameFile(output, path) {
+            throw InputError(
+                "\(output): is the scenario being run; an output never replaces its input")
+        }
         let chrome = chromePath.map { OutputFile(path: $0, contents: "the Chrome trace") }
         let svg = svgPath.map { OutputFile(path: $0, contents: "the SVG timeline") }
         for file in [chrome, svg].compactMap({ $0 }) { try file.check(replacing: replace) }
 
         let scenario = try ScenarioFiles.scenario(atPath: path, engines: reader.engines)
         let record = try ScenarioFiles.record(scenario, path: path, keepsTrace: !outputs.isEmpty)
-        let report = RunReport(path: path, scenario: scenario, record: record)
+        let invariants = selection.applied(
+            to: Invariant.builtIn, profile: scenario.engine.name.profile)
+        if invariants.isEmpty {
+            throw InputError("--only and --skip leave no invariant to judge")
+        }
+        let report = RunReport(
+            path: path, scenario: scenario, record: record, invariants: invariants)
         var trace: (path: String, hash: TraceHash)?
         if let tracePath {
             trace = (tracePath, try writeTrace(record, to: tracePath, replacing: replace))

@@ -22,11 +22,15 @@ struct RunReport {
     /// One per invariant checked, in the order checked.
     let verdicts: [Verdict]
 
-    init(path: String, scenario: Scenario, record: RunRecord) {
+    /// The report of `record`, judged by `invariants` (every built-in one unless narrowed).
+    init(
+        path: String, scenario: Scenario, record: RunRecord,
+        invariants: [Invariant] = Invariant.builtIn
+    ) {
         self.path = path
         self.scenario = scenario
         self.record = record
-        verdicts = Self.verdicts(of: record)
+        verdicts = Self.verdicts(of: record, invariants: invariants)
     }
 
     /// Each of `invariants` checked on `record`, in the order given.

@@ -49,6 +49,54 @@ final class AsyncRacer: TrackingEngine {
 /// Holds the spinner's count where the optimizer cannot drop the loop.
 nonisolated(unsafe) var spins = 0
 
+/// Whether this process runs cases side by side (`--jobs` above 1 among its arguments, as a
+/// supervised `lifeline fuzz` child has them): where `slow-beside-others` is slow.
+let runsSideBySide: Bool = {
+    let arguments = CommandLine.arguments
+    guard let index = arguments.firstIndex(of: "--jobs"), index + 1 < arguments.count,
+        let jobs = Int(arguments[index + 1])
+    else { return false }
+    return jobs > 1
+}()
+
+/// Launches of `leaks-after-many-launches` in this real process: the static it leaks.
+nonisolated(unsafe) var leakedLaunches = 0
+
+/// `standard-kit`, until this real process has launched it `launchCountMax` times; from then
+/// on it does nothing. A static that outlives the simulated process, which the first case
+/// never shows: a fresh process replaying the failure runs clean.
+func leaksAfterManyLaunches(launchCountMax: Int) -> CustomEngine {
+    let engine = CustomEngine.standardKit
+    var leaky = CustomEngine(
+        name: "leaks-after-many-launches",
+        summary: "standard-kit until its \(launchCountMax)th launch in one real process; then idle"
+    ) { rules in
+        leakedLaunches += 1
+        guard leakedLaunches <= launchCountMax else { return BrokenAtLaunch { _ in } }
+        return engine.make(rules)
+    }
+    leaky.profile = engine.profile
+    return leaky
+}
+
+/// `engine` under `name`, but each launch first spins for 60 s of wall time in a process that
+/// runs cases side by side: a case slow in one worker and quick on one thread, as a loaded
+/// machine makes one.
+func slowBesideOthers(_ engine: CustomEngine, name: String) -> CustomEngine {
+    var slow = CustomEngine(
+        name: name, summary: "\(engine.name), but 60 s of wall time per launch beside other cases",
+        honoursLaunchRules: engine.honoursLaunchRules
+    ) { rules in
+        if runsSideBySide {
+            let end = WallClock.seconds() + 60
+            while WallClock.seconds() < end { spins = (spins &+ 1) & 0xFFFF }
+        }
+        return engine.make(rules)
+    }
+    slow.profile = engine.profile
+    return slow
+}
+
 let fixtures = [
     CustomEngine(name: "trapper", summary: "traps at its first launch") { _ in
         BrokenAtLaunch { launch in
@@ -68,4 +116,9 @@ let fixtures = [
 
 LifelineCLI.main(
     engines: fixtures + [.standardKit, .sessionKit, .sessionKitMainActor]
-        + CustomEngine.sessionKitMutants)
+        + CustomEngine.sessionKitMutants + [
+            slowBesideOthers(.standardKit, name: "slow-beside-others"),
+            slowBesideOthers(
+                CustomEngine.sessionKitMutants[0], name: "slow-beside-others-mutant"),
+            leaksAfterManyLaunches(launchCountMax: 40), .phoneOnly(uploads: .nothing),
+        ])
