@@ -41,6 +41,10 @@ public final class LocationTracker: NSObject, CLLocationManagerDelegate {
     public private(set) var receivedCount = 0
     /// The restart region must be placed again at the next location.
     private var regionNeedsMove = true
+    /// False from a launch before the first unlock after a reboot until that unlock: the
+    /// user's switch reads as unset then (`UserDefaults` is protected until the first unlock),
+    /// so nothing is decided or written until it can be read.
+    private var settingsReadable = true
 
     public init(store: LocationStore) {
         self.store = store
@@ -59,9 +63,11 @@ public final class LocationTracker: NSObject, CLLocationManagerDelegate {
         }
     }
 
-    /// At every launch and whenever the app comes back: track unless the user said no.
+    /// At every launch and whenever the app comes back: track unless the user said no, and
+    /// then leave nothing running that would relaunch the app.
     public func resume() {
-        guard !store.trackingSwitchedOff else { return }
+        guard settingsReadable else { return }
+        guard !store.trackingSwitchedOff else { return stopServices() }
         if isAuthorized {
             startServices()
         } else if manager.authorizationStatus == .notDetermined {
@@ -72,15 +78,35 @@ public final class LocationTracker: NSObject, CLLocationManagerDelegate {
     /// The app's own switch.
     public func setTracking(_ on: Bool) {
         store.trackingSwitchedOff = !on
-        if on {
-            resume()
-        } else {
-            manager.stopUpdatingLocation()
-            manager.stopMonitoringSignificantLocationChanges()
-            for region in manager.monitoredRegions
-            where region.identifier == Self.restartRegionIdentifier {
-                manager.stopMonitoring(for: region)
-            }
+        if on { resume() } else { stopServices() }
+    }
+
+    /// A launch before the first unlock after a reboot: the user's switch cannot be read until
+    /// the unlock, so the tracker decides nothing yet. It keeps location running (when it may)
+    /// so that iOS keeps the app running until the unlock, and holds what it receives in
+    /// memory.
+    public func waitForFirstUnlock() {
+        settingsReadable = false
+        if isAuthorized { startServices() }
+    }
+
+    /// The first unlock: the switch can be read. What came in before it is written, or dropped
+    /// if the user had turned tracking off.
+    public func protectedDataDidBecomeAvailable() {
+        if !settingsReadable {
+            settingsReadable = true
+            if store.trackingSwitchedOff { unsaved.removeAll() }
+        }
+        flush()
+        resume()
+    }
+
+    private func stopServices() {
+        manager.stopUpdatingLocation()
+        manager.stopMonitoringSignificantLocationChanges()
+        for region in manager.monitoredRegions
+        where region.identifier == Self.restartRegionIdentifier {
+            manager.stopMonitoring(for: region)
         }
     }
 
@@ -92,11 +118,16 @@ public final class LocationTracker: NSObject, CLLocationManagerDelegate {
         manager.startMonitoringSignificantLocationChanges()
     }
 
-    /// Leaves the restart region at the last location, if this process has one.
+    /// Leaves the restart region at the last location, if this process has one. The region is
+    /// at least as wide as that location is uncertain (a significant-change location is a cell
+    /// tower's, ±1.4 km), so that the device is inside it: a region the device is already
+    /// outside never reports an exit.
     public func armRestartRegion() {
-        guard !store.trackingSwitchedOff, isAuthorized, let lastLocation else { return }
+        guard settingsReadable, !store.trackingSwitchedOff, isAuthorized, let lastLocation
+        else { return }
         let region = CLCircularRegion(
-            center: lastLocation.coordinate, radius: Self.restartRegionRadius,
+            center: lastLocation.coordinate,
+            radius: max(Self.restartRegionRadius, lastLocation.horizontalAccuracy),
             identifier: Self.restartRegionIdentifier)
         region.notifyOnEntry = false
         region.notifyOnExit = true
@@ -106,7 +137,7 @@ public final class LocationTracker: NSObject, CLLocationManagerDelegate {
 
     /// Writes what could not be written before.
     public func flush() {
-        guard !unsaved.isEmpty, store.append(unsaved) else { return }
+        guard settingsReadable, !unsaved.isEmpty, store.append(unsaved) else { return }
         unsaved.removeAll()
     }
 
@@ -173,7 +204,11 @@ public final class TrackerAppDelegate: UIResponder, UIApplicationDelegate {
         didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
     ) -> Bool {
         launchedForLocation = launchOptions?[.location] != nil
-        tracker.resume()
+        if application.isProtectedDataAvailable {
+            tracker.resume()
+        } else {
+            tracker.waitForFirstUnlock()
+        }
         return true
     }
 
@@ -194,8 +229,7 @@ public final class TrackerAppDelegate: UIResponder, UIApplicationDelegate {
     }
 
     public func applicationProtectedDataDidBecomeAvailable(_ application: UIApplication) {
-        tracker.flush()
-        tracker.resume()
+        tracker.protectedDataDidBecomeAvailable()
     }
 
     public func applicationWillTerminate(_ application: UIApplication) {

@@ -25,20 +25,6 @@ package protocol KitTracker: AnyObject {
 package protocol KitTrackerApp: UIApplicationDelegate {
     /// This process's tracker.
     var kitTracker: any KitTracker { get }
-    /// Whether the next tracking switch is the host app's own `start()`/`stop()` (not the
-    /// user's switch, which the app also records).
-    var switchIsHostCall: Bool { get set }
-}
-
-extension KitTrackerApp {
-    /// The tracking switch: the user's (recorded), or the host app's `start`/`stop`.
-    func setTracking(_ on: Bool) {
-        if switchIsHostCall {
-            if on { kitTracker.start() } else { kitTracker.stop() }
-        } else {
-            kitTracker.userDidSetTracking(on)
-        }
-    }
 }
 
 /// A ported tracker's app under `ApplicationEngine`, plus the device seam's callbacks.
@@ -52,21 +38,26 @@ package final class KitTrackerEngine: TrackingEngine {
     private let device: SimulatedTrackerDevice
     /// The `ApplicationEngine` of the tracker's app delegate.
     private let app: any TrackingEngine
-    /// The app delegate and tracker this process launched, held here too: the run's record
+    /// The tracker this process launched, held here too: the run's record
     /// reads `events` after every delivery, and reaching the tracker through the application
     /// engine's delegate cost 4 % of a fuzz case (callgrind, `fuzz --long`).
     private let launched: Launched
 
-    private final class Launched {
-        var app: (any KitTrackerApp)?
+    /// What the app's code (on the main actor) and this engine share: the process's tracker,
+    /// and whether the next tracking switch is the host app's own `start()`/`stop()` (not the
+    /// user's switch, which the app also records). `@unchecked Sendable`: the world runs both
+    /// on the simulation's one thread, the process's main thread (docs/concurrency.md).
+    private final class Launched: @unchecked Sendable {
         var tracker: (any KitTracker)?
+        var switchIsHostCall = false
     }
 
-    /// An engine whose app delegate `makeApp` makes at every launch, on a device whose recorder
-    /// uploads as `uploader` says, after `configure` (a mutant's settings of the recorder).
+    /// An engine whose app delegate `makeApp` makes at every launch (on the main actor, as
+    /// UIKit makes it), on a device whose recorder uploads as `uploader` says, after
+    /// `configure` (a mutant's settings of the recorder).
     package init<App: KitTrackerApp>(
         uploader: UploaderConfiguration, configure: (FixRecorder) -> Void = { _ in },
-        makeApp: @escaping (SimulatedTrackerDevice) -> App
+        makeApp: @escaping @MainActor @Sendable (SimulatedTrackerDevice) -> App
     ) {
         let device = SimulatedTrackerDevice(uploader: uploader)
         configure(device.recorder)
@@ -76,11 +67,15 @@ package final class KitTrackerEngine: TrackingEngine {
         app = ApplicationEngine { services in
             device.attach(services)
             let delegate = makeApp(device)
-            launched.app = delegate
             launched.tracker = delegate.kitTracker
             return delegate
         } setTracking: { delegate, on in
-            delegate.setTracking(on)
+            let tracker = delegate.kitTracker
+            if launched.switchIsHostCall {
+                if on { tracker.start() } else { tracker.stop() }
+            } else {
+                tracker.userDidSetTracking(on)
+            }
         }
     }
 
@@ -95,8 +90,8 @@ package final class KitTrackerEngine: TrackingEngine {
     package func stop(services: LocationServices) { hostSwitch(false, services) }
 
     private func hostSwitch(_ on: Bool, _ services: LocationServices) {
-        launched.app?.switchIsHostCall = true
-        defer { launched.app?.switchIsHostCall = false }
+        launched.switchIsHostCall = true
+        defer { launched.switchIsHostCall = false }
         if on { app.start(services: services) } else { app.stop(services: services) }
     }
 

@@ -12,7 +12,6 @@ import World
 package final class SessionAppDelegate: UIResponder, KitTrackerApp {
     package let tracker: SessionTracker
     package var kitTracker: any KitTracker { tracker }
-    package var switchIsHostCall = false
 
     package init(
         settings: SessionEngine.Settings, device: TrackerDevice, seams: SessionEngine.Seams,

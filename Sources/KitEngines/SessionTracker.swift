@@ -137,8 +137,9 @@ package final class SessionTracker: NSObject, CLLocationManagerDelegate, KitTrac
 
     // MARK: - Launch, unlock and lifecycle (called by the app delegate)
 
-    /// `SessionEngine.didLaunch`, from `didFinishLaunchingWithOptions`.
-    func didFinishLaunching(_ application: UIApplication) {
+    /// `SessionEngine.didLaunch`, from `didFinishLaunchingWithOptions` (on the main actor,
+    /// where the application's state is read).
+    @MainActor func didFinishLaunching(_ application: UIApplication) {
         launchState = application.applicationState == .background ? .background : .foreground
         appState = launchState
         guard application.isProtectedDataAvailable else {

@@ -11,7 +11,6 @@ import World
 package final class StandardAppDelegate: UIResponder, KitTrackerApp {
     package let tracker: StandardTracker
     package var kitTracker: any KitTracker { tracker }
-    package var switchIsHostCall = false
 
     package convenience init(settings: StandardEngine.Settings, device: TrackerDevice) {
         self.init(settings: settings, device: device, seams: StandardEngine.Seams())

@@ -144,8 +144,9 @@ package final class StandardTracker: NSObject, CLLocationManagerDelegate, KitTra
 
     // MARK: - Launch, unlock and lifecycle (called by the app delegate)
 
-    /// `StandardEngine.didLaunch`, from `didFinishLaunchingWithOptions`.
-    func didFinishLaunching(_ application: UIApplication) {
+    /// `StandardEngine.didLaunch`, from `didFinishLaunchingWithOptions` (on the main actor,
+    /// where the application's state is read).
+    @MainActor func didFinishLaunching(_ application: UIApplication) {
         processState = application.applicationState == .background ? .background : .foreground
         guard application.isProtectedDataAvailable else {
             waitingForFirstUnlock = true

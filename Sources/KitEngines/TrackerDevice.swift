@@ -54,8 +54,10 @@ package final class TrackerTimer {
 
 /// `TrackerDevice` on the simulated device: the shared `FixRecorder` (the store, one commit per
 /// fix, and the batched uploader, R-D13) and the world's timers. One per process, as the
-/// recorder of the engine it ports is.
-package final class SimulatedTrackerDevice: TrackerDevice {
+/// recorder of the engine it ports is. `@unchecked Sendable`: the app's code (on the main actor)
+/// and `KitTrackerEngine` both use it, and the world runs both on the simulation's one thread,
+/// the process's main thread (docs/concurrency.md).
+package final class SimulatedTrackerDevice: TrackerDevice, @unchecked Sendable {
     /// The recorder: the standard engine's store and uploader, unchanged.
     package let recorder: FixRecorder
     private weak var services: LocationServices?

@@ -13,23 +13,25 @@ import World
 /// engine.
 ///
 /// Everything the app's code calls runs inside this process's scope, so `CLLocationManager()`
-/// and `UIApplication.shared` reach this process.
+/// and `UIApplication.shared` reach this process. The app delegate and its `UIApplication` are
+/// main-actor isolated, as UIKit's are: the world calls the app on the simulation's thread as
+/// the process's main thread, so each UIKit call enters the main actor there
+/// (`MainActor.assumeIsolated`, docs/concurrency.md). Calls that reach no UIKit code (a live
+/// update, a timer, an upload's end) do not enter it.
 ///
 /// The host app's tracking switch (`UserAction.trackingOn`/`trackingOff`, and `start`/`stop`)
 /// is the app's own UI, not an Apple API: `setTracking` says what it calls in the app.
 /// Register it with `CustomEngine.application(name:summary:profile:delegate:setTracking:)`.
 public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingEngine {
-    /// Makes the app delegate, inside the process scope, with the process's services (for
-    /// the app's storage seam: the store and the saved record are the world's).
-    public typealias MakeDelegate = (LocationServices) -> Delegate
-    /// The app's own tracking switch.
-    public typealias SetTracking = (Delegate, Bool) -> Void
+    /// Makes the app delegate on the main actor, inside the process scope, with the process's
+    /// services (for the app's storage seam: the store and the saved record are the world's).
+    public typealias MakeDelegate = @MainActor (LocationServices) -> Delegate
+    /// The app's own tracking switch, on the main actor.
+    public typealias SetTracking = @MainActor (Delegate, Bool) -> Void
 
-    private let makeDelegate: MakeDelegate
-    private let setTracking: SetTracking
+    /// The app's `UIApplication` and delegate, on the main actor.
+    private let host: ApplicationHost<Delegate>
     private var scope: ProcessScope?
-    private var application: UIApplication?
-    private var appDelegate: Delegate?
     private var trackingOn = false
 
     /// What this engine tells: nothing (an Apple-shaped app has no such stream). The
@@ -37,12 +39,11 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
     public var events: [TrackingEvent] { [] }
 
     public init(delegate: @escaping MakeDelegate, setTracking: @escaping SetTracking) {
-        makeDelegate = delegate
-        self.setTracking = setTracking
+        host = ApplicationHost(makeDelegate: delegate, setTracking: setTracking)
     }
 
     /// The app delegate of this process, once launched.
-    public var delegate: Delegate? { appDelegate }
+    @MainActor public var delegate: Delegate? { host.delegate }
 
     // MARK: - TrackingEngine
 
@@ -60,8 +61,7 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
 
     private func switchTracking(_ on: Bool) {
         trackingOn = on
-        guard let appDelegate else { return }
-        setTracking(appDelegate, on)
+        MainActor.assumeIsolated { [host] in host.switchTracking(on) }
     }
 
     // MARK: - UIKit's calls
@@ -69,51 +69,12 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
     public func didLaunch(_ launch: LaunchContext, services: LocationServices) {
         let scope = ProcessScope(services: services)
         ProcessScope.ofProcess.setInProcess(scope)
-        let application = UIApplication(
-            services: services, state: launch.state == .foreground ? .inactive : .background,
-            protectedDataAvailable: launch.protectedDataAvailable)
-        application.scope = scope
-        scope.application = application
         self.scope = scope
-        self.application = application
-        let options: [UIApplication.LaunchOptionsKey: Any]? =
-            launch.launchOptions.contains("location") ? [.location: true] : nil
-        let delegate = makeDelegate(services)
-        appDelegate = delegate
-        application.delegate = delegate
-        _ = delegate.application(application, willFinishLaunchingWithOptions: options)
-        _ = delegate.application(application, didFinishLaunchingWithOptions: options)
-        scope.taskScheduler.hasFinishedLaunching = true  // later registrations: R-H14
-        application.post(
-            UIApplication.didFinishLaunchingNotification,
-            userInfo: options.map {
-                Dictionary(uniqueKeysWithValues: $0.map { ($0.rawValue, $1) })
-            })
-        if launch.state == .foreground {
-            application.applicationState = .active
-            delegate.applicationDidBecomeActive(application)
-            application.post(UIApplication.didBecomeActiveNotification)
-        }
+        MainActor.assumeIsolated { [host] in host.launch(launch, scope: scope) }
     }
 
     public func lifecycleChanged(to state: ProcessState, services: LocationServices) {
-        withApp { application, delegate in
-            switch state {
-            case .background:
-                delegate.applicationWillResignActive(application)
-                application.post(UIApplication.willResignActiveNotification)
-                application.applicationState = .background
-                delegate.applicationDidEnterBackground(application)
-                application.post(UIApplication.didEnterBackgroundNotification)
-            case .foreground:
-                delegate.applicationWillEnterForeground(application)
-                application.post(UIApplication.willEnterForegroundNotification)
-                application.applicationState = .active
-                delegate.applicationDidBecomeActive(application)
-                application.post(UIApplication.didBecomeActiveNotification)
-            default: break
-            }
-        }
+        MainActor.assumeIsolated { [host] in host.lifecycleChanged(to: state) }
     }
 
     /// A live update: to the `CLLocationUpdate.liveUpdates(_:)` iteration whose stream sent
@@ -124,25 +85,18 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
     }
 
     public func protectedDataDidBecomeAvailable(services: LocationServices) {
-        withApp { application, delegate in
-            application.isProtectedDataAvailable = true
-            delegate.applicationProtectedDataDidBecomeAvailable(application)
-            application.post(UIApplication.protectedDataDidBecomeAvailableNotification)
-        }
+        MainActor.assumeIsolated { [host] in host.protectedDataDidBecomeAvailable() }
     }
 
     public func applicationWillTerminate(services: LocationServices) {
-        withApp { application, delegate in
-            delegate.applicationWillTerminate(application)
-            application.post(UIApplication.willTerminateNotification)
-        }
+        MainActor.assumeIsolated { [host] in host.willTerminate() }
     }
 
     /// The expiration handler the app gave the task, if any. Without one the task is left
     /// running, as UIKit leaves it: the watchdog then ends the process (R-F1).
     public func backgroundTaskWillExpire(_ task: BackgroundTaskID, services: LocationServices) {
         guard let handler = scope?.expirationHandlers[task.object.value] else { return }
-        handler()
+        MainActor.assumeIsolated { handler() }
     }
 
     /// A wake (R-H1, R-H4): an app refresh task goes to the launch handler this process
@@ -166,26 +120,16 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
             scope.refreshTasks[task.value] = handed
             handler(handed)
         case .remoteNotification:
-            guard application != nil, appDelegate != nil else {
-                return services.completeWake(task, success: false)
+            let taken = MainActor.assumeIsolated { [host] in
+                host.didReceiveRemoteNotification(completing: task)
             }
-            withApp { application, delegate in
-                delegate.application(
-                    application, didReceiveRemoteNotification: UIApplication.silentPushUserInfo,
-                    fetchCompletionHandler: { result in
-                        services.completeWake(task, success: result != .failed)
-                    })
-            }
+            if !taken { services.completeWake(task, success: false) }
         case .backgroundURLSession(let identifier):
             // R-H6: the session's events follow; the app calls the handler when it is done.
-            guard application != nil, appDelegate != nil else {
-                return services.completeWake(task, success: false)
+            let taken = MainActor.assumeIsolated { [host] in
+                host.handleEvents(forBackgroundURLSession: identifier, completing: task)
             }
-            withApp { application, delegate in
-                delegate.application(
-                    application, handleEventsForBackgroundURLSession: identifier,
-                    completionHandler: { services.completeWake(task, success: true) })
-            }
+            if !taken { services.completeWake(task, success: false) }
         }
     }
 
@@ -233,21 +177,13 @@ public final class ApplicationEngine<Delegate: UIApplicationDelegate>: TrackingE
         guard !managers.isEmpty else { return }
         for manager in managers { manager.announceAuthorization() }
     }
-
-    // MARK: - Entering the app
-
-    /// Calls the app delegate with the process's application (the process is current on this
-    /// thread: `ProcessScope.current`).
-    private func withApp(_ body: (UIApplication, Delegate) -> Void) {
-        guard let application, let appDelegate else { return }
-        body(application, appDelegate)
-    }
 }
 
 extension CustomEngine {
     /// An Apple-shaped app as a custom engine: `delegate` makes its app delegate at every
     /// launch (with the process's `LocationServices`, for the app's storage seam), and
-    /// `setTracking` is the app's own tracking switch.
+    /// `setTracking` is the app's own tracking switch. Both run on the main actor, as UIKit's
+    /// code does, so a `@MainActor` app delegate is made and called as it is on iOS.
     ///
     /// The profile is the app's Info.plist and authorization: by default the location
     /// background mode without scenes (so launch options carry `.location`, R-A11), Always
@@ -259,8 +195,8 @@ extension CustomEngine {
         profile: AppProfile = AppProfile(
             capabilities: AppCapabilities(locationBackgroundMode: true, sceneBased: false)),
         honoursLaunchRules: Bool = false,
-        delegate: @escaping @Sendable (LocationServices) -> Delegate,
-        setTracking: @escaping @Sendable (Delegate, Bool) -> Void
+        delegate: @escaping @MainActor @Sendable (LocationServices) -> Delegate,
+        setTracking: @escaping @MainActor @Sendable (Delegate, Bool) -> Void
     ) -> CustomEngine {
         var engine = CustomEngine(
             name: name, summary: summary, honoursLaunchRules: honoursLaunchRules

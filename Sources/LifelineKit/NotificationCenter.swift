@@ -114,28 +114,28 @@ extension UIApplication {
     /// `UIApplication.didFinishLaunchingNotification`: posted after
     /// `application(_:didFinishLaunchingWithOptions:)` returns. `userInfo` carries the launch
     /// options, when there are any.
-    public static let didFinishLaunchingNotification = NSNotification.Name(
+    public nonisolated static let didFinishLaunchingNotification = NSNotification.Name(
         "UIApplicationDidFinishLaunchingNotification")
     /// `UIApplication.didBecomeActiveNotification`: after `applicationDidBecomeActive(_:)`.
-    public static let didBecomeActiveNotification = NSNotification.Name(
+    public nonisolated static let didBecomeActiveNotification = NSNotification.Name(
         "UIApplicationDidBecomeActiveNotification")
     /// `UIApplication.willResignActiveNotification`: after `applicationWillResignActive(_:)`.
-    public static let willResignActiveNotification = NSNotification.Name(
+    public nonisolated static let willResignActiveNotification = NSNotification.Name(
         "UIApplicationWillResignActiveNotification")
     /// `UIApplication.didEnterBackgroundNotification`: after
     /// `applicationDidEnterBackground(_:)`.
-    public static let didEnterBackgroundNotification = NSNotification.Name(
+    public nonisolated static let didEnterBackgroundNotification = NSNotification.Name(
         "UIApplicationDidEnterBackgroundNotification")
     /// `UIApplication.willEnterForegroundNotification`: after
     /// `applicationWillEnterForeground(_:)`.
-    public static let willEnterForegroundNotification = NSNotification.Name(
+    public nonisolated static let willEnterForegroundNotification = NSNotification.Name(
         "UIApplicationWillEnterForegroundNotification")
     /// `UIApplication.willTerminateNotification`: after `applicationWillTerminate(_:)`.
-    public static let willTerminateNotification = NSNotification.Name(
+    public nonisolated static let willTerminateNotification = NSNotification.Name(
         "UIApplicationWillTerminateNotification")
     /// `UIApplication.protectedDataDidBecomeAvailableNotification`: after
     /// `applicationProtectedDataDidBecomeAvailable(_:)`.
-    public static let protectedDataDidBecomeAvailableNotification = NSNotification.Name(
+    public nonisolated static let protectedDataDidBecomeAvailableNotification = NSNotification.Name(
         "UIApplicationProtectedDataDidBecomeAvailable")
 
     /// Posts `name` with this application as its object, to the process's center.

@@ -27,13 +27,17 @@ final class ProcessScope: @unchecked Sendable {
 
     /// The process's services (kept by the app process for the life of the process).
     weak var services: LocationServices?
-    /// `UIApplication.shared` for this process (set as the launch begins).
-    var application: UIApplication?
+    /// `UIApplication.shared` for this process (set as the launch begins; the engine keeps it,
+    /// and it keeps this scope).
+    weak var application: UIApplication?
+    /// Its `applicationState` (here, so that any code of the process can read it, as
+    /// `backgroundTimeRemaining` does off the main actor).
+    var applicationState = UIApplication.State.background
     /// The legacy regions this process's managers registered, by identifier, in the order
     /// registered (an array, so no hash order reaches the app).
     var regions: [CLRegion] = []
     /// The expiration handlers of this process's background tasks, by task handle.
-    var expirationHandlers: [Int: () -> Void] = [:]
+    var expirationHandlers: [Int: @MainActor @Sendable () -> Void] = [:]
     /// `BGTaskScheduler.shared` for this process: its launch handlers die with it.
     let taskScheduler: BGTaskScheduler
     /// The app refresh tasks handed to this process and not yet expired, by wake handle.

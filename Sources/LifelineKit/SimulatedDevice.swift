@@ -71,7 +71,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         capabilities: AppCapabilities = AppCapabilities(
             locationBackgroundMode: true, sceneBased: false),
         hostingTests: Bool = true, fixPhase: TimeInterval = 0,
-        delegate: @escaping @Sendable (Simctl) -> Delegate
+        delegate: @escaping @MainActor @Sendable (Simctl) -> Delegate
     ) {
         appBundleIdentifier = bundleIdentifier
         self.policy = policy

@@ -6,12 +6,14 @@ import World
 
 /// `UIResponder`: the base class of `UIApplication` and of a team's `AppDelegate`
 /// (`class AppDelegate: UIResponder, UIApplicationDelegate`). No responder chain is modelled.
-/// Not main-actor isolated, unlike Apple's (see `UIApplication`).
+/// Main-actor isolated, as Apple declares it, so a subclass is too.
+@MainActor
 open class UIResponder: NSObject {
     public override init() { super.init() }
 }
 
-/// `UIBackgroundTaskIdentifier`: a background task's handle (`.invalid` for none).
+/// `UIBackgroundTaskIdentifier`: a background task's handle (`.invalid` for none). Not
+/// isolated, as Apple's is not.
 public struct UIBackgroundTaskIdentifier: RawRepresentable, Hashable, Sendable {
     public var rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
@@ -21,12 +23,14 @@ public struct UIBackgroundTaskIdentifier: RawRepresentable, Hashable, Sendable {
 
 /// `UIApplication`: one per simulated process, `UIApplication.shared` inside it.
 ///
-/// Not annotated `@MainActor`, unlike Apple's: code written for Apple's stricter types compiles
-/// against these looser ones. A simulated process runs one callback at a time on the
-/// simulation's thread, which stands for the main thread, and in a world run the main actor's
-/// executor is the virtual one (`VirtualConcurrency`, docs/concurrency.md): inside a callback
-/// `MainActor.assumeIsolated` holds and `Task { @MainActor in … }` runs in virtual time
-/// (`LiveUpdatesTests`). `Thread.isMainThread` is false there.
+/// Main-actor isolated, as Apple declares it (`@MainActor class UIApplication: UIResponder`),
+/// with Apple's exceptions: `beginBackgroundTask`, `endBackgroundTask`,
+/// `backgroundTimeRemaining` and the notification names are `nonisolated`, callable from any
+/// code of the process. The world calls the app on the simulation's thread, which stands for
+/// the process's main thread, and the main actor's executor is the virtual one
+/// (`VirtualConcurrency`, docs/concurrency.md): inside a callback the main actor's isolation
+/// holds and `Task { … }` made by main-actor code runs on it in virtual time.
+/// `Thread.isMainThread` is false there.
 ///
 /// - `applicationState`: `.inactive` while a foreground launch finishes and while the app
 ///   resigns or regains activity, `.active` in the foreground, `.background` in the background
@@ -41,14 +45,14 @@ public struct UIBackgroundTaskIdentifier: RawRepresentable, Hashable, Sendable {
 /// Its lifecycle notifications (`didEnterBackgroundNotification` and the rest) are posted to
 /// the process's `NotificationCenter.default`, each after the matching delegate call.
 open class UIApplication: UIResponder {
-    /// `UIApplication.State`.
+    /// `UIApplication.State` (not isolated, as Apple's is not).
     public enum State: Int, Sendable {
         case active = 0
         case inactive = 1
         case background = 2
     }
 
-    /// `UIApplication.LaunchOptionsKey`.
+    /// `UIApplication.LaunchOptionsKey` (not isolated, as Apple's is not).
     public struct LaunchOptionsKey: RawRepresentable, Hashable, Sendable {
         public var rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
@@ -77,8 +81,12 @@ open class UIApplication: UIResponder {
     /// `delegate`, held weakly (the engine keeps the app delegate for the process's life).
     public weak var delegate: (any UIApplicationDelegate)?
 
-    /// `applicationState`.
-    public internal(set) var applicationState: State
+    /// `applicationState` (the process's, kept in its scope so that `backgroundTimeRemaining`
+    /// can read it from any code).
+    public internal(set) var applicationState: State {
+        get { scope.applicationState }
+        set { scope.applicationState = newValue }
+    }
 
     /// `backgroundRefreshStatus`: `.available`, or `.denied` while Background App Refresh is
     /// off: the user turned it off for the app (R-H12, `UserAction.setBackgroundRefresh`), or
@@ -89,7 +97,7 @@ open class UIApplication: UIResponder {
     /// `.restricted` is for a user who "cannot enable them again". `.restricted` is never
     /// reported.
     public var backgroundRefreshStatus: UIBackgroundRefreshStatus {
-        (services?.isBackgroundRefreshEnabled ?? true) ? .available : .denied
+        (scope.services?.isBackgroundRefreshEnabled ?? true) ? .available : .denied
     }
 
     /// `backgroundTimeRemaining`: in the background, the seconds of virtual time left before the
@@ -103,9 +111,10 @@ open class UIApplication: UIResponder {
     /// background by location (the daemon) or a test host, where the clock does not run (R-F1;
     /// `DBL_MAX` is what iOS reports in the foreground). In the background before any task, the
     /// time a task begun now would get. Apple says the value is valid once the app is in the
-    /// background and has begun a task; the model gives one in every state.
-    public var backgroundTimeRemaining: TimeInterval {
-        guard applicationState == .background, let services,
+    /// background and has begun a task; the model gives one in every state. `nonisolated`, as
+    /// Apple's ("can be safely called on a non-main thread").
+    public nonisolated var backgroundTimeRemaining: TimeInterval {
+        guard scope.applicationState == .background, let services = scope.services,
             let remaining = services.backgroundTimeRemaining
         else { return .greatestFiniteMagnitude }
         return remaining.seconds
@@ -114,47 +123,49 @@ open class UIApplication: UIResponder {
     /// `isProtectedDataAvailable`: false from a boot to the first unlock (R-D9).
     public internal(set) var isProtectedDataAvailable: Bool
 
-    /// The process's services, for background tasks (the process keeps them; so may this).
-    private var services: LocationServices?
-    /// The process scope, for the expiration handlers.
-    weak var scope: ProcessScope?
+    /// The process scope: its services, its state and the expiration handlers (it holds this
+    /// application weakly, so that the two die with the process).
+    nonisolated let scope: ProcessScope
 
-    init(services: LocationServices, state: State, protectedDataAvailable: Bool) {
-        self.services = services
-        applicationState = state
+    init(scope: ProcessScope, state: State, protectedDataAvailable: Bool) {
+        self.scope = scope
         isProtectedDataAvailable = protectedDataAvailable
         super.init()
-        services.watchBackgroundTime()  // so `backgroundTimeRemaining` is the system's figure
+        applicationState = state
+        scope.services?.watchBackgroundTime()  // so `backgroundTimeRemaining` is the system's
     }
 
     /// `beginBackgroundTask(withName:expirationHandler:)`: a background task (R-F1). The
     /// handler runs when the app's background time is up; end the task in it. Apple types the
-    /// handler `@MainActor @Sendable`; any closure that is one is accepted here.
-    public func beginBackgroundTask(
-        withName taskName: String?, expirationHandler handler: (() -> Void)? = nil
+    /// handler `@MainActor @Sendable`, as Apple does; the handler runs on the main actor.
+    /// `nonisolated`, as Apple's.
+    public nonisolated func beginBackgroundTask(
+        withName taskName: String?,
+        expirationHandler handler: (@MainActor @Sendable () -> Void)? = nil
     ) -> UIBackgroundTaskIdentifier {
-        guard let services else { return .invalid }
+        guard let services = scope.services else { return .invalid }
         let task = services.beginBackgroundTask()
-        if let handler { scope?.expirationHandlers[task.object.value] = handler }
+        if let handler { scope.expirationHandlers[task.object.value] = handler }
         return UIBackgroundTaskIdentifier(rawValue: task.object.value)
     }
 
     /// `beginBackgroundTask(expirationHandler:)`.
-    public func beginBackgroundTask(
-        expirationHandler handler: (() -> Void)? = nil
+    public nonisolated func beginBackgroundTask(
+        expirationHandler handler: (@MainActor @Sendable () -> Void)? = nil
     ) -> UIBackgroundTaskIdentifier {
         beginBackgroundTask(withName: nil, expirationHandler: handler)
     }
 
     /// `endBackgroundTask(_:)`: ends the task (an `.invalid` or unknown one is ignored).
-    public func endBackgroundTask(_ identifier: UIBackgroundTaskIdentifier) {
-        guard identifier != .invalid, let services else { return }
-        scope?.expirationHandlers[identifier.rawValue] = nil
+    /// `nonisolated`, as Apple's.
+    public nonisolated func endBackgroundTask(_ identifier: UIBackgroundTaskIdentifier) {
+        guard identifier != .invalid, let services = scope.services else { return }
+        scope.expirationHandlers[identifier.rawValue] = nil
         services.endBackgroundTask(BackgroundTaskID(ObjectID(identifier.rawValue)))
     }
 }
 
-/// `UIBackgroundRefreshStatus`: whether the app may run in the background for Background App
+/// `UIBackgroundRefreshStatus` (not isolated): whether the app may run in the background for Background App
 /// Refresh (R-H12).
 public enum UIBackgroundRefreshStatus: Int, Sendable {
     case restricted = 0
@@ -162,7 +173,7 @@ public enum UIBackgroundRefreshStatus: Int, Sendable {
     case available = 2
 }
 
-/// `UIBackgroundFetchResult`: what a background fetch or a silent push's handling found.
+/// `UIBackgroundFetchResult` (not isolated): what a background fetch or a silent push's handling found.
 public enum UIBackgroundFetchResult: UInt, Sendable {
     case newData = 0
     case noData = 1
@@ -176,7 +187,8 @@ extension UIApplication {
 }
 
 /// `UIApplicationDelegate`: the app delegate's lifecycle calls, every one optional (defaults in
-/// an extension). Not main-actor isolated, unlike Apple's (see `UIApplication`).
+/// an extension). Main-actor isolated, as Apple declares it: a conforming class is too, so a
+/// `Task { … }` it starts runs on the main actor and may touch the delegate's own state.
 /// `ApplicationEngine` calls them as UIKit does, from the world's process events:
 ///
 /// - launch: `application(_:willFinishLaunchingWithOptions:)` then
@@ -192,6 +204,7 @@ extension UIApplication {
 ///   (R-H4), after the launch when the push launched the app.
 ///
 /// Suspension is not told, as UIKit does not tell it.
+@MainActor
 public protocol UIApplicationDelegate: NSObjectProtocol {
     func application(
         _ application: UIApplication,

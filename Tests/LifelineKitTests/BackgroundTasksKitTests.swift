@@ -58,7 +58,8 @@ final class WakeApp: UIResponder, UIApplicationDelegate {
 /// Runs `WakeApp` on a parked device.
 func runWakeApp(
     until end: Double, actions: [(Double, UserAction)], completesPush: Bool = true,
-    handle: @escaping (BGTask, Journal) -> Void = { task, _ in task.setTaskCompleted(success: true)
+    handle: @escaping @Sendable (BGTask, Journal) -> Void = { task, _ in
+        task.setTaskCompleted(success: true)
     }
 ) -> (World, Journal) {
     let journal = Journal()

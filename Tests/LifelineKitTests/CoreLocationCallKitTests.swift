@@ -115,12 +115,11 @@ struct CoreLocationCallKitTests {
         "R-G2: location in a freshly launched process is the system's last fix, as a CLLocation"
     )
     func cachedLocation() {
-        var cached: [CLLocation?] = []
-        let (world, _) = runProbe(
+        let (world, journal) = runProbe(
             until: 90, actions: [(0, .open), (30, .exit), (60, .open)]
         ) { app, _ in
             let manager = app.makeManager()
-            cached.append(manager.location)
+            app.journal.cachedLocations.append(manager.location)
             if app.journal.launches == 1 { manager.startUpdatingLocation() }
         }
         // The daemon's last fix: handed to the app, or dropped as the first process ended.
@@ -130,6 +129,7 @@ struct CoreLocationCallKitTests {
             default: nil
             }
         }.last
+        let cached = journal.cachedLocations
         #expect(cached.count == 2)
         #expect(cached.first! == nil)
         #expect(cached.last??.lifelineFix == last)

@@ -20,6 +20,8 @@ func drive(_ speed: Double, parkedFor: VirtualDuration = .zero) -> Route {
 final class Journal: @unchecked Sendable {
     var notes: [String] = []
     var locations: [CLLocation] = []
+    /// What the app read of `CLLocationManager.location`, in order.
+    var cachedLocations: [CLLocation?] = []
     var launches = 0
     func note(_ line: String) { notes.append(line) }
 }
@@ -70,7 +72,7 @@ final class NotingDelegate: NSObject, CLLocationManagerDelegate {
 /// An app delegate whose launch runs `setUp`, noting every lifecycle call and the state.
 final class ProbeApp: UIResponder, UIApplicationDelegate {
     let journal: Journal
-    let setUp: (ProbeApp, UIApplication) -> Void
+    let setUp: @MainActor (ProbeApp, UIApplication) -> Void
     var manager: CLLocationManager?
     /// More managers the set-up made, held by the app.
     var extraManagers: [CLLocationManager] = []
@@ -79,7 +81,7 @@ final class ProbeApp: UIResponder, UIApplicationDelegate {
     lazy var locationDelegate = NotingDelegate(journal: journal)
     var task = UIBackgroundTaskIdentifier.invalid
 
-    init(journal: Journal, setUp: @escaping (ProbeApp, UIApplication) -> Void) {
+    init(journal: Journal, setUp: @escaping @MainActor (ProbeApp, UIApplication) -> Void) {
         self.journal = journal
         self.setUp = setUp
     }
@@ -142,7 +144,7 @@ func runProbe(
     accuracy: AccuracyAuthorization = .full, answers: AuthorizationAnswers = AuthorizationAnswers(),
     capabilities: AppCapabilities = AppCapabilities(sceneBased: false),
     route: Route = drive(20), until end: Double, actions: [(Double, UserAction)],
-    setUp: @escaping (ProbeApp, UIApplication) -> Void
+    setUp: @escaping @MainActor @Sendable (ProbeApp, UIApplication) -> Void
 ) -> (World, Journal) {
     let journal = Journal()
     var world = World(
@@ -167,7 +169,7 @@ func runProbe(
 func runParkedApp<Delegate: UIApplicationDelegate & SendableMetatype>(
     until end: Double, actions: [(Double, UserAction)],
     capabilities: AppCapabilities = AppCapabilities(sceneBased: false),
-    delegate makeDelegate: @escaping () -> Delegate
+    delegate makeDelegate: @escaping @MainActor @Sendable () -> Delegate
 ) -> World {
     var world = World(
         WorldConfiguration(

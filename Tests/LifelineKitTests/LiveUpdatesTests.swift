@@ -58,17 +58,13 @@ func liveUpdateSeconds(_ world: World) -> [Double] {
         ])
 
     @Test func fitnessLoopPausesOnAParkedRouteAndResumesWhenMoving() {
-        var recorder: WorkoutRecorder?
         let (world, journal) = runProbe(
             route: parkedRoute, until: 720, actions: [(0, .open)]
         ) { app, _ in
-            let journal = app.journal
-            MainActor.assumeIsolated {
-                recorder = WorkoutRecorder(journal: journal)
-                recorder?.start()
-            }
+            let recorder = WorkoutRecorder(journal: app.journal)
+            app.keptDelegates.append(recorder)
+            recorder.start()
         }
-        _ = recorder
         // Parked at 180 s, still for stationaryPauseDelay (2 min): one stationary update,
         // then nothing until the drive resumes at 540 s.
         let pauses = journal.notes.filter { $0.hasPrefix("paused") }
@@ -91,22 +87,17 @@ func liveUpdateSeconds(_ world: World) -> [Double] {
     }
 
     @Test func cancellingTheIteratingTaskStopsTheWorldsStream() {
-        var recorder: WorkoutRecorder?
         let (world, journal) = runProbe(
             route: drive(10), until: 120, actions: [(0, .open)]
         ) { app, _ in
-            let journal = app.journal
-            MainActor.assumeIsolated {
-                let started = WorkoutRecorder(journal: journal)
-                recorder = started
-                started.start()
-                Task { @MainActor in
-                    try await Task.sleep(for: .seconds(30))
-                    started.stop()
-                }
+            let started = WorkoutRecorder(journal: app.journal)
+            app.keptDelegates.append(started)
+            started.start()
+            Task {
+                try await Task.sleep(for: .seconds(30))
+                started.stop()
             }
         }
-        _ = recorder
         #expect(journal.notes.contains("ended 30"))
         let delivered = liveUpdateSeconds(world)
         #expect(delivered.contains { $0 > 25 && $0 < 30 })

@@ -26,7 +26,7 @@ private final class ProcessInfoReader: UIResponder, UIApplicationDelegate {
 /// Runs `delegate` on a parked device under `policy` with `actions` at their seconds.
 private func runReader(
     policy: IOSPolicy = .iOS18, until end: Double, actions: [(Double, UserAction)],
-    delegate: @escaping @Sendable () -> some UIApplicationDelegate & SendableMetatype
+    delegate: @escaping @MainActor @Sendable () -> some UIApplicationDelegate & SendableMetatype
 ) -> World {
     var world = World(
         WorldConfiguration(

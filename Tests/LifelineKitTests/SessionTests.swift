@@ -8,7 +8,8 @@ import World
 @Suite("LifelineKit: sessions")
 struct SessionTests {
     /// The APIs the app called that the modelled iOS lacks, for an app that makes `make`.
-    func unavailable(on policy: IOSPolicy, _ make: @escaping () -> AnyObject) -> [String] {
+    func unavailable(on policy: IOSPolicy, _ make: @escaping @Sendable () -> AnyObject) -> [String]
+    {
         let (world, _) = runProbe(policy: policy, until: 10, actions: [(0, .open)]) { app, _ in
             app.keptDelegates.append(make())
         }

@@ -15,7 +15,7 @@ private func runAccuracyProbe(
     granted: Bool = true, answerDelay: VirtualDuration = AuthorizationAnswers().responseDelay,
     capabilities: AppCapabilities = AppCapabilities(sceneBased: false),
     until end: Double = 60, actions: [(Double, UserAction)] = [(0, .open)],
-    setUp: @escaping (ProbeApp, UIApplication) -> Void
+    setUp: @escaping @MainActor @Sendable (ProbeApp, UIApplication) -> Void
 ) -> (World, Journal) {
     runProbe(
         authorization: authorization, accuracy: accuracy,
@@ -34,7 +34,7 @@ private func answerSeconds(_ world: World) -> [Double] {
 
 /// Asks for temporary full accuracy at launch with a completion that notes what it got and
 /// the manager's accuracy then.
-private func askWithCompletion(_ app: ProbeApp, _ application: UIApplication) {
+@MainActor private func askWithCompletion(_ app: ProbeApp, _ application: UIApplication) {
     // Apple's completion is `@Sendable`; the simulated process runs on one thread.
     nonisolated(unsafe) let manager = app.makeManager()
     let journal = app.journal
@@ -145,7 +145,7 @@ struct SystemAnswerKitTests {
     }
 
     /// Awaits the async form at launch from a main-actor task, and notes how it ended.
-    static func awaitAtLaunch(_ app: ProbeApp, _ application: UIApplication) {
+    @MainActor static func awaitAtLaunch(_ app: ProbeApp, _ application: UIApplication) {
         nonisolated(unsafe) let manager = app.makeManager()
         let journal = app.journal
         _ = MainActor.assumeIsolated {

@@ -34,8 +34,8 @@ import class LifelineKit.URLSessionUploadTask
 ///
 /// `forgetsBeforeCompletion` is the mistake: the app marks the rows uploaded when it hands them
 /// to the session, not when the server accepted them, so a cancelled upload loses them.
-final class UploadingApp: UIResponder, UIApplicationDelegate, CLLocationManagerDelegate,
-    URLSessionTaskDelegate
+final class UploadingApp: UIResponder, UIApplicationDelegate,
+    @preconcurrency CLLocationManagerDelegate, @preconcurrency URLSessionTaskDelegate
 {
     static let sessionIdentifier = "com.example.uploads"
     let services: LocationServices

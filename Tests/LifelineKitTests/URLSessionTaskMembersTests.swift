@@ -19,7 +19,9 @@ import protocol LifelineKit.URLSessionTaskDelegate
 /// An app that, at its first launch, hands a background session the uploads `plan` names
 /// (rows 0, 1, … of a made-up table), cancels those marked so, and at every launch notes what
 /// `getAllTasks` lists; it notes each task's end with its status code.
-private final class TaskProbeApp: UIResponder, UIApplicationDelegate, URLSessionTaskDelegate {
+private final class TaskProbeApp: UIResponder, UIApplicationDelegate,
+    @preconcurrency URLSessionTaskDelegate
+{
     enum Upload {
         case send(label: String, afterSeconds: Double)
         case sendAndCancel(label: String)

@@ -40,8 +40,11 @@ final class DefaultsApp: UIResponder, UIApplicationDelegate {
             observers.append(
                 NotificationCenter.default.addObserver(forName: name, object: nil, queue: .main) {
                     notification in
-                    let fromApplication =
-                        notification.object as? UIApplication === UIApplication.shared
+                    // Delivered on the main queue (`queue: .main`), so on the main actor.
+                    let sender = (notification.object as AnyObject?).map(ObjectIdentifier.init)
+                    let fromApplication = MainActor.assumeIsolated {
+                        sender == ObjectIdentifier(UIApplication.shared)
+                    }
                     journal.note("\(process): \(text)\(fromApplication ? "" : " (other sender)")")
                 })
         }
@@ -57,7 +60,7 @@ final class DefaultsApp: UIResponder, UIApplicationDelegate {
 /// Runs `DefaultsApp` on a parked device with `actions` at their seconds.
 func runDefaultsApp(
     until end: Double, actions: [(Double, UserAction)],
-    launched: @escaping (Journal) -> Void = { _ in }
+    launched: @escaping @Sendable (Journal) -> Void = { _ in }
 ) -> (World, Journal) {
     let journal = Journal()
     let world = runParkedApp(until: end, actions: actions) {
