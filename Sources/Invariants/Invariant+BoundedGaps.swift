@@ -32,9 +32,10 @@ extension Invariant {
     ///   `applicationWillTerminate` ran under a policy that relaunches force-quit apps by
     ///   region exit (R-B6, R-D7: the engine could leave a region behind), and not from a
     ///   `reboot` until a process of the app first runs with its data readable (R-B7, R-D9:
-    ///   the relaunch and the user's unlock), and not from the end of a process that lost a
-    ///   change to its saved record until the user next turns tracking on (the enabled flag may
-    ///   be what was lost).
+    ///   the relaunch and the user's unlock), and not from the next launch after a process
+    ///   that lost a change to its saved record until the user next turns tracking on (the
+    ///   enabled flag may be what was lost; before that launch nothing read the record, so the
+    ///   loss explains nothing, R-S3).
     public static func boundedGaps(recordingInterval: VirtualDuration? = nil) -> Invariant {
         Invariant(
             name: BoundedGaps.name,

@@ -77,12 +77,15 @@ struct WantedTime {
         return Stretches(parts)
     }
 
-    /// When In Use with full accuracy, in a process that holds background configuration: from
-    /// its first request for a background activity session or for background updates (R-A3,
-    /// R-A6, R-A7: iOS keeps delivering to such an app in the background) to its end. What the
-    /// app held, not what it should have: an app that never asks for background configuration
-    /// under When In Use is not wanted to track in the background, and one that asked and
-    /// dropped it is.
+    /// When In Use with full accuracy, in a process that holds background configuration and
+    /// runs updates: from the later of its first request for a background activity session or
+    /// for background updates and its first start of updates (a manager's or live updates)
+    /// (R-A3, R-A6, R-A7: iOS keeps delivering to such an app in the background) to its end.
+    /// What the app held, not what it should have: an app that never asks for background
+    /// configuration under When In Use, or sets the flag and starts no updates, is not wanted
+    /// to track in the background, and one that had both and dropped them is. No relaunch
+    /// path counts: the stretch ends with the process, since iOS relaunches no When In Use
+    /// app for location (R-F5).
     private static func whenInUseHeld(
         _ record: RunRecord, _ processes: [ProcessSpan], accuracy wanted: AccuracyAuthorization
     ) -> Stretches {
@@ -114,16 +117,25 @@ struct WantedTime {
         var held: [(start: Instant, end: Instant)] = []
         let requests = record.locationRequests
         for process in processes {
-            let first = requests.first { request in
-                guard request.generation == process.generation else { return false }
+            // R-A3 asks for both: the background request and updates started. The flag alone
+            // (a tracker that sets it in every mode and, in its significant-change mode,
+            // starts no updates) keeps nothing running in the background.
+            var configured: Instant?
+            var updating: Instant?
+            for request in requests where request.generation == process.generation {
                 switch request.request {
                 case .beginBackgroundActivitySession, .setAllowsBackgroundLocationUpdates(_, true):
-                    return true
-                default: return false
+                    configured = configured ?? request.instant
+                case .startUpdatingLocation, .startLiveUpdates:
+                    updating = updating ?? request.instant
+                default: break
                 }
+                if configured != nil && updating != nil { break }
             }
-            guard let first else { continue }
-            held.append((first.instant, process.endedAt ?? record.horizon))
+            guard let configured, let updating else { continue }
+            let start = max(configured, updating)
+            let end = process.endedAt ?? record.horizon
+            if start < end { held.append((start, end)) }
         }
         return Stretches(granted).intersection(Stretches(held))
     }
@@ -187,10 +199,11 @@ struct WantedTime {
     /// From a force-quit, crash or exit until the next launch. From a reboot until a process
     /// of the app first runs with its data readable after it (R-B7: iOS's relaunch after a
     /// boot is best effort; R-D9: nothing saved can be read before the first unlock). From
-    /// the end of a process that lost a change to its saved record (R-A1: killed before the
-    /// write; R-D9: written before the first unlock), which may have been the enabled flag,
-    /// until the user next turns tracking on. A force-quit is not excused when iOS offered the
-    /// way back (`relaunchOffered`).
+    /// the next launch after a process that lost a change to its saved record (R-A1: killed
+    /// before the write; R-D9: written before the first unlock), which may have been the
+    /// enabled flag, until the user next turns tracking on (R-S3: before that launch the loss
+    /// explains nothing). A force-quit is not excused when iOS offered the way back
+    /// (`relaunchOffered`).
     /// `regionsWork`: false with Precise Location off, when iOS monitors no region (R-F8), so
     /// a force-quit has no way back by region.
     private static func stoppedForGood(
@@ -218,8 +231,12 @@ struct WantedTime {
                 entry.generation >= 1, entry.generation <= processes.count,
                 let ended = processes[entry.generation - 1].endedAt
             else { continue }
+            // The loss explains a gap only once a process reads the record it lost: from the
+            // next launch. Until then, what brings the app back (regions, significant change)
+            // is judged as if nothing were lost (R-S3: an excuse covers only its loss).
+            guard let relaunch = launches.first(where: { $0 > ended }) else { continue }
             let next = intent.nextUserStart(after: ended) ?? record.horizon
-            parts.append((ended, next))
+            if relaunch < next { parts.append((relaunch, next)) }
         }
         return Stretches(parts)
     }

@@ -166,6 +166,32 @@ struct DeletionInvariantTests {
         #expect(storedTwice > 0, "some retry was stored twice by the server")
     }
 
+    @Test(
+        "a server that stores every request: a retry is judged against the batch it repeats, not the first batch that held the fix (R-S2)"
+    )
+    func retryOfBatchSharingAFix() {
+        // The story: the tracker republishes its cached location, so several rows (and
+        // batches) hold one fix; a batch loses its answer and is retried under its key.
+        var retriedSharedFix = 0
+        for seed: UInt64 in 1...5 {
+            let record = run(.republishesCachedFix, .backgrounded) {
+                $0.policy.networkFailurePercent = 40
+                $0.seed = seed
+                $0.serverDeduplication = .storesEveryRequest
+            }
+            let keys = record.server.acceptedBatches.map(\.key)
+            retriedSharedFix +=
+                zip(keys.indices, keys).filter { index, key in
+                    keys[..<index].contains(key) && keys[..<index].first != key
+                }.count
+            let duplicates = Invariant.uploadedOnce().check(record).filter {
+                $0.explanation.contains("a second time")
+            }
+            #expect(duplicates.isEmpty, "seed \(seed): \(duplicates.map(\.description))")
+        }
+        #expect(retriedSharedFix > 0, "some batch other than the first was retried")
+    }
+
 }
 
 @Suite("uploaded-once reads the server in any order")
