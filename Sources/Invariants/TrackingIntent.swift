@@ -26,7 +26,8 @@ import World
 ///   a boot clears the flag).
 ///
 /// At one instant, the system's switches (a termination, a reboot) come before the user's (a
-/// launch into the foreground at the instant of the kill turns tracking back on).
+/// launch into the foreground at the instant of the kill turns tracking back on), except the
+/// end of a process that launched at that same instant, which follows its own launch.
 struct TrackingIntent {
     /// The stretches in which tracking is wanted on.
     let on: Stretches
@@ -64,12 +65,17 @@ struct TrackingIntent {
         if record.launchRules?.stopOnTerminate == true {
             for process in record.processes {
                 guard let ended = process.endedAt else { continue }
-                switches.append(Switch(instant: ended, on: false, bySystem: true))
+                // A process ended at the instant it launched ends after its own launch's
+                // switch, not before it.
+                switches.append(
+                    Switch(
+                        instant: ended, on: false, bySystem: true,
+                        afterUser: process.launchedAt == ended))
             }
         }
         let ordered = switches.enumerated().sorted { left, right in
-            (left.element.instant, left.element.bySystem ? 0 : 1, left.offset)
-                < (right.element.instant, right.element.bySystem ? 0 : 1, right.offset)
+            (left.element.instant, left.element.rank, left.offset)
+                < (right.element.instant, right.element.rank, right.offset)
         }.map(\.element)
         var parts: [(start: Instant, end: Instant)] = []
         var onSince: Instant?
@@ -120,6 +126,12 @@ struct TrackingIntent {
         let instant: Instant
         let on: Bool
         let bySystem: Bool
+        /// A system switch that comes after the user's at its instant.
+        var afterUser = false
+
+        /// Its place among the switches of one instant: the system's first, then the user's,
+        /// then a system switch that follows the user's.
+        var rank: Int { bySystem ? (afterUser ? 2 : 0) : 1 }
     }
 }
 

@@ -78,12 +78,12 @@ struct WantedTime {
     }
 
     /// When In Use with full accuracy, in a process that holds background configuration and
-    /// runs updates: from the later of its first request for a background activity session or
-    /// for background updates and its first start of updates (a manager's or live updates)
-    /// (R-A3, R-A6, R-A7: iOS keeps delivering to such an app in the background) to its end.
+    /// runs updates: while it has asked for a background activity session or for background
+    /// updates and has updates running (a manager's or live updates, started and not stopped)
+    /// (R-A3, R-A6, R-A7: iOS keeps delivering to such an app in the background), to its end.
     /// What the app held, not what it should have: an app that never asks for background
-    /// configuration under When In Use, or sets the flag and starts no updates, is not wanted
-    /// to track in the background, and one that had both and dropped them is. No relaunch
+    /// configuration under When In Use, or sets the flag and runs no updates, is not wanted
+    /// to track in the background, and one that had both and dropped the flag is. No relaunch
     /// path counts: the stretch ends with the process, since iOS relaunches no When In Use
     /// app for location (R-F5).
     private static func whenInUseHeld(
@@ -117,25 +117,34 @@ struct WantedTime {
         var held: [(start: Instant, end: Instant)] = []
         let requests = record.locationRequests
         for process in processes {
-            // R-A3 asks for both: the background request and updates started. The flag alone
+            // R-A3 asks for both: the background request and updates running. The flag alone
             // (a tracker that sets it in every mode and, in its significant-change mode,
-            // starts no updates) keeps nothing running in the background.
-            var configured: Instant?
-            var updating: Instant?
+            // starts no updates), or updates the app stopped (as an engine halts them when
+            // the permission goes), keep nothing running in the background, and a suspended
+            // When In Use app can start nothing until the user opens it.
+            let end = process.endedAt ?? record.horizon
+            var configured = false
+            var running: [ObjectID] = []
+            var since: Instant?
             for request in requests where request.generation == process.generation {
                 switch request.request {
                 case .beginBackgroundActivitySession, .setAllowsBackgroundLocationUpdates(_, true):
-                    configured = configured ?? request.instant
-                case .startUpdatingLocation, .startLiveUpdates:
-                    updating = updating ?? request.instant
-                default: break
+                    configured = true
+                case .startUpdatingLocation(let id), .startLiveUpdates(let id, _):
+                    if !running.contains(id) { running.append(id) }
+                case .stopUpdatingLocation(let id), .stopLiveUpdates(let id):
+                    running.removeAll { $0 == id }
+                default: continue
                 }
-                if configured != nil && updating != nil { break }
+                let holds = configured && !running.isEmpty
+                if holds, since == nil {
+                    since = request.instant
+                } else if !holds, let start = since {
+                    if start < request.instant { held.append((start, min(request.instant, end))) }
+                    since = nil
+                }
             }
-            guard let configured, let updating else { continue }
-            let start = max(configured, updating)
-            let end = process.endedAt ?? record.horizon
-            if start < end { held.append((start, end)) }
+            if let start = since, start < end { held.append((start, end)) }
         }
         return Stretches(granted).intersection(Stretches(held))
     }
@@ -178,8 +187,9 @@ struct WantedTime {
 
     /// Whether iOS offered a way back from the force-quit at `instant`: it relaunches force-quit
     /// apps by region exit (R-B6), the app had Always with full accuracy then (a region needs
-    /// it, R-A3), and iOS ran its `applicationWillTerminate` (the moment R-D7 puts significant
-    /// change and a region around the last position). An engine with
+    /// it, R-A3), a location had reached the app before it (a region's centre), and iOS ran
+    /// its `applicationWillTerminate` (the moment R-D7 puts significant change and a region
+    /// around the last position). An engine with
     /// `stopOnTerminate` false that sets no region there stays down while the device drives
     /// away, and its gap counts.
     private static func relaunchOffered(
@@ -187,6 +197,12 @@ struct WantedTime {
     ) -> Bool {
         guard record.policy.forceQuitRelaunchByRegion, allowed.contains(instant)
         else { return false }
+        // A region needs a centre: an app swiped away before any location reached it has
+        // none to leave behind.
+        let firstFix = record.log.first { entry in
+            if case .location(let update) = entry.kind { update.fix != nil } else { false }
+        }
+        guard let firstFix, firstFix.instant < instant else { return false }
         return record.log.uncommon.contains { entry in
             guard entry.instant == instant, case .willTerminate = entry.kind else { return false }
             return true
