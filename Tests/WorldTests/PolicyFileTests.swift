@@ -573,7 +573,7 @@ extension PolicyScenario {
     static let dataKilledAfterHalfASecond = PolicyScenario(name: "data killed after 0.5 s") {
         policy in
         let world = runWorld(
-            policy: policy, route: parked, until: 5, actions: [(0, .open), (0.5, .forceQuit)]
+            policy: policy, route: parked, until: 5, actions: [(0, .open), (0.5, .crash)]
         ) {
             ScriptedEngine { _, services in
                 services.userDefaults.set(true, forKey: "enabled")
