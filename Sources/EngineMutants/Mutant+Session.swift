@@ -15,6 +15,8 @@ extension Mutant {
         var settings = BuiltInEngine.sessionSettings(
             launchRules: launchRules, trackingStart: .atFirstLaunch)
         if self == .retryWithoutIdempotency { settings.uploader.keysRequestsByBatch = false }
+        if self == .resendsAcceptedBatch { settings.uploader.recordsAcceptance = false }
+        if self == .newestFirstOutbox { settings.uploader.sendsNewestFirst = true }
         let engine = SessionEngine(settings, seams: sessionSeams)
         if self == .fixAcknowledgedBeforeCommit {
             engine.recorder.fixesPerCommit = Self.fixesPerCommit
@@ -41,7 +43,8 @@ extension Mutant {
         case .forgetsEnabledFlag: seams.startPersistsEnabledFlag = false
         case .retryWithoutIdempotency, .fixAcknowledgedBeforeCommit, .noRegionOnTerminate,
             .backgroundWithoutCapability, .startsUndetermined, .monitorRenamed,
-            .deletesFailedBatch:
+            .deletesFailedBatch, .resendsAcceptedBatch, .newestFirstOutbox,
+            .stopsMonitoringOnTerminate:
             break
         }
         return seams

@@ -9,6 +9,7 @@ extension Mutant {
         switch self {
         case .noRegionOnTerminate: seams.handlesWillTerminate = false
         case .backgroundWithoutCapability: seams.checksBackgroundModeBeforeAllowing = false
+        case .stopsMonitoringOnTerminate: seams.tidiesUpOnTerminate = true
         default: break
         }
         return StandardEngine(

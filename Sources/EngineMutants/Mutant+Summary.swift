@@ -33,6 +33,12 @@ extension Mutant {
             "session: keeps its enabled flag in memory only, so a relaunch resumes nothing"
         case .deletesFailedBatch:
             "session: deletes a batch's rows when its upload fails (R-S1)"
+        case .resendsAcceptedBatch:
+            "session: keeps a batch's acceptance in memory only, so a relaunch resends it (R-S2)"
+        case .newestFirstOutbox:
+            "session: sends each batch's rows newest first, out of the order stored"
+        case .stopsMonitoringOnTerminate:
+            "standard: notes the termination and removes its relaunch paths there (R-D7)"
         }
     }
 }

@@ -55,29 +55,48 @@ public enum Mutant: String, Sendable, CaseIterable, CustomStringConvertible {
     /// store (so that a bad batch is not retried for ever): a timeout or a lost connection
     /// deletes fixes the server never accepted (R-S1).
     case deletesFailedBatch = "deletes-failed-batch"
+    /// The session engine's uploader learns that the server accepted a batch and forgets it
+    /// in memory only, writing no done row: after a kill the next process sends the batch
+    /// again, long after the app knew the server had it, and a server that stores every
+    /// request stores it twice (R-S2: a resend is excusable only while the app cannot know).
+    case resendsAcceptedBatch = "resends-accepted-batch"
+    /// The session engine's uploader sends each batch's rows newest first (an outbox read
+    /// `ORDER BY id DESC`): the server receives a backlog out of the order it was stored, and
+    /// one that keeps the latest point per device shows an older point.
+    case newestFirstOutbox = "newest-first-outbox"
+    /// The standard engine tidies up in `applicationWillTerminate`: it notes the termination in
+    /// its saved record and removes significant change and its region, so nothing relaunches
+    /// it after a swipe (R-D7 asks it to leave them; the saved record's write is not the loss).
+    case stopsMonitoringOnTerminate = "stops-monitoring-on-terminate"
 
     public var description: String { rawValue }
 
     /// The correct engine the mistake is planted in.
     public var base: BuiltInEngine {
         switch self {
-        case .noRegionOnTerminate, .backgroundWithoutCapability: .standard
+        case .noRegionOnTerminate, .backgroundWithoutCapability, .stopsMonitoringOnTerminate:
+            .standard
         case .startsUndetermined, .monitorRenamed: .locationRuntime
         case .sessionFromBackground, .restoreAfterSlowWork, .fixAcknowledgedBeforeCommit,
             .retryWithoutIdempotency, .rebootByUptime, .stopOnTerminateAfterResume,
-            .nilLocationEndsStream, .storesNothing, .forgetsEnabledFlag, .deletesFailedBatch:
+            .nilLocationEndsStream, .storesNothing, .forgetsEnabledFlag, .deletesFailedBatch,
+            .resendsAcceptedBatch, .newestFirstOutbox:
             .session
         }
     }
 
     /// Its host app: `base`'s profile, except that the app of
     /// `background-without-capability` declares no location background mode (its mistake is
-    /// one only in such an app: with the mode declared the call is right).
+    /// one only in such an app: with the mode declared the call is right), and that of
+    /// `resends-accepted-batch` uploads to a server that stores every request.
     public var profile: AppProfile {
         var profile = base.profile
         if self == .backgroundWithoutCapability {
             profile.capabilities.locationBackgroundMode = false
         }
+        // Its mistake duplicates only on a server that stores every request: a deduplicating
+        // one answers the resend "already have it".
+        if self == .resendsAcceptedBatch { profile.serverDeduplication = .storesEveryRequest }
         return profile
     }
 

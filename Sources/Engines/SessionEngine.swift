@@ -257,11 +257,7 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
         if liveStream == nil {
             liveStream = services.startLiveUpdates(settings.liveConfiguration)
         }
-        let manager = self.regionManager ?? services.makeLocationManager()
-        if self.regionManager == nil {
-            manager.delegate = self
-            self.regionManager = manager
-        }
+        let manager = madeRegionManager(services: services)
         manager.startMonitoringSignificantLocationChanges()
         if let last = recorder.lastAcceptedFix { moveWakeRegion(to: last.coordinate) }
     }
@@ -319,11 +315,23 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
                 radiusMeters: settings.wakeRegionRadiusMeters))
     }
 
+    /// The process's manager, made at its first use with the engine as its delegate, whichever
+    /// path makes it: the delegate is how the engine hears that the user turned Precise
+    /// Location off while it runs (R-D11, R-F10): without it (a manager made by the launch
+    /// that clears registrations, say) the engine would reject every approximate fix until
+    /// the next launch.
+    private func madeRegionManager(services: LocationServices) -> LocationManager {
+        if let regionManager { return regionManager }
+        let manager = services.makeLocationManager()
+        manager.delegate = self
+        regionManager = manager
+        return manager
+    }
+
     /// Tracking is off at launch: the registrations an earlier process left in the daemon
     /// (significant change, the wake region) would only relaunch the app for nothing.
     private func clearRegistrations(services: LocationServices) {
-        let manager = self.regionManager ?? services.makeLocationManager()
-        self.regionManager = manager
+        let manager = madeRegionManager(services: services)
         manager.stopMonitoringSignificantLocationChanges()
         manager.stopMonitoring(
             for: CircularRegion(

@@ -10,6 +10,10 @@ extension StandardEngine {
         /// Whether `allowsBackgroundLocationUpdates` is set only when the Info.plist declares
         /// the location mode (true: without it the setter aborts, R-A9).
         package var checksBackgroundModeBeforeAllowing = true
+        /// Whether `applicationWillTerminate` tidies up instead (false, the correct way): notes
+        /// the termination in the saved record and removes significant change and its region,
+        /// so nothing is left to relaunch the app (R-D7 asks the opposite).
+        package var tidiesUpOnTerminate = false
 
         package init() {}
     }

@@ -156,12 +156,21 @@ public final class StandardEngine: RecordingEngine {
     /// starts nothing, not even at termination (R-A13, R-D10).
     public func applicationWillTerminate(services: LocationServices) {
         guard enabled, seams.handlesWillTerminate else { return }
+        if seams.tidiesUpOnTerminate {
+            services.userDefaults.set(
+                Int((services.now - .start).nanoseconds), forKey: Self.terminatedAtKey)
+            return removeRegistrations()
+        }
         if settings.launchRules.stopOnTerminate {
             removeRegistrations()
         } else if Self.permits(services.authorizationStatus) {
             keepRegistrationsForRelaunch()
         }
     }
+
+    /// Key of the instant of the last termination, noted only by a seam that tidies up at
+    /// `applicationWillTerminate` (`Seams.tidiesUpOnTerminate`).
+    static let terminatedAtKey = "standard.terminatedAt"
 
     // MARK: - Authorization (R-D10)
 

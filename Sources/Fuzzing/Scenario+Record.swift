@@ -10,7 +10,8 @@ extension Scenario {
     /// the disk, the server, the trace's digest (and the full trace when `keepsTrace` is set,
     /// for pictures and trace files) and every engine with its events (none from a built-in
     /// engine when `keepsNarration` is false: `RunRecord.run(keepsNarration:)`).
-    /// - Throws: what `makeWorld` throws (a bad policy, a bad GPX route).
+    /// - Throws: what `makeWorld` throws (a bad policy, a bad GPX route); `ModelLoop` when
+    ///   Lifeline's own model looped (its error, not a verdict on the app).
     public func record(keepsTrace: Bool = false, keepsNarration: Bool = true) throws -> RunRecord {
         try record(
             policy: try policy.makePolicy(), keepsTrace: keepsTrace, keepsNarration: keepsNarration)
@@ -31,6 +32,7 @@ extension Scenario {
             launchRules: engine.launchRules, reader: profile.reader,
             trackingStart: profile.trackingStart, keepsTrace: keepsTrace,
             keepsNarration: keepsNarration, engine: engine.make)
+        if let loop = record.modelLoop { throw loop }
         if let unreadable = record.firstUnreadableRow { throw unreadable }
         return record
     }

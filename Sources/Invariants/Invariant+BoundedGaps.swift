@@ -30,11 +30,13 @@ extension Invariant {
     ///   action until the next launch (whether iOS relaunches after a swipe depends on the
     ///   preset and on what the engine held, R-B4–R-B6), except a force-quit whose
     ///   `applicationWillTerminate` ran under a policy that relaunches force-quit apps by
-    ///   region exit (R-B6, R-D7: the engine could leave a region behind), and not from a
+    ///   region exit, after a location had reached the app (R-B6, R-D7: the engine could
+    ///   leave a region behind, around it), and not from a
     ///   `reboot` until a process of the app first runs with its data readable (R-B7, R-D9:
-    ///   the relaunch and the user's unlock), and not from the end of a process that lost a
-    ///   change to its saved record until the user next turns tracking on (the enabled flag may
-    ///   be what was lost).
+    ///   the relaunch and the user's unlock), and not from the next launch after a process
+    ///   that lost a change to its saved record until the user next turns tracking on (the
+    ///   enabled flag may be what was lost; before that launch nothing read the record, so the
+    ///   loss explains nothing, R-S3).
     public static func boundedGaps(recordingInterval: VirtualDuration? = nil) -> Invariant {
         Invariant(
             name: BoundedGaps.name,

@@ -16,7 +16,12 @@ extension Invariant {
     ///    deduplicating server already holds is answered "already have it" and is no duplicate
     ///    (`UploadServer.repeatedKeys`); a request sent again under its key to a server that
     ///    stores every request is stored twice by the server's design, which no app that
-    ///    retries can avoid, and is no duplicate of the app's either.
+    ///    retries can avoid while it cannot know the server has the batch, and is no duplicate
+    ///    of the app's either. A batch is compared with the batch it repeats (the last one
+    ///    accepted before it under its key), not with the first batch that held the fix: a fix
+    ///    the app stored in several rows is in several batches. Sent again once the app could
+    ///    have known the server accepted it (`UploadKnowledge`: its code heard "accepted" and
+    ///    the process ran long enough to keep the answer), the resend is the app's duplicate.
     /// 2. **Eventually.** When the network is up for the last `settle` of the run (no network
     ///    action at all, or the last one is `networkUp` at least `settle` before the horizon),
     ///    every stored fix row is accepted, provided that after both its commit and the network
@@ -89,6 +94,8 @@ struct UploadedOnce {
         // accepted it. One probe per row.
         var accepted = FixTable<(firstBatch: Int32, count: Int32)>(capacity: acceptedRowCount)
         var found: [Violation] = []
+        var repeats = RepeatedBatches()
+        var knowledge: UploadKnowledge?
         // Row by row, each made alone; a batch is made whole only for a fix seen twice.
         batches.forEachRow { batchIndex, row in
             guard let fix = record.fix(in: row) else { return true }
@@ -98,24 +105,40 @@ struct UploadedOnce {
                 seen = held
             }
             if seen.count == 1 { return true }
-            // A retry of the same request to a server that stores every request: no app
-            // that retries can avoid it (R-S2), and one that does not retry loses the
-            // batch. The server's design, not the app's fault.
-            let first = batches[Int(seen.firstBatch)]
             let batch = batches[batchIndex]
-            if first.key == batch.key, record.server.deduplication == .storesEveryRequest {
-                return true
+            // The request this one repeats: the last batch accepted before it under its key
+            // (R-S2), not the first batch that held the fix (a fix stored in several rows is
+            // in several batches).
+            let repeated = repeats.batch(repeatedBy: batchIndex, in: batches)
+            var resend: AvoidableResend?
+            if let repeated, batches[repeated].key == batch.key,
+                record.server.deduplication == .storesEveryRequest
+            {
+                // A retry of the same request to a server that stores every request: no app
+                // that retries can avoid it while it cannot know the server has the batch
+                // (R-S2). Once it could, sending it again is the app's duplicate.
+                let known = knowledge ?? UploadKnowledge(record: record)
+                knowledge = known
+                resend = known.avoidableResend(of: batch)
+                if resend == nil {
+                    // The server's copy, not the app's: later batches holding the fix are
+                    // counted without it.
+                    accepted.update(FixKey(fix), initial: seen) { $0.count -= 1 }
+                    return true
+                }
             }
             let stored = storedCounts ?? FixCounts(record.storedFixes.lazy.map(\.fix))
             storedCounts = stored
             guard Int(seen.count) > stored.count(of: fix) else { return true }
+            let earlier = batches[repeated ?? Int(seen.firstBatch)]
             found.append(
                 Violation(
                     invariant: Self.name, instant: batch.instant,
                     explanation: "fix at \(TimeText.clock(fix.instant)) was accepted by the "
                         + "server a second time at \(TimeText.clock(batch.instant)) in "
-                        + "\(batch.key), after \(first.key) at "
-                        + "\(TimeText.clock(first.instant)): \(cause(first, batch))"))
+                        + "\(batch.key), after \(earlier.key) at "
+                        + "\(TimeText.clock(earlier.instant)): "
+                        + (resend.map(\.description) ?? cause(earlier, batch))))
             return true
         }
         return found

@@ -58,7 +58,7 @@ public struct Invariant: Sendable {
         [
             .noFixLostAfterRestore(), .restoreExactlyWhatWasRunning, .foregroundRuleForSessions,
             .noCapabilityTrap, .configurationHonoured, .uploadedOnce(), .boundedGaps(),
-            .causality, .noWatchdogKill,
+            .causality, .noWatchdogKill, .uploadedInOrder,
         ]
     }
 

@@ -36,6 +36,9 @@ public struct RunRecord {
     public let horizon: Instant
     /// How the run ended (`RunOutcome.exitReason`).
     public let outcome: RunOutcome
+    /// The loop Lifeline's own model fell into, if it did (`ModelLoop`): the run stopped
+    /// there, so nothing in it is judged (`Scenario.record()` throws it).
+    public let modelLoop: ModelLoop?
     /// Everything the app saw, in order (`World.log`).
     public let log: AppLog
     /// The store's rows on disk at the end, in commit order (`World.storedRows`).
@@ -122,7 +125,7 @@ public struct RunRecord {
             horizon: horizon, outcome: outcome, log: world.log, storedRows: world.storedRows,
             server: world.server, trace: stamper.memory, digest: stamper.digest,
             engines: ledger.engines, narration: .stamped(stamper.stamps), reader: reader,
-            trackingStart: trackingStart)
+            trackingStart: trackingStart, modelLoop: world.modelLoop)
     }
 
     /// A record from parts gathered elsewhere (a replayed or edited run): `engines` in launch
@@ -147,8 +150,9 @@ public struct RunRecord {
         horizon: Instant, outcome: RunOutcome, log: AppLog, storedRows: StoredRows,
         server: UploadServer, trace: MemoryTrace<WorldMessage>?, digest: TraceDigest,
         engines: [any TrackingEngine], narration: Narration, reader: FixReader,
-        trackingStart: TrackingStart
+        trackingStart: TrackingStart, modelLoop: ModelLoop? = nil
     ) {
+        self.modelLoop = modelLoop
         self.digest = digest
         self.configuration = configuration
         self.launchRules = launchRules

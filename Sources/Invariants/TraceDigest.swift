@@ -48,6 +48,14 @@ public struct TraceDigest: Sendable {
         public var completed: Bool
     }
 
+    /// An upload request the network received: which process sent which batch, and when.
+    public struct UploadSent: Sendable {
+        public var instant: Instant
+        public var generation: Int
+        public var task: UploadTaskID
+        public var key: UploadBatchKey
+    }
+
     /// Deliveries in the trace.
     public private(set) var deliveryCount = 0
     /// Every location request the processes sent the daemon, in the order it received them
@@ -57,6 +65,9 @@ public struct TraceDigest: Sendable {
     public private(set) var daemonRecords: [DaemonRecord] = []
     /// Uploads sent and completed, in trace order.
     public private(set) var uploads: [UploadRecord] = []
+    /// Every upload request the network received (not the system's background transfers), in
+    /// trace order: what `uploaded-once` reads to learn which batch a completion answered.
+    public private(set) var uploadsSent: [UploadSent] = []
     /// Deliveries out of time order, in trace order.
     public private(set) var outOfOrder: [OutOfOrder] = []
     /// When the last upload request began (the network's `begin` timer), if any did.
@@ -133,9 +144,13 @@ public struct TraceDigest: Sendable {
             if actor.index == WorldActors.appIndex {
                 uploads.append(UploadRecord(traceIndex: index, instant: instant, completed: true))
             }
-        case .upload:
+        case .upload(let request, let generation):
             if actor.index == WorldActors.networkIndex {
                 uploads.append(UploadRecord(traceIndex: index, instant: instant, completed: false))
+                uploadsSent.append(
+                    UploadSent(
+                        instant: instant, generation: generation, task: request.task,
+                        key: request.batch.key))
             }
         default:
             break

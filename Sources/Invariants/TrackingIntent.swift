@@ -25,8 +25,9 @@ import World
 /// - every reboot, when the app declares `startOnBoot` false (R-B12: the first launch after
 ///   a boot clears the flag).
 ///
-/// At one instant, the system's switches (a termination, a reboot) come before the user's (a
-/// launch into the foreground at the instant of the kill turns tracking back on).
+/// At one instant, the switches come in the order the app's log holds them (a launch into the
+/// foreground at the instant of a kill comes after the kill and turns tracking back on; a
+/// toggle the app was handed before its kill comes before it), and a reboot first.
 struct TrackingIntent {
     /// The stretches in which tracking is wanted on.
     let on: Stretches
@@ -43,33 +44,38 @@ struct TrackingIntent {
         // is on, or, before the user ever touched it, when the app tracks from its first
         // launch.
         var switchOn: Bool? = nil
-        // The switch and the foreground are uncommon entries.
-        for entry in record.log.uncommon {
+        let stopsOnTerminate = record.launchRules?.stopOnTerminate == true
+        // The switch, the foreground and the terminations are uncommon entries, in log order:
+        // the order in which they happened, at one instant too (a toggle the app was handed
+        // before its kill, a launch after the kill that ended the process before it).
+        for (position, entry) in record.log.uncommon.enumerated() {
             if case .trackingToggled(let on) = entry.kind {
                 switchOn = on
-                switches.append(Switch(instant: entry.instant, on: on, bySystem: false))
+                switches.append(
+                    Switch(instant: entry.instant, on: on, bySystem: false, sequence: position))
             } else if switchOn ?? (record.trackingStart == .atFirstLaunch),
                 Self.isForeground(entry.kind)
             {
-                switches.append(Switch(instant: entry.instant, on: true, bySystem: false))
+                switches.append(
+                    Switch(instant: entry.instant, on: true, bySystem: false, sequence: position))
+            } else if stopsOnTerminate, case .killed = entry.kind {
+                // R-B11: the next launch clears the enabled flag.
+                switches.append(
+                    Switch(instant: entry.instant, on: false, bySystem: true, sequence: position))
             }
         }
         for scheduled in record.actions {
             switch scheduled.action {
             case .reboot where record.launchRules?.startOnBoot == false:
-                switches.append(Switch(instant: scheduled.instant, on: false, bySystem: true))
+                // First at its instant: the boot comes before anything the app then sees.
+                switches.append(
+                    Switch(instant: scheduled.instant, on: false, bySystem: true, sequence: -1))
             default: continue
             }
         }
-        if record.launchRules?.stopOnTerminate == true {
-            for process in record.processes {
-                guard let ended = process.endedAt else { continue }
-                switches.append(Switch(instant: ended, on: false, bySystem: true))
-            }
-        }
         let ordered = switches.enumerated().sorted { left, right in
-            (left.element.instant, left.element.bySystem ? 0 : 1, left.offset)
-                < (right.element.instant, right.element.bySystem ? 0 : 1, right.offset)
+            (left.element.instant, left.element.sequence, left.offset)
+                < (right.element.instant, right.element.sequence, right.offset)
         }.map(\.element)
         var parts: [(start: Instant, end: Instant)] = []
         var onSince: Instant?
@@ -120,6 +126,8 @@ struct TrackingIntent {
         let instant: Instant
         let on: Bool
         let bySystem: Bool
+        /// Its place in the log (a reboot, which the log does not hold, is -1: first).
+        let sequence: Int
     }
 }
 

@@ -77,12 +77,15 @@ struct WantedTime {
         return Stretches(parts)
     }
 
-    /// When In Use with full accuracy, in a process that holds background configuration: from
-    /// its first request for a background activity session or for background updates (R-A3,
-    /// R-A6, R-A7: iOS keeps delivering to such an app in the background) to its end. What the
-    /// app held, not what it should have: an app that never asks for background configuration
-    /// under When In Use is not wanted to track in the background, and one that asked and
-    /// dropped it is.
+    /// When In Use with full accuracy, in a process that holds background configuration and
+    /// runs updates: while it has asked for a background activity session or for background
+    /// updates and has updates running (a manager's or live updates, started and not stopped)
+    /// (R-A3, R-A6, R-A7: iOS keeps delivering to such an app in the background), to its end.
+    /// What the app held, not what it should have: an app that never asks for background
+    /// configuration under When In Use, or sets the flag and runs no updates, is not wanted
+    /// to track in the background, and one that had both and dropped the flag is. No relaunch
+    /// path counts: the stretch ends with the process, since iOS relaunches no When In Use
+    /// app for location (R-F5).
     private static func whenInUseHeld(
         _ record: RunRecord, _ processes: [ProcessSpan], accuracy wanted: AccuracyAuthorization
     ) -> Stretches {
@@ -114,16 +117,34 @@ struct WantedTime {
         var held: [(start: Instant, end: Instant)] = []
         let requests = record.locationRequests
         for process in processes {
-            let first = requests.first { request in
-                guard request.generation == process.generation else { return false }
+            // R-A3 asks for both: the background request and updates running. The flag alone
+            // (a tracker that sets it in every mode and, in its significant-change mode,
+            // starts no updates), or updates the app stopped (as an engine halts them when
+            // the permission goes), keep nothing running in the background, and a suspended
+            // When In Use app can start nothing until the user opens it.
+            let end = process.endedAt ?? record.horizon
+            var configured = false
+            var running: [ObjectID] = []
+            var since: Instant?
+            for request in requests where request.generation == process.generation {
                 switch request.request {
                 case .beginBackgroundActivitySession, .setAllowsBackgroundLocationUpdates(_, true):
-                    return true
-                default: return false
+                    configured = true
+                case .startUpdatingLocation(let id), .startLiveUpdates(let id, _):
+                    if !running.contains(id) { running.append(id) }
+                case .stopUpdatingLocation(let id), .stopLiveUpdates(let id):
+                    running.removeAll { $0 == id }
+                default: continue
+                }
+                let holds = configured && !running.isEmpty
+                if holds, since == nil {
+                    since = request.instant
+                } else if !holds, let start = since {
+                    if start < request.instant { held.append((start, min(request.instant, end))) }
+                    since = nil
                 }
             }
-            guard let first else { continue }
-            held.append((first.instant, process.endedAt ?? record.horizon))
+            if let start = since, start < end { held.append((start, end)) }
         }
         return Stretches(granted).intersection(Stretches(held))
     }
@@ -166,8 +187,9 @@ struct WantedTime {
 
     /// Whether iOS offered a way back from the force-quit at `instant`: it relaunches force-quit
     /// apps by region exit (R-B6), the app had Always with full accuracy then (a region needs
-    /// it, R-A3), and iOS ran its `applicationWillTerminate` (the moment R-D7 puts significant
-    /// change and a region around the last position). An engine with
+    /// it, R-A3), a location had reached the app before it (a region's centre), and iOS ran
+    /// its `applicationWillTerminate` (the moment R-D7 puts significant change and a region
+    /// around the last position). An engine with
     /// `stopOnTerminate` false that sets no region there stays down while the device drives
     /// away, and its gap counts.
     private static func relaunchOffered(
@@ -175,6 +197,12 @@ struct WantedTime {
     ) -> Bool {
         guard record.policy.forceQuitRelaunchByRegion, allowed.contains(instant)
         else { return false }
+        // A region needs a centre: an app swiped away before any location reached it has
+        // none to leave behind.
+        let firstFix = record.log.first { entry in
+            if case .location(let update) = entry.kind { update.fix != nil } else { false }
+        }
+        guard let firstFix, firstFix.instant < instant else { return false }
         return record.log.uncommon.contains { entry in
             guard entry.instant == instant, case .willTerminate = entry.kind else { return false }
             return true
@@ -187,10 +215,11 @@ struct WantedTime {
     /// From a force-quit, crash or exit until the next launch. From a reboot until a process
     /// of the app first runs with its data readable after it (R-B7: iOS's relaunch after a
     /// boot is best effort; R-D9: nothing saved can be read before the first unlock). From
-    /// the end of a process that lost a change to its saved record (R-A1: killed before the
-    /// write; R-D9: written before the first unlock), which may have been the enabled flag,
-    /// until the user next turns tracking on. A force-quit is not excused when iOS offered the
-    /// way back (`relaunchOffered`).
+    /// the next launch after a process that lost a change to its saved record (R-A1: killed
+    /// before the write; R-D9: written before the first unlock), which may have been the
+    /// enabled flag, until the user next turns tracking on (R-S3: before that launch the loss
+    /// explains nothing). A force-quit is not excused when iOS offered the way back
+    /// (`relaunchOffered`).
     /// `regionsWork`: false with Precise Location off, when iOS monitors no region (R-F8), so
     /// a force-quit has no way back by region.
     private static func stoppedForGood(
@@ -218,8 +247,12 @@ struct WantedTime {
                 entry.generation >= 1, entry.generation <= processes.count,
                 let ended = processes[entry.generation - 1].endedAt
             else { continue }
+            // The loss explains a gap only once a process reads the record it lost: from the
+            // next launch. Until then, what brings the app back (regions, significant change)
+            // is judged as if nothing were lost (R-S3: an excuse covers only its loss).
+            guard let relaunch = launches.first(where: { $0 > ended }) else { continue }
             let next = intent.nextUserStart(after: ended) ?? record.horizon
-            parts.append((ended, next))
+            if relaunch < next { parts.append((relaunch, next)) }
         }
         return Stretches(parts)
     }

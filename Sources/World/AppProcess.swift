@@ -164,8 +164,9 @@ extension AppLogEntry.Kind: CustomStringConvertible {
 /// The app's data lives on the device's `Disk`, which this actor owns and which outlives every
 /// process: commits complete `storeCommitDuration` after they are issued (even while the
 /// process is suspended: the I/O was issued), and the saved record is written
-/// `savedRecordWriteDelay` after a change. A termination of any kind loses the commits and the
-/// changes not yet on disk by its instant, each recorded (a `lost` message in the trace, an
+/// `savedRecordWriteDelay` after a change. A termination loses the commits and the changes not
+/// yet on disk by its instant (but for a normal end after `applicationWillTerminate`, which
+/// writes the saved record's changes first, R-S3), each recorded (a `lost` message in the trace, an
 /// entry in the log) with the rule that loses it (R-A1; R-F3 for memory). The data is
 /// protected from a boot until the first unlock (R-D9): the actor learns it from the reboot, the
 /// launch context and the unlock's callback, all sent by the operating system on one channel.
@@ -307,14 +308,16 @@ final class AppProcess: SimulationActor, DiskViewSource {
         where generation == self.generation && mailbox.state.exists:
             // The operating system's lifecycle messages share the kill's channel, so the
             // mailbox's state is the state the kill found.
-            if cause == .forceQuit && mailbox.state.isRunning && policy.willTerminateOnForceQuit {
+            let endsNormally =
+                cause == .forceQuit && mailbox.state.isRunning && policy.willTerminateOnForceQuit
+            if endsNormally {
                 record(.willTerminate, context.now)
                 call(&context) { $0.applicationWillTerminate(services: $1) }
             }
             record(.killed(cause), context.now)
             endConcurrency(&context)
             cancelExpiry(&context)
-            settleDisk(ending: cause, &context)
+            settleDisk(ending: cause, normally: endsNormally, &context)
             cancelUploads(.processEnded(cause), &context)
             cancelBackgroundTransfers(ending: cause, &context)
             endTimers(cause, &context)
@@ -932,9 +935,12 @@ final class AppProcess: SimulationActor, DiskViewSource {
     }
 
     /// The process ended: what is due on disk by now is written (a completion at the instant
-    /// of the termination falls on the durable side); the rest is lost with the process.
+    /// of the termination falls on the durable side); the rest is lost with the process. A
+    /// process that ends `normally` (its `applicationWillTerminate` ran and returned) writes
+    /// its saved record's changes first, those made in that callback included (R-S3).
     private func settleDisk(
-        ending cause: TerminationCause, _ context: inout Scheduler<WorldMessage>
+        ending cause: TerminationCause, normally: Bool = false,
+        _ context: inout Scheduler<WorldMessage>
     ) {
         let now = context.now
         let (completed, lost) = changeDisk { $0.terminate(at: now) }
@@ -951,7 +957,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
         if let write = savedRecordWrite {
             context.cancel(write.timer)
             savedRecordWrite = nil
-            if write.due <= context.now {
+            if write.due <= context.now || normally {
                 writeSavedRecord(&context)
             }
         }

@@ -383,7 +383,17 @@ final class LocationDaemon: SimulationActor {
                     $0.pausedBySystem = false
                     $0.stillSince = nil
                 }
-            case .stopUpdatingLocation(let id): updateManager(id) { $0.updating = false }
+            case .stopUpdatingLocation(let id):
+                // It also cancels a pending `requestLocation()` (R-G1: Apple's header, it "can
+                // be used to explicitly cancel the request"): no fix, no error.
+                if let timer = managers.first(where: { $0.id == id })?.requestTimer {
+                    context.cancel(timer)
+                }
+                updateManager(id) {
+                    $0.updating = false
+                    $0.requestedLocation = false
+                    $0.requestTimer = nil
+                }
             case .startLiveUpdates(let id, let configuration):
                 registers = true
                 changeObjects {

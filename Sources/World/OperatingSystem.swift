@@ -104,6 +104,13 @@ final class OperatingSystem: SimulationActor {
     private var wakes: [(task: WakeTaskID, kind: WakeKind, expiry: EventHandle?)] = []
     /// Wakes handed out so far, across processes: the next wake's number.
     private var wakeCount = 0
+    /// When the system last began a task request of the app (app refresh or processing):
+    /// the next waits `taskRequestIntervalMin` from it (R-H15).
+    private var lastTaskRequestBegan: Instant?
+    /// Counts the wakes begun at one instant: a loop in the model, not the app's (`ModelLoop`).
+    private var loopGuard = ModelLoopGuard()
+    /// The loop the model fell into, if it did: the run was stopped there.
+    private(set) var modelLoop: ModelLoop?
     /// The ends of background transfers held while the app does not run (R-H6, R-H7).
     var backgroundSessionEvents = BackgroundSessionEvents()
     /// The processing requests the system holds (R-H10, `ProcessingTasks.swift`).
@@ -394,6 +401,7 @@ final class OperatingSystem: SimulationActor {
             if case .appRefresh(let identifier) = kind {
                 refreshesAwaitingBackground.append(identifier)
             } else {
+                guard noteWake(kind, &context) else { return }
                 wakeCount += 1  // no time limit for an app in use
                 deliverToApp(.wake(WakeTaskID(wakeCount), kind), &context)
             }
@@ -418,6 +426,27 @@ final class OperatingSystem: SimulationActor {
         }
     }
 
+    /// Notes that the system begins a wake of `kind` now: a task request starts the interval
+    /// to the next (R-H15). Returns false, having stopped the run, when the model has begun
+    /// it over and over at this instant (`ModelLoop`): Lifeline's loop, not the app's.
+    private func noteWake(_ kind: WakeKind, _ context: inout Scheduler<WorldMessage>) -> Bool {
+        if kind.needsBackgroundRefresh { lastTaskRequestBegan = context.now }
+        guard modelLoop == nil else { return false }
+        if let loop = loopGuard.note("\(kind) began", rule: kind.rule, at: context.now) {
+            modelLoop = loop
+            context.requestStop()
+            return false
+        }
+        return true
+    }
+
+    /// The earliest instant a task request with `earliestBegin` may begin: no sooner than
+    /// `taskRequestIntervalMin` after the last one began (R-H15), nor than now.
+    func taskRequestDue(earliestBegin: Instant, now: Instant) -> Instant {
+        let floor = lastTaskRequestBegan.map { $0 + policy.taskRequestIntervalMin } ?? now
+        return max(earliestBegin, floor, now)
+    }
+
     /// Why Background App Refresh is off for the app, if it is: the user turned it off in
     /// Settings (R-H12), or Low Power Mode is on, which turns it off (R-H13; the user's own
     /// setting is named first).
@@ -439,6 +468,7 @@ final class OperatingSystem: SimulationActor {
     /// Hands the running background app a wake that keeps it running for its time (R-H3,
     /// R-H4).
     func startWake(_ kind: WakeKind, _ context: inout Scheduler<WorldMessage>) {
+        guard noteWake(kind, &context) else { return }
         wakeCount += 1
         let task = WakeTaskID(wakeCount)
         let runtime =
@@ -464,7 +494,7 @@ final class OperatingSystem: SimulationActor {
         cancelRefreshes(identifier, &context)
         refreshEarliestBegins.removeAll { $0.identifier == identifier }
         refreshEarliestBegins.append((identifier, dated ? earliestBegin : nil))
-        let delay = earliestBegin < context.now ? VirtualDuration.zero : earliestBegin - context.now
+        let delay = taskRequestDue(earliestBegin: earliestBegin, now: context.now) - context.now
         let due = context.setTimer(after: delay, .osTimer(.appRefreshDue(identifier)))
         pendingRefreshes.append((identifier, due))
     }

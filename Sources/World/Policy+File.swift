@@ -44,6 +44,7 @@ extension IOSPolicy {
             ),
             ("backgroundWakeRuntime", .duration(\.backgroundWakeRuntime)),
             ("appRefreshRuntime", .duration(\.appRefreshRuntime)),
+            ("taskRequestIntervalMin", .duration(\.taskRequestIntervalMin)),
             ("remoteNotificationRuntime", .duration(\.remoteNotificationRuntime)),
             ("relaunchRecreateWindow", .duration(\.relaunchRecreateWindow)),
             ("endsIdleBackgroundLaunch", .flag(\.endsIdleBackgroundLaunch)),

@@ -48,6 +48,14 @@ public struct IOSPolicy: Sendable, Equatable {
     /// WWDC 2019 talk "Advances in App Background Execution" (session 707) says app refresh
     /// gets, as third-party notes of it report: not documented on the reference pages.
     public var appRefreshRuntime = VirtualDuration.seconds(30)
+    /// The least time between two task requests (app refresh or processing) the system begins
+    /// for the app: a request due sooner after the last one began waits until this has passed
+    /// (R-H15). Apple documents no figure: the system runs app refresh "at its discretion"
+    /// and promises only not to start a request before its `earliestBeginDate` (H:
+    /// `BGTaskScheduler`, `BGTaskRequest.earliestBeginDate`); 15 minutes is the delay Apple's
+    /// own sample code asks for ("Fetch no earlier than 15 minutes from now", H: "Using
+    /// background tasks to update your app"): an assumption, not a measurement.
+    public var taskRequestIntervalMin = VirtualDuration.minutes(15)
     /// How long a silent push keeps the app running in the background for it to call its
     /// fetch completion handler before the process is killed (R-H4: "up to 30 seconds of
     /// wall-clock time", H: `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`).
@@ -233,8 +241,11 @@ public struct IOSPolicy: Sendable, Equatable {
     /// it: a parameter.
     public var storeCommitDuration = VirtualDuration.milliseconds(20)
     /// Time from a change to the saved record (`UserDefaults`) to its write to disk: the record
-    /// is written asynchronously after a change, and a kill in between loses the change (R-A1;
-    /// R-F3 for memory). No source states the delay: a parameter.
+    /// is written asynchronously after a change ("changed synchronously within your process,
+    /// and asynchronously to persistent storage", H: `UserDefaults`), and an abnormal end in
+    /// between (a crash, a memory purge, the watchdog, a reboot) loses the change (R-A1; R-F3
+    /// for memory); a normal end after `applicationWillTerminate` writes it (R-S3). No source
+    /// states the delay: 1 s is an assumption, chosen on the pessimistic side.
     public var savedRecordWriteDelay = VirtualDuration.seconds(1)
 
     // MARK: The network

@@ -43,8 +43,7 @@ extension OperatingSystem {
             identifier: identifier, requiresNetwork: requiresNetwork, requiresPower: requiresPower,
             earliestBegin: earliestBegin, dated: dated)
         if !requiresPower {
-            let delay =
-                earliestBegin < context.now ? VirtualDuration.zero : earliestBegin - context.now
+            let delay = taskRequestDue(earliestBegin: earliestBegin, now: context.now) - context.now
             request.timer = context.setTimer(
                 after: delay, .osTimer(.processingDue(identifier)))
         }

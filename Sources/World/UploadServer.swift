@@ -108,6 +108,12 @@ public struct UploadServer: Sendable {
                 carriedIdempotencyKey: batch.carriedIdempotencyKey)
         }
 
+        /// The key of the batch at `position`, without making its rows.
+        package func key(at position: Int) -> UploadBatchKey { server.stored[position].key }
+
+        /// When the batch at `position` was accepted, without making its rows.
+        package func instant(at position: Int) -> Instant { server.stored[position].instant }
+
         /// Calls `body` with every row of every batch and its batch's index, in the order
         /// accepted, until it returns false: each row made alone, no batch's array.
         package func forEachRow(_ body: (_ batchIndex: Int, _ row: StoredRow) -> Bool) {

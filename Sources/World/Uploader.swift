@@ -22,6 +22,17 @@ public struct UploaderConfiguration: Sendable, Equatable {
     /// `Idempotency-Key` header): a retry after a lost answer is stored twice. False only to
     /// show what the key protects.
     public var keysRequestsByBatch = true
+    /// Whether an accepted batch is marked done in the store (the outbox's done row), so that
+    /// a later process does not send it again. False keeps the acceptance in memory only (the
+    /// batch leaves the queue and nothing is written): a kill later makes the next process
+    /// send the batch again, which a server that stores every request stores twice. False
+    /// only to show what the done row protects (the `resends-accepted-batch` mutant).
+    package var recordsAcceptance = true
+    /// Whether a batch sends its rows newest first (an outbox read `ORDER BY id DESC`), so
+    /// that the server receives a backlog out of the order it was stored. False, the default,
+    /// sends them in store order; true only to show what the order protects (the
+    /// `newest-first-outbox` mutant).
+    package var sendsNewestFirst = false
     /// How long committed rows wait for more before they go as a batch, unless a full batch
     /// (`batchRowCountMax`) is waiting sooner. Zero, the default, sends each commit's rows at
     /// once. Rows an earlier process left behind are due at once. Waiting uses a timer
@@ -162,7 +173,7 @@ public final class Uploader {
         case .accepted:
             changeQueue { $0.removeFirst() }
             failures = 0
-            if let store = try? services.openStore() {
+            if configuration.recordsAcceptance, let store = try? services.openStore() {
                 store.insert(
                     StoredRow(key: Self.doneMarkerKey, text: "\(batch.key.firstRowIndex)"))
                 store.commit()
@@ -228,7 +239,9 @@ public final class Uploader {
             }
         }
         for key in formed where !done.contains(key.firstRowIndex) {
-            let batch = UploadBatch(key: key, rows: batchRows(key, in: rows))
+            let found = batchRows(key, in: rows)
+            let ordered = configuration.sendsNewestFirst ? found.reversed() : found
+            let batch = UploadBatch(key: key, rows: ordered)
             changeQueue { $0.append(batch) }
         }
         // Data rows an earlier process left outside any batch have waited long enough.
@@ -302,7 +315,8 @@ public final class Uploader {
         countedUpTo = nextRowIndex
         waitingCount = 0
         countWaitingRows(rows, now: now)
-        forming = (commit, UploadBatch(key: key, rows: indices.map { rows[$0] }))
+        let ordered = configuration.sendsNewestFirst ? indices.reversed() : indices
+        forming = (commit, UploadBatch(key: key, rows: ordered.map { rows[$0] }))
     }
 
     /// Runs `change` on the queue moved out of the uploader and back (see `batches`).

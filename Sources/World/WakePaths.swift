@@ -26,6 +26,16 @@ public enum WakeKind: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The rule by which the system runs the app for it.
+    var rule: String {
+        switch self {
+        case .appRefresh: "R-H1"
+        case .remoteNotification: "R-H4"
+        case .backgroundURLSession: "R-H6"
+        case .processing: "R-H10"
+        }
+    }
+
     public var description: String {
         switch self {
         case .appRefresh(let identifier): "app refresh \(identifier)"

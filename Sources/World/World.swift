@@ -66,6 +66,7 @@ public struct World {
     /// The network and the server behind it.
     public let network = ActorID(index: 3)
     private let appProcess: AppProcess
+    private let system: OperatingSystem
     private let locationDaemon: LocationDaemon
     private let networkActor: Network
     /// The run's fixes, kept once for the log, the disk and the server.
@@ -106,6 +107,7 @@ public struct World {
             authorization: configuration.authorization, accuracy: configuration.accuracy,
             answers: configuration.authorizationAnswers, daemon: daemon, app: app,
             network: network, seed: root.derive("os"))
+        system = os
         let locationDaemon = LocationDaemon(
             policy: configuration.policy, capabilities: configuration.capabilities,
             route: configuration.route, fixPhase: configuration.fixPhase,
@@ -143,6 +145,10 @@ public struct World {
     {
         simulation.run(eventCountMax: eventCountMax, horizon: horizon)
     }
+
+    /// The loop Lifeline's own model fell into, if it did (`ModelLoop`): the run stopped
+    /// there, and what it recorded is no verdict on the app.
+    public var modelLoop: ModelLoop? { system.modelLoop }
 
     /// Everything the app saw, in order.
     public var log: AppLog { appProcess.log }

@@ -14,7 +14,7 @@ struct RunCommandTests {
     static let invariantNames = [
         "no-fix-lost-after-restore", "restore-exactly-what-was-running",
         "foreground-rule-for-sessions", "no-capability-trap", "configuration-honoured",
-        "uploaded-once", "bounded-gaps", "causality", "no-watchdog-kill",
+        "uploaded-once", "bounded-gaps", "causality", "no-watchdog-kill", "uploaded-in-order",
     ]
 
     @Test("a passing scenario exits 0 with its timeline, its metrics and ok for every invariant")

@@ -39,6 +39,10 @@ final class BrokenEngine: TrackingEngine {
         /// As `deletesUploadedRows`, but deletes each row when it first sends it, before the
         /// server accepted it.
         case deletesBeforeAcceptance
+        /// Not a flaw: with every fifth fix, stores again the first fix this process stored (a
+        /// tracker that republishes its cached location every few minutes), so that several
+        /// rows, in several batches, hold one fix.
+        case republishesCachedFix
         /// Not a flaw: rewrites each fix row once it is stored (deleted and inserted again
         /// with a note, in one commit, as a store without an update must), and never uploads.
         case rewritesRows
@@ -53,6 +57,8 @@ final class BrokenEngine: TrackingEngine {
     private var activity: BackgroundActivitySession?
     private var manager: LocationManager?
     private var fixCount = 0
+    /// The first fix this process stored (`republishesCachedFix`).
+    private var firstFix: Fix?
     private var launchState = ProcessState.foreground
     private let uploader = Uploader()
     /// The deleting flaws' requests in flight, and the rows accepted in this process.
@@ -143,6 +149,13 @@ final class BrokenEngine: TrackingEngine {
         if flaw == .silentlyDropsFixes && fixCount % 2 == 0 { return }
         guard let store = try? services.openStore() else { return }
         store.insert(StoredRow(key: FixRecorder.fixRowKey, fix: fix))
+        if flaw == .republishesCachedFix {
+            let cached = firstFix ?? fix
+            firstFix = cached
+            if fixCount % 5 == 0 {
+                store.insert(StoredRow(key: FixRecorder.fixRowKey, fix: cached))
+            }
+        }
         if flaw != .neverCommits { store.commit() }
         if flaw == .rewritesRows {
             store.delete(StoredRow(key: FixRecorder.fixRowKey, fix: fix))

@@ -53,7 +53,7 @@ struct FuzzRegressionTests {
     }
 
     @Test(
-        "location runtime, swiped away as it opened, relaunched in the background, then opened: it starts (lifeline fuzz --engine location-runtime --seed 3)"
+        "location runtime, crashed as it opened, relaunched in the background, then opened: it starts (lifeline fuzz --engine location-runtime --seed 3)"
     )
     func runtimeOpenedAfterBackgroundLaunch() {
         let route = Route(
@@ -63,13 +63,14 @@ struct FuzzRegressionTests {
             configuration: WorldConfiguration(
                 policy: .measured, authorization: .always, route: route),
             actions: [
-                ScheduledAction(.start, .open), ScheduledAction(.start, .forceQuit),
+                ScheduledAction(.start, .open), ScheduledAction(.start, .crash),
                 ScheduledAction(.start + .minutes(1), .open),
             ],
             horizon: .start + .minutes(17), launchRules: nil,
             engine: { BuiltInEngine.locationRuntime.make(launchRules: LaunchRules()) })
-        // The first-open features never reached the disk (the force-quit ended the first
-        // process within the write delay); a significant change launched the app into the
+        // The first-open features never reached the disk (the crash ended the first process
+        // within the write delay: a swipe, a normal end, would have written them, R-S3); a
+        // significant change launched the app into the
         // background, and the user's open at 1 min must take the first-open features.
         #expect(record.processes.count == 3)
         #expect(record.storedFixes.contains { $0.fix.instant > .start + .minutes(1) })

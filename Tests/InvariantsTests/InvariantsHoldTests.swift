@@ -37,7 +37,7 @@ struct InvariantsHoldTests {
         #expect(!killed.server.acceptedRows.isEmpty)
     }
 
-    @Test("the built-in list has nine rules and one advice, distinct kebab-case names, in order")
+    @Test("the built-in list has ten rules and one advice, distinct kebab-case names, in order")
     func builtInList() {
         let names = Invariant.builtIn.map(\.name)
         #expect(
@@ -45,6 +45,7 @@ struct InvariantsHoldTests {
                 "no-fix-lost-after-restore", "restore-exactly-what-was-running",
                 "foreground-rule-for-sessions", "no-capability-trap", "configuration-honoured",
                 "uploaded-once", "bounded-gaps", "causality", "no-watchdog-kill",
+                "uploaded-in-order",
             ])
         #expect(Invariant.builtIn.allSatisfy { $0.severity == .rule })
         #expect(Invariant.advice.map(\.name) == ["no-service-before-authorization"])

@@ -88,12 +88,14 @@ struct UserDefaultsKitTests {
             ])
     }
 
-    @Test("a value set just before a force-quit is lost with the process (R-A1)")
+    @Test("a value set just before a crash is lost with the process (R-A1, R-S3)")
     func valueLostWithTheProcess() {
+        // A crash is an abnormal end; a swipe ends the app normally after
+        // applicationWillTerminate, which writes the change (R-S3).
         let delay = IOSPolicy.iOS18.savedRecordWriteDelay
         let quitAt = delay.seconds / 2
         let (world, journal) = runDefaultsApp(
-            until: 60, actions: [(0, .open), (quitAt, .forceQuit), (30, .open)]
+            until: 60, actions: [(0, .open), (quitAt, .crash), (30, .open)]
         ) { journal in
             journal.note("read \(UserDefaults.standard.integer(forKey: "count"))")
             UserDefaults.standard.set(

@@ -104,6 +104,18 @@ struct CoreLocationCallTests {
         #expect(fixCount(world) == 0)
     }
 
+    @Test("R-G1: stopUpdatingLocation() cancels a pending requestLocation(): no fix, no error")
+    func stopCancelsRequestLocation() {
+        // The story: the app asks for one fix, then the user turns tracking off and the app
+        // stops its manager before the fix comes (the fix grid's first epoch is 1 s in).
+        let (world, notes) = run(until: 60) { manager, _ in
+            manager.requestLocation()
+            manager.stopUpdatingLocation()
+        }
+        #expect(notes.lines == [])
+        #expect(fixCount(world) == 0)
+    }
+
     @Test(
         "R-G2: a freshly launched process reads the system's last fix as location, before any fix of its own"
     )

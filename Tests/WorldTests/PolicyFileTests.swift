@@ -143,6 +143,7 @@ struct PolicyEffect: Sendable {
         .init("relaunchRecreateWindow", #""30s""#, .userOpenedAppIgnoresEvent),
         .init("backgroundWakeRuntime", #""30s""#, .significantChangeRelaunch()),
         .init("appRefreshRuntime", #""10s""#, .refreshNeverCompleted),
+        .init("taskRequestIntervalMin", #""5m""#, .refreshResubmitted),
         .init("remoteNotificationRuntime", #""10s""#, .silentPushNeverCompleted),
         .init("endsIdleBackgroundLaunch", "false", .significantChangeRelaunch()),
         .init("relaunchLatencySession", #""3s""#, .sessionAppForceQuit),
@@ -207,6 +208,14 @@ struct PolicyEffect: Sendable {
 }
 
 extension PolicyScenario {
+    /// An app that submits an undated refresh again in its handler, left at 2 s: when its
+    /// refreshes run in 20 minutes (R-H15).
+    static let refreshResubmitted = PolicyScenario(name: "refresh submitted again") { policy in
+        runWorld(
+            policy: policy, route: parked, until: 1_200, actions: [(0, .open), (2, .leave)]
+        ) { ResubmittingEngine() }.wakeTimeline()
+    }
+
     /// An app force-quit in the foreground at 20 s: whether `applicationWillTerminate` ran.
     static let willTerminateAtForceQuit = PolicyScenario(name: "force-quit in the foreground") {
         policy in
@@ -564,7 +573,7 @@ extension PolicyScenario {
     static let dataKilledAfterHalfASecond = PolicyScenario(name: "data killed after 0.5 s") {
         policy in
         let world = runWorld(
-            policy: policy, route: parked, until: 5, actions: [(0, .open), (0.5, .forceQuit)]
+            policy: policy, route: parked, until: 5, actions: [(0, .open), (0.5, .crash)]
         ) {
             ScriptedEngine { _, services in
                 services.userDefaults.set(true, forKey: "enabled")

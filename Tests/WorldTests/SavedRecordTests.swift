@@ -57,11 +57,13 @@ func recordLosses(of world: World) -> [(keys: [String], reason: DropReason)] {
 }
 
 /// Sets "enabled" at launch (0 s), force-quits at `killSeconds`, opens again 10 s later.
-func killAfterSettingFlag(at killSeconds: Double) -> (World, RecordReadings) {
+func killAfterSettingFlag(
+    at killSeconds: Double, by ending: UserAction = .crash
+) -> (World, RecordReadings) {
     let readings = RecordReadings()
     let world = runWorld(
         route: parked, until: killSeconds + 20,
-        actions: [(0, .open), (killSeconds, .forceQuit), (killSeconds + 10, .open)]
+        actions: [(0, .open), (killSeconds, ending), (killSeconds + 10, .open)]
     ) { FlagEngine(readings) }
     return (world, readings)
 }
@@ -93,8 +95,18 @@ struct SavedRecordTests {
         let losses = recordLosses(of: world)
         #expect(losses.count == 1)
         let loss = try #require(losses.first)
-        #expect(loss.keys == ["enabled"] && loss.reason == .processEnded(.forceQuit))
+        #expect(loss.keys == ["enabled"] && loss.reason == .processEnded(.crash))
         #expect(loss.reason.rule == "R-A1")
+    }
+
+    @Test(
+        "R-S3: a swipe ends the app normally after applicationWillTerminate: a change made before it is written, not lost",
+        arguments: [0.001, delay / 2])
+    func changeWrittenAtNormalEnd(killSeconds: Double) {
+        let (world, readings) = killAfterSettingFlag(at: killSeconds, by: .forceQuit)
+        #expect(readings.enabledAtRelaunch == [true])
+        #expect(world.savedRecordOnDisk == ["enabled": .bool(true)])
+        #expect(recordLosses(of: world).isEmpty)
     }
 
     @Test("R-F3: a suspended app purged before the write loses the change, naming R-F3")
