@@ -306,10 +306,14 @@ enum FuzzCommand {
     static func summaryTable(
         _ rows: [(engine: String, cases: Int, seconds: Double, failure: String?)]
     ) -> String {
-        // `no-crash` and `no-hang` get a column only when a row failed them.
+        // `no-crash`, `no-hang` and `escaped-simulation` get a column only when a row failed
+        // them.
         let names =
             Invariant.builtIn.map(\.name)
-            + [FuzzFailure.crashInvariant, FuzzFailure.hangInvariant].filter { name in
+            + [
+                FuzzFailure.crashInvariant, FuzzFailure.hangInvariant,
+                FuzzFailure.escapeInvariant,
+            ].filter { name in
                 rows.contains { $0.failure == name }
             }
         let width = max(rows.map(\.engine.count).max() ?? 0, "engine".count)

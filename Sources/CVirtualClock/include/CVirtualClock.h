@@ -38,4 +38,13 @@ int64_t lifeline_vc_clock_virtual_reads(void);
 /// The real clock, whatever this thread's state (the C library's `clock_gettime`).
 int lifeline_vc_real_clock_gettime(int clock, int64_t *seconds, int64_t *nanoseconds);
 
+/// Reports that the app's code, running in a simulated process on this thread, made `call`,
+/// which runs outside the simulation; `supported_form` names what to write instead. The case
+/// then ends in the `escaped-simulation` verdict (VirtualConcurrency's `SimulationEscapes`).
+/// Both strings are copied. Callable from any C or Swift code of the program.
+void lifeline_vc_report_escape(const char *call, const char *supported_form);
+/// The thread's collector of escapes (an unretained object pointer), or NULL.
+void *lifeline_vc_escape_sink(void);
+void lifeline_vc_set_escape_sink(void *sink);
+
 #endif
