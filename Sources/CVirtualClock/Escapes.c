@@ -5,7 +5,8 @@
 // simulation thread, a call the app's code made (the nearest caller in the executable, not in
 // Foundation, Dispatch or the Swift runtime alone) is reported with
 // `lifeline_vc_report_escape` and refused: the block is dropped, the thread not started, the
-// sleep not slept, the socket not connected. The run then ends in the `escaped-simulation`
+// sleep not slept (the thread's virtual clocks move on by its length, so a loop that sleeps
+// until a date ends), the socket not connected. The run then ends in the `escaped-simulation`
 // verdict, naming the call and the supported form.
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -111,6 +112,11 @@ int pthread_create(
 
 // MARK: - Sleeps
 
+static int64_t nanoseconds_of(const struct timespec *duration) {
+    if (duration == NULL) return 0;
+    return (int64_t)duration->tv_sec * 1000000000 + duration->tv_nsec;
+}
+
 static const char *const sleep_supported =
     "Task.sleep(for:), or DispatchQueue.main.asyncAfter(deadline:) or Timer of LifelineKit: "
     "a blocking sleep would need the world to move on in the middle of the app's code";
@@ -120,6 +126,7 @@ unsigned int sleep(unsigned int seconds) {
     int through_foundation;
     if (is_app_call(&through_foundation)) {
         lifeline_vc_report_escape("sleep (a real sleep)", sleep_supported);
+        lifeline_vc_clock_advance((int64_t)seconds * 1000000000);
         return 0;
     }
     return real_sleep(seconds);
@@ -130,6 +137,7 @@ int usleep(useconds_t microseconds) {
     int through_foundation;
     if (is_app_call(&through_foundation)) {
         lifeline_vc_report_escape("usleep (a real sleep)", sleep_supported);
+        lifeline_vc_clock_advance((int64_t)microseconds * 1000);
         return 0;
     }
     return real_usleep(microseconds);
@@ -147,6 +155,9 @@ int nanosleep(const struct timespec *duration, struct timespec *remaining) {
             remaining->tv_sec = 0;
             remaining->tv_nsec = 0;
         }
+        // Foundation's `Thread.sleep` sleeps until its date by the clock: the refused sleep
+        // moves the thread's clocks on by its length, so that loop ends.
+        lifeline_vc_clock_advance(nanoseconds_of(duration));
         return 0;
     }
     return real_nanosleep(duration, remaining);
@@ -161,6 +172,12 @@ int clock_nanosleep(
             through_foundation ? "Thread.sleep (a real sleep, through Foundation)"
                                : "clock_nanosleep (a real sleep)",
             sleep_supported);
+        int64_t length = nanoseconds_of(duration);
+        if ((flags & TIMER_ABSTIME) != 0) {
+            int64_t now = lifeline_vc_clock_reading(clock);
+            length = now < 0 ? 0 : length - now;
+        }
+        lifeline_vc_clock_advance(length);
         return 0;
     }
     return real_clock_nanosleep(clock, flags, duration, remaining);

@@ -1,10 +1,7 @@
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-// Work belongs to its process: a task's job carries the simulated process it last ran in, and
-// a job of another process is refused rather than run.
+// Work belongs to its process: each task is owned by the simulated process it first ran in,
+// and its job enqueued in another process is refused rather than run.
 @_spi(ExperimentalCustomExecutors) import _Concurrency
 
 /// The runtime's id of the task a job runs (0 for a job that is not a task): a C entry point of
@@ -17,30 +14,27 @@ extension VirtualProcess {
     static let serials = Atomic<UInt64>(0)
     static func nextSerial() -> UInt64 { serials.add(1, ordering: .relaxed).newValue }
 
+    /// The simulated process each task was last enqueued in, by the runtime's task id (ids
+    /// are never reused in a real process). Kept for the life of the real process, a few
+    /// dozen bytes per task a simulated process ever made, so that a task is recognised in any
+    /// later process or world.
+    static let owners = Mutex<[UInt64: UInt64]>([:])
+
     /// Claims `job` for this process, or refuses it as another process's.
     ///
-    /// Swift's runtime does not say which task a job's code belongs to beyond its id, so each
-    /// task's job carries, in the two words the runtime leaves to the executor
-    /// (`withUnsafeExecutorPrivateData`), the task's id and the serial of the process it was
-    /// last enqueued in. A job whose words name this very task and another process is work of
-    /// that process (a continuation made there, kept in a global and resumed here, in this
-    /// world or another): it is dropped, never run, and reported as an escape. Words that do not
-    /// name the task (a new task, a task whose words an actor's queue used meanwhile) are taken
-    /// as this process's: such a crossing can be missed, never invented.
+    /// Swift's runtime does not say which process's code a job is; it gives the id of the task
+    /// a job runs (`swift_task_getJobTaskId`). The first process a task is enqueued in owns it
+    /// (`owners`); the task's job enqueued in another process (a continuation made in one
+    /// process, kept in a global and resumed by the next one, in this world or another) is
+    /// dropped, never run, and reported as an escape. A job that is no task (an actor's own
+    /// job) is taken as this process's.
     func claims(_ job: UnownedJob) -> Bool {
         let id = jobTaskID(job)
         guard id != 0 else { return true }
         let serial = self.serial
-        let foreign = ExecutorJob(job).withUnsafeExecutorPrivateData { words -> Bool in
-            guard words.count >= 16 else { return false }
-            let stampedID = words.load(fromByteOffset: 0, as: UInt64.self)
-            let stampedSerial = words.load(fromByteOffset: 8, as: UInt64.self)
-            if getenv("LIFELINE_DEBUG_OWNERSHIP") != nil {
-                print("claims id \(id) serial \(serial) stamped \(stampedID) \(stampedSerial) count \(words.count)")
-            }
-            if stampedID == id, stampedSerial != 0, stampedSerial != serial { return true }
-            words.storeBytes(of: id, toByteOffset: 0, as: UInt64.self)
-            words.storeBytes(of: serial, toByteOffset: 8, as: UInt64.self)
+        let foreign = Self.owners.withLock { owners -> Bool in
+            if let owner = owners[id] { return owner != serial }
+            owners[id] = serial
             return false
         }
         guard foreign else { return true }

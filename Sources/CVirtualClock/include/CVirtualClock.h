@@ -31,6 +31,12 @@ void lifeline_vc_set_current_process(void *process);
 void lifeline_vc_clock_set(int64_t realtime_ns, int64_t monotonic_ns, int64_t boottime_ns);
 /// This thread's clocks read real time again.
 void lifeline_vc_clock_clear(void);
+/// Moves this thread's virtual clocks on by `nanoseconds` (until the scope that set them ends):
+/// a refused sleep returns with its time passed, so a loop that sleeps until a date ends.
+void lifeline_vc_clock_advance(int64_t nanoseconds);
+/// This thread's virtual reading of `clock` (CLOCK_REALTIME, CLOCK_BOOTTIME, else monotonic),
+/// or -1 when its clocks are real.
+int64_t lifeline_vc_clock_reading(int clock);
 /// 1 while this thread's clocks read virtual time.
 int lifeline_vc_clock_is_virtual(void);
 /// Reads on this thread that the virtual clock answered (for tests).
