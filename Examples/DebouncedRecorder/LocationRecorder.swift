@@ -2,9 +2,9 @@
 // location is recorded at once, and the user's switch is debounced with
 // `DispatchQueue.main.asyncAfter` and a `DispatchWorkItem`: turning recording off keeps the
 // location services running for a grace period (a quick off-and-on does not tear them down and
-// build them again), and turning it back on cancels the pending stop. This file builds for
-// iOS with CoreLocation and UIKit, and here with LifelineKit: only the imports differ. Its
-// persistence is behind `RecordStore`, the one seam the app's code has.
+// build them again; nothing is recorded meanwhile), and turning it back on cancels the pending
+// stop. This file builds for iOS with CoreLocation and UIKit, and here with LifelineKit: only
+// the imports differ. Its persistence is behind `RecordStore`, the one seam the app's code has.
 import Foundation
 
 #if canImport(CoreLocation) && canImport(UIKit)
@@ -105,6 +105,8 @@ public final class LocationRecorder: NSObject, CLLocationManagerDelegate {
     public func locationManager(
         _ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]
     ) {
+        // Switched off, nothing is recorded, though the services run on for the grace period.
+        guard !store.recordingSwitchedOff else { return }
         let valid = locations.filter { $0.horizontalAccuracy >= 0 }
         guard let last = valid.last else { return }
         lastLocation = last
