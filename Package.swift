@@ -153,6 +153,15 @@ let package = Package(
         .target(
             name: "SourceShapesExample", dependencies: ["LifelineKit"],
             path: "Examples/SourceShapes", swiftSettings: [.swiftLanguageMode(.v5)]),
+        // A reporter batching its uploads with a Timer, and a recorder debouncing with
+        // DispatchQueue.asyncAfter and a DispatchWorkItem, as iOS teams write them (Swift 5
+        // mode, as most such apps are), compiled against LifelineKit's Timer and Dispatch.
+        .target(
+            name: "BatchedReporterExample", dependencies: ["LifelineKit"],
+            path: "Examples/BatchedReporter", swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(
+            name: "DebouncedRecorderExample", dependencies: ["LifelineKit"],
+            path: "Examples/DebouncedRecorder", swiftSettings: [.swiftLanguageMode(.v5)]),
 
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
         .testTarget(name: "FormatsTests", dependencies: ["Formats"]),
@@ -193,7 +202,8 @@ let package = Package(
             dependencies: [
                 "LifelineKit", "DelegateTrackerExample", "FuzzingTesting", "Fuzzing",
                 "Invariants", "Engines", "World", "Simulation", "LifelineCommands", "KitEngines",
-                "Scenarios", "Exploration", "LiveUpdatesStudy",
+                "Scenarios", "Exploration", "LiveUpdatesStudy", "BatchedReporterExample",
+                "DebouncedRecorderExample", "VirtualConcurrency",
             ]),
         // Property-based suites live in Properties/ as their own test target.
         .testTarget(

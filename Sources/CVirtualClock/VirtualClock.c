@@ -30,6 +30,18 @@ void lifeline_vc_clock_set(int64_t realtime_ns, int64_t monotonic_ns, int64_t bo
     state.clock_virtual = 1;
 }
 void lifeline_vc_clock_clear(void) { state.clock_virtual = 0; }
+void lifeline_vc_clock_advance(int64_t nanoseconds) {
+    if (!state.clock_virtual || nanoseconds <= 0) return;
+    state.realtime += nanoseconds;
+    state.monotonic += nanoseconds;
+    state.boottime += nanoseconds;
+}
+int64_t lifeline_vc_clock_reading(int clock) {
+    if (!state.clock_virtual) return -1;
+    return clock == CLOCK_REALTIME ? state.realtime
+        : clock == CLOCK_BOOTTIME  ? state.boottime
+                                   : state.monotonic;
+}
 int lifeline_vc_clock_is_virtual(void) { return state.clock_virtual; }
 int64_t lifeline_vc_clock_virtual_reads(void) { return virtual_reads; }
 

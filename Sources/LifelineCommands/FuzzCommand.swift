@@ -437,10 +437,14 @@ enum FuzzCommand {
     /// Engines against invariants: `ok`, `FAIL` for the invariant a failure broke, or `-` for
     /// one not judged (the app's profile or `--only`/`--skip` left it out).
     static func summaryTable(_ rows: [SummaryRow]) -> String {
-        // `no-crash` and `no-hang` get a column only when a row failed them.
+        // `no-crash`, `no-hang` and `escaped-simulation` get a column only when a row failed
+        // them.
         let names =
             Invariant.builtIn.map(\.name)
-            + [FuzzFailure.crashInvariant, FuzzFailure.hangInvariant].filter { name in
+            + [
+                FuzzFailure.crashInvariant, FuzzFailure.hangInvariant,
+                FuzzFailure.escapeInvariant,
+            ].filter { name in
                 rows.contains { $0.failure == name }
             }
         let width = max(rows.map(\.engine.count).max() ?? 0, "engine".count)

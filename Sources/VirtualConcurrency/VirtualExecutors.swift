@@ -96,7 +96,9 @@ final class VirtualMainExecutor: MainExecutor, SchedulingExecutor, @unchecked Se
 
     func enqueue(_ job: consuming ExecutorJob) {
         if let process = VirtualProcess.current {
-            process.accept(UnownedJob(job), onMain: true)
+            let unowned = UnownedJob(job)
+            guard process.claims(unowned) else { return }
+            process.accept(unowned, onMain: true)
         } else {
             platform.enqueue(job)
         }
@@ -106,7 +108,9 @@ final class VirtualMainExecutor: MainExecutor, SchedulingExecutor, @unchecked Se
         _ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C
     ) {
         if let process = VirtualProcess.current {
-            process.accept(UnownedJob(job), onMain: true, after: nanoseconds(of: delay))
+            let unowned = UnownedJob(job)
+            guard process.claims(unowned) else { return }
+            process.accept(unowned, onMain: true, after: nanoseconds(of: delay))
         } else if let scheduling = platform as? any SchedulingExecutor {
             scheduling.enqueue(job, after: delay, tolerance: tolerance, clock: clock)
         } else {
@@ -140,7 +144,9 @@ final class VirtualDefaultExecutor: TaskExecutor, SchedulingExecutor, @unchecked
 
     func enqueue(_ job: consuming ExecutorJob) {
         if let process = VirtualProcess.current {
-            process.accept(UnownedJob(job), onMain: false)
+            let unowned = UnownedJob(job)
+            guard process.claims(unowned) else { return }
+            process.accept(unowned, onMain: false)
         } else {
             platform.enqueue(job)
         }
@@ -150,7 +156,9 @@ final class VirtualDefaultExecutor: TaskExecutor, SchedulingExecutor, @unchecked
         _ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C
     ) {
         if let process = VirtualProcess.current {
-            process.accept(UnownedJob(job), onMain: false, after: nanoseconds(of: delay))
+            let unowned = UnownedJob(job)
+            guard process.claims(unowned) else { return }
+            process.accept(unowned, onMain: false, after: nanoseconds(of: delay))
         } else if let scheduling = platform as? any SchedulingExecutor {
             scheduling.enqueue(job, after: delay, tolerance: tolerance, clock: clock)
         } else {

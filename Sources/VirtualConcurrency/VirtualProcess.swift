@@ -1,6 +1,7 @@
 // One simulated process's Swift concurrency: the jobs its code made, due now or at a virtual
 // deadline, run by the simulation at the instants it chooses, and dropped when the process ends.
 import CVirtualClock
+import Synchronization
 
 /// What the clocks of a simulated process read at one virtual instant, in nanoseconds.
 public struct VirtualClockReading: Sendable, Equatable {
@@ -42,9 +43,19 @@ public struct VirtualClockReading: Sendable, Equatable {
 /// to destroy a job that never ran), so the memory its task holds stays allocated; a job
 /// enqueued on the process after it ended is dropped too.
 public final class VirtualProcess {
+    /// A job of Swift concurrency, or a block of the app's Dispatch, run-loop or operation
+    /// queue work (LifelineKit's `DispatchQueue`, `Timer`, `OperationQueue`).
+    private enum Work {
+        case job(UnownedJob)
+        case block(() -> Void)
+    }
+    /// One piece of work and its lane: `Lane.main` (the main actor, the main queue, the main
+    /// run loop), `Lane.concurrent` (free to run before or after anything), or a serial
+    /// queue's own lane. Work of one lane other than `concurrent` runs in enqueue order.
     private struct Entry {
-        var job: UnownedJob
-        var onMain: Bool
+        var work: Work
+        var lane: Int
+        var onMain: Bool { lane == Lane.main }
     }
     private struct Sleep {
         var deadline: Int64
@@ -96,8 +107,14 @@ public final class VirtualProcess {
         var sleepsStarted = 0
         var locals: [ObjectIdentifier: Any] = [:]
         var jobCountMaxPerInstant = 1_000_000
+        var currentLane = Lane.main
+        /// What `end()` dropped, until it is released inside the process (`withCurrent`).
+        var droppedWork: [Entry] = []
     }
     private let state: UnsafeMutablePointer<State>
+
+    /// This process's serial number (`VirtualProcess+Ownership`).
+    let serial = VirtualProcess.nextSerial()
 
     public init(pick: ((Int) -> Int)? = nil) {
         state = .allocate(capacity: 1)
@@ -110,7 +127,7 @@ public final class VirtualProcess {
     }
 
     /// The process whose jobs this thread collects now, if any.
-    static var current: VirtualProcess? {
+    package static var current: VirtualProcess? {
         guard let pointer = lifeline_vc_current_process() else { return nil }
         return Unmanaged<VirtualProcess>.fromOpaque(pointer).takeUnretainedValue()
     }
@@ -133,9 +150,17 @@ public final class VirtualProcess {
             Unmanaged.passUnretained(self).toOpaque(), clock.realtime, clock.monotonic,
             clock.boottime, &saved)
         let wasOnMainThread = state.pointee.isOnMainThread
+        let wasLane = state.pointee.currentLane
         state.pointee.isOnMainThread = onMainThread
+        state.pointee.currentLane = onMainThread ? Lane.main : Lane.concurrent
         defer {
+            // The blocks `end()` dropped are released as this process: what their release runs
+            // (a captured object's deinit) belongs to it, and an ended process runs nothing.
+            if state.pointee.hasEnded, !state.pointee.droppedWork.isEmpty {
+                state.pointee.droppedWork.removeAll()
+            }
             state.pointee.isOnMainThread = wasOnMainThread
+            state.pointee.currentLane = wasLane
             lifeline_vc_restore(&saved)
         }
         return try body()
@@ -164,17 +189,51 @@ public final class VirtualProcess {
                 count <= state.pointee.jobCountMaxPerInstant,
                 "a simulated process ran \(count) jobs at one virtual instant without waiting "
                     + "(a busy loop of Task.yield() or of actor hops?)")
-            let wasOnMainThread = state.pointee.isOnMainThread
-            state.pointee.isOnMainThread = entry.onMain
-            if entry.onMain {
-                entry.job.runSynchronously(
-                    on: VirtualExecutorFactory.mainVirtual.asUnownedSerialExecutor())
-            } else {
-                entry.job.runSynchronously(
-                    on: VirtualExecutorFactory.defaultVirtual.asUnownedTaskExecutor())
-            }
-            state.pointee.isOnMainThread = wasOnMainThread
+            run(entry)
         }
+    }
+
+    /// Runs `entry` on this thread as work of its lane.
+    private func run(_ entry: Entry) {
+        let wasOnMainThread = state.pointee.isOnMainThread
+        let wasLane = state.pointee.currentLane
+        state.pointee.isOnMainThread = entry.onMain
+        state.pointee.currentLane = entry.lane
+        switch entry.work {
+        case .job(let job) where entry.onMain:
+            job.runSynchronously(on: VirtualExecutorFactory.mainVirtual.asUnownedSerialExecutor())
+        case .job(let job):
+            job.runSynchronously(
+                on: VirtualExecutorFactory.defaultVirtual.asUnownedTaskExecutor())
+        case .block(let block):
+            block()
+        }
+        state.pointee.isOnMainThread = wasOnMainThread
+        state.pointee.currentLane = wasLane
+    }
+
+    /// While work on this thread waits (a `DispatchSemaphore` or `DispatchGroup` wait),
+    /// runs the work ready now that another thread would run meanwhile: every lane but the
+    /// waiting one, in the order `pick` chooses, until `isSatisfied` or none is left. Returns
+    /// whether `isSatisfied` held. Sleeps due later are not run: the world's time does not
+    /// move during a wait.
+    package func runOtherLanes(whileWaiting isSatisfied: () -> Bool) -> Bool {
+        let waiting = state.pointee.currentLane
+        var count = 0
+        while !isSatisfied() {
+            wakeSleepers()
+            guard !state.pointee.hasEnded,
+                let index = nextIndex(excluding: waiting)
+            else { return isSatisfied() }
+            let entry = state.pointee.ready.remove(at: index)
+            count += 1
+            state.pointee.jobsRun += 1
+            precondition(
+                count <= state.pointee.jobCountMaxPerInstant,
+                "a simulated process ran \(count) jobs at one virtual instant during a wait")
+            run(entry)
+        }
+        return true
     }
 
     /// True when a job is ready or a sleep is due at `now` (nanoseconds since the run's start).
@@ -200,6 +259,9 @@ public final class VirtualProcess {
     public func end() -> Int {
         let dropped = pendingCount
         state.pointee.jobsDropped += dropped
+        if dropped > 0 {
+            state.pointee.droppedWork = state.pointee.ready + state.pointee.sleeps.map(\.entry)
+        }
         state.pointee.ready.removeAll()
         state.pointee.sleeps.removeAll()
         state.pointee.locals.removeAll()
@@ -216,7 +278,48 @@ public final class VirtualProcess {
             state.pointee.jobsDropped += 1
             return
         }
-        let entry = Entry(job: job, onMain: onMain)
+        enqueue(Entry(work: .job(job), lane: onMain ? Lane.main : Lane.concurrent), after: delay)
+    }
+
+    /// Work of the app's own queues and run loops (LifelineKit), enqueued while this process is
+    /// current: `block` runs on `lane` after `delay` nanoseconds (nil: now), at the simulation's
+    /// choice among the work due at its instant, exactly as a job does; dropped if the process
+    /// has ended or ends first.
+    package func accept(block: @escaping () -> Void, lane: Int, after delay: Int64? = nil) {
+        guard !state.pointee.hasEnded else {
+            state.pointee.jobsDropped += 1
+            return
+        }
+        enqueue(Entry(work: .block(block), lane: lane), after: delay.map { .some($0) } ?? .none)
+    }
+
+    /// Counts a job refused as another process's.
+    func noteDropped() { state.pointee.jobsDropped += 1 }
+
+    /// The lane of the work running now on this thread (`Lane.main` in a callback).
+    package var currentLane: Int { state.pointee.currentLane }
+
+    /// Whether work of `lane` is ready now (not counting sleeps).
+    package func hasReadyWork(onLane lane: Int) -> Bool {
+        state.pointee.ready.contains { $0.lane == lane }
+    }
+
+    /// Runs `body` now, on this thread, as work of `lane` (a `DispatchQueue.sync`).
+    package func runInline<Result>(onLane lane: Int, _ body: () throws -> Result) rethrows
+        -> Result
+    {
+        let wasOnMainThread = state.pointee.isOnMainThread
+        let wasLane = state.pointee.currentLane
+        state.pointee.isOnMainThread = lane == Lane.main
+        state.pointee.currentLane = lane
+        defer {
+            state.pointee.isOnMainThread = wasOnMainThread
+            state.pointee.currentLane = wasLane
+        }
+        return try body()
+    }
+
+    private func enqueue(_ entry: Entry, after delay: Int64??) {
         switch delay {
         case .none:
             state.pointee.ready.append(entry)
@@ -246,22 +349,42 @@ public final class VirtualProcess {
         }
     }
 
-    /// The index in `ready` of the job to run next: among the first main-actor job and every
-    /// default-executor job, as `pick` chooses.
+    /// The index in `ready` of the job to run next: among the first job of each serial lane
+    /// (the main actor and queue, each serial queue) and every job of the concurrent lane, as
+    /// `pick` chooses.
     private func nextIndex() -> Int {
         guard state.pointee.ready.count >= 2, let pick = state.pointee.pick else { return 0 }
+        return nextIndex(excluding: nil, pick: pick)!
+    }
+
+    /// The same, leaving out the serial lane `excluded` (nil when no work is ready outside it).
+    private func nextIndex(excluding excluded: Int?, pick: ((Int) -> Int)? = nil) -> Int? {
         var candidates: [Int] = []
-        var sawMain = false
+        var seenLanes: [Int] = []
         for (index, entry) in state.pointee.ready.enumerated() {
-            if entry.onMain {
-                if sawMain { continue }
-                sawMain = true
+            if entry.lane != Lane.concurrent {
+                if entry.lane == excluded || seenLanes.contains(entry.lane) { continue }
+                seenLanes.append(entry.lane)
             }
             candidates.append(index)
         }
-        guard candidates.count >= 2 else { return candidates[0] }
+        guard candidates.count >= 2, let pick = pick ?? state.pointee.pick else {
+            return candidates.first
+        }
         let chosen = pick(candidates.count)
         precondition(chosen >= 0 && chosen < candidates.count, "a pick is one of the candidates")
         return candidates[chosen]
     }
+}
+
+/// The lanes of a process's work: which pieces keep their order among themselves.
+package enum Lane {
+    /// Free: a task, an actor's turn, a concurrent queue's block.
+    package static let concurrent = 0
+    /// The main thread: main-actor jobs, the main queue, the main run loop's timers.
+    package static let main = 1
+    /// A fresh lane for a serial queue of the app's own (only its identity matters: lanes
+    /// never order work among lanes).
+    package static func make() -> Int { nextLane.add(1, ordering: .relaxed).newValue }
+    private static let nextLane = Atomic<Int>(1)
 }

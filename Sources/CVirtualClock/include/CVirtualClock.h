@@ -31,11 +31,26 @@ void lifeline_vc_set_current_process(void *process);
 void lifeline_vc_clock_set(int64_t realtime_ns, int64_t monotonic_ns, int64_t boottime_ns);
 /// This thread's clocks read real time again.
 void lifeline_vc_clock_clear(void);
+/// Moves this thread's virtual clocks on by `nanoseconds` (until the scope that set them ends):
+/// a refused sleep returns with its time passed, so a loop that sleeps until a date ends.
+void lifeline_vc_clock_advance(int64_t nanoseconds);
+/// This thread's virtual reading of `clock` (CLOCK_REALTIME, CLOCK_BOOTTIME, else monotonic),
+/// or -1 when its clocks are real.
+int64_t lifeline_vc_clock_reading(int clock);
 /// 1 while this thread's clocks read virtual time.
 int lifeline_vc_clock_is_virtual(void);
 /// Reads on this thread that the virtual clock answered (for tests).
 int64_t lifeline_vc_clock_virtual_reads(void);
 /// The real clock, whatever this thread's state (the C library's `clock_gettime`).
 int lifeline_vc_real_clock_gettime(int clock, int64_t *seconds, int64_t *nanoseconds);
+
+/// Reports that the app's code, running in a simulated process on this thread, made `call`,
+/// which runs outside the simulation; `supported_form` names what to write instead. The case
+/// then ends in the `escaped-simulation` verdict (VirtualConcurrency's `SimulationEscapes`).
+/// Both strings are copied. Callable from any C or Swift code of the program.
+void lifeline_vc_report_escape(const char *call, const char *supported_form);
+/// The thread's collector of escapes (an unretained object pointer), or NULL.
+void *lifeline_vc_escape_sink(void);
+void lifeline_vc_set_escape_sink(void *sink);
 
 #endif
