@@ -176,8 +176,9 @@ public final class ReporterAppDelegate: UIResponder, UIApplicationDelegate {
     /// A repeating timer on the main run loop: the waiting locations go out every minute.
     public func startBatchTimer() {
         batchTimer?.invalidate()
+        // A main run-loop timer runs its block on the main thread.
         let timer = Timer(timeInterval: LocationReporter.batchInterval, repeats: true) {
-            [weak self] _ in self?.reporter?.flush()
+            [weak self] _ in MainActor.assumeIsolated { self?.reporter?.flush() }
         }
         timer.tolerance = 10
         RunLoop.main.add(timer, forMode: .common)

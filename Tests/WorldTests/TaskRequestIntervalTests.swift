@@ -83,7 +83,8 @@ struct TaskRequestIntervalTests {
         policy.taskRequestIntervalMin = .zero  // the model as it was: undated runs at once
         let (world, outcome) = resubmittingWorld(policy: policy, until: 60)
         #expect(outcome.exitReason == .stopRequested)
-        let loop = try? #require(world.modelLoop)
+        let loop = world.modelLoop
+        #expect(loop != nil)
         #expect(loop?.rule == "R-H1")
         #expect(loop?.what == "app refresh refresh began")
         #expect(loop?.description.contains("not the app's fault") == true)
