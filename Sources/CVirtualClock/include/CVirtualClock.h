@@ -38,4 +38,7 @@ int64_t lifeline_vc_clock_virtual_reads(void);
 /// The real clock, whatever this thread's state (the C library's `clock_gettime`).
 int lifeline_vc_real_clock_gettime(int clock, int64_t *seconds, int64_t *nanoseconds);
 
+// The simulated device's files (VirtualFiles.c).
+#include "VirtualFiles.h"
+
 #endif
