@@ -198,7 +198,8 @@ let package = Package(
             name: "LifelineKitTests",
             dependencies: [
                 "LifelineKit", "DelegateTrackerExample", "FileSharerExample", "FuzzingTesting",
-                "Fuzzing", "Invariants", "Engines", "World", "Simulation", "LifelineCommands", "KitEngines",
+                "Fuzzing", "Invariants", "Engines", "World", "Simulation", "LifelineCommands",
+                "KitEngines",
                 "Scenarios", "Exploration", "LiveUpdatesStudy",
             ]),
         // Property-based suites live in Properties/ as their own test target.

@@ -63,7 +63,8 @@ public final class FileSharerStore: SharerStore {
     /// The folder's data protection class; nil for iOS's default
     /// (`completeUntilFirstUserAuthentication`).
     private let protection: FileProtectionType?
-    /// Read the last location before each save, to drop locations older than it.
+    /// Read the last location before each save, to drop locations older than it (the planted
+    /// mistake of the tests: an unreadable last location drops every location).
     private let readsLastBeforeSaving: Bool
 
     public init(protection: FileProtectionType? = nil, readsLastBeforeSaving: Bool = false) {
@@ -90,9 +91,13 @@ public final class FileSharerStore: SharerStore {
                 try manager.setAttributes([.protectionKey: protection], ofItemAtPath: folder.path)
             }
             if readsLastBeforeSaving, manager.fileExists(atPath: lastLocationURL.path) {
-                let last = try JSONDecoder().decode(
+                // Drops what is not newer than the last location saved. A last location that
+                // cannot be read counts as newer than everything.
+                let last = try? JSONDecoder().decode(
                     SharedLocation.self, from: Data(contentsOf: lastLocationURL))
-                locations.removeAll { $0.timestamp <= last.timestamp }
+                locations.removeAll { location in
+                    last.map { location.timestamp <= $0.timestamp } ?? true
+                }
             }
             guard let newest = locations.last else { return true }
             let encoder = JSONEncoder()

@@ -19,7 +19,7 @@ import World
 ///   every run (Foundation's follow the host's disk).
 /// - `FileAttributeKey.protectionKey` is the file's data protection class, read and set
 ///   through the attributes (`attributesOfItem`, `setAttributes`, and `createFile`'s and
-///   `createDirectory`'s `attributes`); a new file takes its folder's class (R-D11, R-D12).
+///   `createDirectory`'s `attributes`); a new file takes its folder's class (R-S3, R-S4).
 ///   `Data.WritingOptions`' protection options do not reach the device: Foundation drops them
 ///   on Linux before any C call, so set the class on the file or its folder instead.
 ///
@@ -192,7 +192,9 @@ open class FileManager: NSObject, @unchecked Sendable {
     }
 
     open func copyItem(atPath srcPath: String, toPath dstPath: String) throws {
-        guard device != nil else { return try foundation.copyItem(atPath: srcPath, toPath: dstPath) }
+        guard device != nil else {
+            return try foundation.copyItem(atPath: srcPath, toPath: dstPath)
+        }
         var isDirectory: ObjCBool = false
         guard foundation.fileExists(atPath: srcPath, isDirectory: &isDirectory) else {
             throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: srcPath])
@@ -319,6 +321,7 @@ open class FileManager: NSObject, @unchecked Sendable {
 /// `NSHomeDirectory()`: in a simulated process, the app's container (its device path);
 /// Foundation's elsewhere. A file that imports Foundation and LifelineKit names it with
 /// `import func LifelineKit.NSHomeDirectory`.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public func NSHomeDirectory() -> String {
     guard ProcessScope.current?.services?.files != nil else { return Foundation.NSHomeDirectory() }
     return DeviceFiles.containerPath
@@ -327,6 +330,7 @@ public func NSHomeDirectory() -> String {
 /// `NSTemporaryDirectory()`: in a simulated process, the container's tmp, with its trailing
 /// slash as Foundation gives it; Foundation's elsewhere. Named with
 /// `import func LifelineKit.NSTemporaryDirectory`.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public func NSTemporaryDirectory() -> String {
     guard ProcessScope.current?.services?.files != nil else {
         return Foundation.NSTemporaryDirectory()

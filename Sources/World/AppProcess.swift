@@ -917,7 +917,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
                 .appTimer(.commitCompleted(request.commit, generation: generation)))
             let inFlight = Disk.InFlight(
                 commit: request.commit, rows: request.rows, completesAt: completesAt, timer: timer,
-                deletions: request.deletions)
+                deletions: request.deletions, deletesFileRows: request.immediately)
             changeDisk { $0.issue(inFlight) }
         }
         if asked.savedRecordChanged && savedRecordWrite == nil {

@@ -364,6 +364,9 @@ struct Disk {
         var timer: EventHandle
         /// Rows to delete once the rows are added, in order (`Store.delete`).
         var deletions: [StoredRow] = []
+        /// The commit of the app's files' rows (`Store.commit(immediately:)`): each deletion
+        /// removes the one row of a file, found from the end.
+        var deletesFileRows = false
         /// Set when the commit completes: the deletions that matched a row, each with the
         /// index it had in `Disk.rows` when it was removed (after the removals before it).
         var deleted: [(position: Int, row: StoredRow)] = []
@@ -426,7 +429,10 @@ struct Disk {
     private mutating func apply(_ commit: inout InFlight) {
         rows.append(contentsOf: commit.rows)
         for deletion in commit.deletions {
-            guard let position = rows.removeFirst(equalTo: deletion) else { continue }
+            let removed =
+                commit.deletesFileRows
+                ? rows.removeLast(equalTo: deletion) : rows.removeFirst(equalTo: deletion)
+            guard let position = removed else { continue }
             commit.deleted.append((position, deletion))
         }
     }

@@ -1,6 +1,6 @@
 // The app's files on the simulated device through Foundation's own calls: paths into the
 // container, the same in every process; every common call working there and nowhere else;
-// data protection (R-D11, R-D12); a call outside the container refused and reported.
+// data protection (R-S3, R-S4); a call outside the container refused and reported.
 import CVirtualClock
 import Foundation
 import LifelineKit
@@ -145,7 +145,8 @@ struct DeviceFilesKitTests {
             let file = folder.appendingPathComponent("b.txt")
             if journal.launches == 2 {
                 journal.note("second " + readOutcome(file))
-                journal.note("listing \((try? manager.contentsOfDirectory(atPath: folder.path)) ?? [])")
+                journal.note(
+                    "listing \((try? manager.contentsOfDirectory(atPath: folder.path)) ?? [])")
                 return
             }
             do {
@@ -153,7 +154,8 @@ struct DeviceFilesKitTests {
                 try Data("one".utf8).write(to: file, options: .atomic)
                 try "zwei".write(
                     to: folder.appendingPathComponent("a.txt"), atomically: true, encoding: .utf8)
-                journal.note(try String(contentsOf: folder.appendingPathComponent("a.txt"), encoding: .utf8))
+                journal.note(
+                    try String(contentsOf: folder.appendingPathComponent("a.txt"), encoding: .utf8))
                 let handle = try FileHandle(forWritingTo: file)
                 try handle.seekToEnd()
                 try handle.write(contentsOf: Data(" two".utf8))
@@ -170,7 +172,9 @@ struct DeviceFilesKitTests {
                 journal.note("exists \(manager.fileExists(atPath: file.path))")
                 journal.note("listing \(try manager.contentsOfDirectory(atPath: folder.path))")
                 let attributes = try manager.attributesOfItem(atPath: file.path)
-                journal.note("protection \((attributes[.protectionKey] as? FileProtectionType)?.rawValue ?? "none")")
+                journal.note(
+                    "protection \((attributes[.protectionKey] as? FileProtectionType)?.rawValue ?? "none")"
+                )
                 journal.note("size \((attributes[.size] as? NSNumber)?.intValue ?? -1)")
             } catch {
                 journal.note("failed \(error)")
@@ -191,7 +195,7 @@ struct DeviceFilesKitTests {
     }
 
     @Test(
-        "R-D11: after a reboot a completeUntilFirstUserAuthentication file is unreadable until the first unlock, with iOS's error"
+        "R-S3: after a reboot a completeUntilFirstUserAuthentication file is unreadable until the first unlock, with iOS's error"
     )
     func unreadableUntilFirstUnlock() {
         let relaunch = 30 + IOSPolicy.measured.rebootRelaunchDelay.seconds
@@ -219,12 +223,12 @@ struct DeviceFilesKitTests {
         #expect(
             journal.notes == [
                 "launch 1: read kept", "launch 1: written true",
-                "launch 2: error 257 posix 1", "launch 2: written false",
+                "launch 2: error 257", "launch 2: written false",
                 "unlocked: read new",
             ])
     }
 
-    @Test("R-D12: a complete file is unreadable while the device is locked, readable once unlocked")
+    @Test("R-S4: a complete file is unreadable while the device is locked, readable once unlocked")
     func completeWhileLocked() {
         let file = URL(fileURLWithPath: DeviceFiles.containerPath + "/Documents/secret.txt")
         let (_, journal) = runFilesApp(

@@ -87,7 +87,7 @@ enum FileSharer {
     ) { RowSharerStore(services: $0) }
 
     /// The planted mistake: the sharer's folder is `complete`, and each save reads the last
-    /// location first, which iOS refuses while the device is locked (R-D12): the locations
+    /// location first, which iOS refuses while the device is locked (R-S4): the locations
     /// wait in memory and die with the process.
     static let completeWhileLocked = engine(
         name: "file-sharer-complete",
@@ -104,7 +104,9 @@ enum FileSharer {
 
 @Suite("LifelineKit: the file-keeping sharer example")
 struct FileSharerTests {
-    @Test("a drive: the sharer's history files are store rows, one per location, read by its FixReader")
+    @Test(
+        "a drive: the sharer's history files are store rows, one per location, read by its FixReader"
+    )
     func historyFilesAreRows() throws {
         var world = World(
             WorldConfiguration(
@@ -132,7 +134,8 @@ struct FileSharerTests {
         #expect(Set(fixes.map(\.instant)).isSubset(of: Set(delivered.map(\.instant))))
     }
 
-    @Test("fuzzed over generated lifecycles, the file sharer holds every invariant but uploaded-once")
+    @Test(
+        "fuzzed over generated lifecycles, the file sharer holds every invariant but uploaded-once")
     func fuzzedClean() {
         let report = fuzzLifecycle(
             of: .custom(FileSharer.example), checking: FileSharer.invariants, seed: 1,
@@ -153,7 +156,9 @@ struct FileSharerTests {
         #expect(example?.failure?.scenario == twin?.failure?.scenario)
     }
 
-    @Test("R-D12: the fuzzer finds the sharer that reads a complete file while the device is locked, and shrinks it")
+    @Test(
+        "R-S4: the fuzzer finds the sharer that reads a complete file while the device is locked, and shrinks it"
+    )
     func completeReadWhileLockedIsCaught() {
         var report: FuzzReport?
         withKnownIssue("the planted mistake is reported as a Swift Testing issue") {
@@ -184,7 +189,9 @@ extension FileSharerTests {
         }
     }
 
-    @Test("a fuzz of the sharer leaves the real home folder and the real temporary folder as they were")
+    @Test(
+        "a fuzz of the sharer leaves the real home folder and the real temporary folder as they were"
+    )
     func realFilesUntouched() {
         let home = Foundation.NSHomeDirectory()
         let temporary = Foundation.NSTemporaryDirectory()
@@ -198,7 +205,9 @@ extension FileSharerTests {
         let temporaryNames = Self.snapshot(temporary).map { String($0.split(separator: " ")[0]) }
         #expect(temporaryNames.allSatisfy { !sharerNames.contains($0) })
         for name in sharerNames {
-            #expect(!Foundation.FileManager.default.fileExists(atPath: home + "/" + name) || homeBefore.contains { $0.hasPrefix(name + " ") })
+            #expect(
+                !Foundation.FileManager.default.fileExists(atPath: home + "/" + name)
+                    || homeBefore.contains { $0.hasPrefix(name + " ") })
         }
     }
 }

@@ -1,5 +1,5 @@
 // The device's files (`DeviceFiles`): where each path goes, data protection by class and
-// device state (R-D11, R-D12, R-D13), and the private folder's lifetime.
+// device state (R-S3, R-S4, R-S5), and the private folder's lifetime.
 import Foundation
 import Testing
 
@@ -9,7 +9,7 @@ import Testing
 struct DeviceFilesTests {
     static let container = DeviceFiles.containerPath
 
-    @Test("R-D11, R-D12: each protection class's files are readable and writable as iOS allows")
+    @Test("R-S3, R-S4: each protection class's files are readable and writable as iOS allows")
     func protectionClasses() {
         // (first unlocked, locked) -> (read, write) for each class.
         let expected: [FileProtection: [[Bool]]] = [
@@ -22,14 +22,17 @@ struct DeviceFilesTests {
         for protection in FileProtection.allCases {
             let found = states.map { firstUnlocked, locked in
                 [false, true].map {
-                    protection.isAvailable(writing: $0, firstUnlocked: firstUnlocked, locked: locked)
+                    protection.isAvailable(
+                        writing: $0, firstUnlocked: firstUnlocked, locked: locked)
                 }
             }
             #expect(found == expected[protection], "\(protection)")
         }
     }
 
-    @Test("R-D13: a protected file's open is refused with EPERM; its metadata and folders stay readable")
+    @Test(
+        "R-S5: a protected file's open is refused with EPERM; its metadata and folders stay readable"
+    )
     func refusedWithEPERM() throws {
         let files = DeviceFiles()
         let path = Self.container + "/Documents/a.txt"
@@ -71,14 +74,17 @@ struct DeviceFilesTests {
         #expect(files.route("relative.txt", access: .readContents) == .outside)
         let other = "/var/mobile/Containers/Data/Application/OTHER/Documents/a"
         #expect(files.route(other, access: .readContents) == .refused(EPERM))
-        #expect(files.route(Self.container + "/../OTHER/a", access: .writeContents) == .refused(EPERM))
-        if case .privatePath = files.route("/var/mobile", access: .metadata) {} else {
+        #expect(
+            files.route(Self.container + "/../OTHER/a", access: .writeContents) == .refused(EPERM))
+        if case .privatePath = files.route("/var/mobile", access: .metadata) {
+        } else {
             Issue.record("the container's parents can be looked at")
         }
         #expect(files.route("/var/mobile/x", access: .changeNames) == .refused(EPERM))
         #expect(files.appGroupPath("group.other") == nil)
         let group = files.appGroupPath("group.mine")!
-        if case .privatePath = files.route(group + "/a", access: .writeContents) {} else {
+        if case .privatePath = files.route(group + "/a", access: .writeContents) {
+        } else {
             Issue.record("the app's group container is routed")
         }
     }
@@ -95,8 +101,9 @@ struct DeviceFilesTests {
     @Test("the private folder is made on first use, and removed with the device")
     func privateFolderRemoved() throws {
         var files: DeviceFiles? = DeviceFiles()
-        guard case .privatePath(let privatePath) = files!.route(
-            Self.container + "/Documents/x", access: .writeContents)
+        guard
+            case .privatePath(let privatePath) = files!.route(
+                Self.container + "/Documents/x", access: .writeContents)
         else {
             Issue.record("routed")
             return
