@@ -18,6 +18,8 @@ public final class LocationSharer: NSObject, CLLocationManagerDelegate {
     public static let restartRegionIdentifier = "sharer.restart"
     /// Its radius in metres.
     public static let restartRegionRadius: CLLocationDistance = 150
+    /// The distance between the locations it keeps, in metres.
+    public static let distanceFilter: CLLocationDistance = 50
 
     private let manager: CLLocationManager
     public let store: SharerStore
@@ -34,7 +36,8 @@ public final class LocationSharer: NSObject, CLLocationManagerDelegate {
         manager.delegate = self
         manager.activityType = .otherNavigation
         manager.desiredAccuracy = kCLLocationAccuracyBest
-        manager.distanceFilter = kCLDistanceFilterNone
+        // A location every 50 m is enough to share (and a file write per location).
+        manager.distanceFilter = Self.distanceFilter
     }
 
     private var isAuthorized: Bool {

@@ -189,8 +189,8 @@ public final class Store {
     }
 }
 
-/// A small saved record as an engine sees it, shaped like `UserDefaults`: keys to booleans,
-/// integers, doubles and strings, read synchronously.
+/// A small saved record as an engine sees it, shaped like `UserDefaults`: keys to
+/// property-list values (`SavedValue`), read synchronously.
 ///
 ///     services.userDefaults.set(true, forKey: "enabled")
 ///     services.userDefaults.bool(forKey: "enabled")   // true at once, in this process
