@@ -98,8 +98,14 @@ static int is_system_path(const char *path) {
     return 0;
 }
 
+static __thread int reporting __attribute__((tls_model("initial-exec")));
+
 static void report_escape(const char *call, const char *path) {
     escapes += 1;
+    // A call made while reporting (the runtime's crash handler reading /proc) is not reported
+    // again.
+    if (reporting) return;
+    reporting = 1;
     static const char *const supported =
         "the app's container: FileManager.default.urls(for:in:), NSHomeDirectory(), "
         "NSTemporaryDirectory() and containerURL(forSecurityApplicationGroupIdentifier:) "
@@ -108,6 +114,7 @@ static void report_escape(const char *call, const char *path) {
         char described[512];
         snprintf(described, sizeof described, "%s(\"%s\")", call, path);
         lifeline_vc_report_escape(described, supported);
+        reporting = 0;
         return;
     }
     fprintf(
@@ -116,6 +123,7 @@ static void report_escape(const char *call, const char *path) {
         "device; supported: %s\n",
         call, path, supported);
     if (__atomic_load_n(&stop_on_escape, __ATOMIC_ACQUIRE)) abort();
+    reporting = 0;
 }
 
 /// Where a call on `path` goes: 1 and `mapped` set (the path to use, the same or the
@@ -139,9 +147,14 @@ static int route(const char *call, const char *path, int access, char *mapped, s
             errno = answer;
             return 0;
         }
-    } else if (path[0] == '/' && access <= LIFELINE_FILES_READ && is_system_path(path)) {
+    } else if (path[0] == '/' && access <= LIFELINE_FILES_READ_CONTENTS && is_system_path(path)) {
         snprintf(mapped, size, "%s", path);
         return 1;
+    } else if (access == LIFELINE_FILES_READ) {
+        // A look at a path outside the device (`URL(fileURLWithPath:)` stats the path it is
+        // given): nothing is there, as the sandbox shows an app, the same in every run.
+        errno = ENOENT;
+        return 0;
     }
     report_escape(call, path);
     errno = EACCES;
