@@ -19,7 +19,7 @@ import World
 ///   every run (Foundation's follow the host's disk).
 /// - `FileAttributeKey.protectionKey` is the file's data protection class, read and set
 ///   through the attributes (`attributesOfItem`, `setAttributes`, and `createFile`'s and
-///   `createDirectory`'s `attributes`); a new file takes its folder's class (R-S3, R-S4).
+///   `createDirectory`'s `attributes`); a new file takes its folder's class (R-S4, R-S5).
 ///   `Data.WritingOptions`' protection options do not reach the device: Foundation drops them
 ///   on Linux before any C call, so set the class on the file or its folder instead.
 ///

@@ -4,15 +4,15 @@ import CVirtualClock
 import Foundation
 
 /// A data protection class of a file (`FileProtectionType`'s four, by its raw value). Which
-/// class a file has decides when its contents can be read and written (R-S3 to R-S5).
+/// class a file has decides when its contents can be read and written (R-S4 to R-S6).
 public enum FileProtection: String, Sendable, CaseIterable {
-    /// `complete`: readable and writable only while the device is unlocked (R-S4).
+    /// `complete`: readable and writable only while the device is unlocked (R-S5).
     case complete = "NSFileProtectionComplete"
     /// `completeUnlessOpen`: a new file can be made while locked; an existing one is read only
-    /// while unlocked (R-S4).
+    /// while unlocked (R-S5).
     case completeUnlessOpen = "NSFileProtectionCompleteUnlessOpen"
     /// `completeUntilFirstUserAuthentication`, iOS's default: unreadable from a boot until the
-    /// first unlock, then always readable (R-S3).
+    /// first unlock, then always readable (R-S4).
     case completeUntilFirstUserAuthentication =
         "NSFileProtectionCompleteUntilFirstUserAuthentication"
     /// `none`: always readable.
@@ -47,10 +47,10 @@ public enum FileAccess: Int32, Sendable {
 /// call of a simulated process to `route(_:access:)`, which answers the private path or
 /// refuses the call with the errno iOS gives (docs/files.md):
 ///
-/// - data protection (R-S3, R-S4): a file's contents are unreadable and unwritable while
+/// - data protection (R-S4, R-S5): a file's contents are unreadable and unwritable while
 ///   its class (`FileProtection`: its own, else its folder's, else
 ///   `completeUntilFirstUserAuthentication`) is unavailable: `EPERM`, as Data Protection
-///   fails an `open` (R-S5);
+///   fails an `open` (R-S6);
 /// - outside the app's container and its groups' (another app's, the system's): `EPERM`, as
 ///   the sandbox refuses it.
 ///
@@ -69,9 +69,9 @@ public final class DeviceFiles: @unchecked Sendable {
 
     /// The app groups the app may use (its entitlements), nil for any.
     private let appGroups: [String]?
-    /// Data is readable: the device has been unlocked since it booted (R-S3).
+    /// Data is readable: the device has been unlocked since it booted (R-S4).
     public internal(set) var firstUnlocked = true
-    /// The screen is locked (R-S4).
+    /// The screen is locked (R-S5).
     public internal(set) var locked = false
     /// Classes set on files and folders, by device path (looked up, never iterated).
     var protections: [String: FileProtection] = [:]
@@ -140,7 +140,7 @@ public final class DeviceFiles: @unchecked Sendable {
     // MARK: - Data protection
 
     /// The class of the file or folder at `path`: its own, else its nearest folder's, else
-    /// iOS's default (R-S3).
+    /// iOS's default (R-S4).
     public func protection(ofPath path: String) -> FileProtection {
         var current = Self.normalized(path) ?? path
         while !current.isEmpty {

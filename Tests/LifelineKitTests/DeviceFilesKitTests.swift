@@ -1,6 +1,6 @@
 // The app's files on the simulated device through Foundation's own calls: paths into the
 // container, the same in every process; every common call working there and nowhere else;
-// data protection (R-S3, R-S4); a call outside the container refused and reported.
+// data protection (R-S4, R-S5); a call outside the container refused and reported.
 import CVirtualClock
 import Foundation
 import LifelineKit
@@ -195,7 +195,7 @@ struct DeviceFilesKitTests {
     }
 
     @Test(
-        "R-S3: after a reboot a completeUntilFirstUserAuthentication file is unreadable until the first unlock, with iOS's error"
+        "R-S4: after a reboot a completeUntilFirstUserAuthentication file is unreadable until the first unlock, with iOS's error"
     )
     func unreadableUntilFirstUnlock() {
         let relaunch = 30 + IOSPolicy.measured.rebootRelaunchDelay.seconds
@@ -228,7 +228,7 @@ struct DeviceFilesKitTests {
             ])
     }
 
-    @Test("R-S4: a complete file is unreadable while the device is locked, readable once unlocked")
+    @Test("R-S5: a complete file is unreadable while the device is locked, readable once unlocked")
     func completeWhileLocked() {
         let file = URL(fileURLWithPath: DeviceFiles.containerPath + "/Documents/secret.txt")
         let (_, journal) = runFilesApp(

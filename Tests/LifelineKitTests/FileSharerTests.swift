@@ -95,7 +95,7 @@ enum FileSharer {
     ) { RowSharerStore(services: $0) }
 
     /// The planted mistake: the sharer's folder is `complete`, and each save reads the last
-    /// location first, which iOS refuses while the device is locked (R-S4): the locations
+    /// location first, which iOS refuses while the device is locked (R-S5): the locations
     /// wait in memory and die with the process.
     static let completeWhileLocked = engine(
         name: "file-sharer-complete",
@@ -171,7 +171,7 @@ struct FileSharerTests {
     }
 
     @Test(
-        "R-S4: the fuzzer finds the sharer that reads a complete file while the device is locked, and shrinks it"
+        "R-S5: the fuzzer finds the sharer that reads a complete file while the device is locked, and shrinks it"
     )
     func completeReadWhileLockedIsCaught() throws {
         // Scenarios of drives with locks (and leaves): the mistake shows as a gap once a
@@ -290,7 +290,7 @@ extension FileSharerTests {
     }
 
     @Test(
-        "R-S4: while the device is locked the correct sharer keeps storing; the planted mistake stores nothing"
+        "R-S5: while the device is locked the correct sharer keeps storing; the planted mistake stores nothing"
     )
     func lockedDriveStores() throws {
         let locked = Instant.start + .seconds(70)

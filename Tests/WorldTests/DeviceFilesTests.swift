@@ -1,5 +1,5 @@
 // The device's files (`DeviceFiles`): where each path goes, data protection by class and
-// device state (R-S3, R-S4, R-S5), and the private folder's lifetime.
+// device state (R-S4, R-S5, R-S6), and the private folder's lifetime.
 import Foundation
 import Testing
 
@@ -9,7 +9,7 @@ import Testing
 struct DeviceFilesTests {
     static let container = DeviceFiles.containerPath
 
-    @Test("R-S3, R-S4: each protection class's files are readable and writable as iOS allows")
+    @Test("R-S4, R-S5: each protection class's files are readable and writable as iOS allows")
     func protectionClasses() {
         // (first unlocked, locked) -> (read, write) for each class.
         let expected: [FileProtection: [[Bool]]] = [
@@ -31,7 +31,7 @@ struct DeviceFilesTests {
     }
 
     @Test(
-        "R-S5: a protected file's open is refused with EPERM; its metadata and folders stay readable"
+        "R-S6: a protected file's open is refused with EPERM; its metadata and folders stay readable"
     )
     func refusedWithEPERM() throws {
         let files = DeviceFiles()
