@@ -148,6 +148,12 @@ let package = Package(
         .target(
             name: "DelegateTrackerExample", dependencies: ["LifelineKit"],
             path: "Examples/DelegateTracker"),
+        // The location sharer of Examples/FileSharer: a `Codable` last location and history in
+        // files under Application Support, its settings as `Data` in `UserDefaults`
+        // (docs/files.md).
+        .target(
+            name: "FileSharerExample", dependencies: ["LifelineKit"],
+            path: "Examples/FileSharer"),
         // Source C's live-updates code and a CLMonitor and a CLServiceSession, as their sources
         // write them (Swift 5 mode, as written), compiled against LifelineKit.
         .target(
@@ -200,10 +206,10 @@ let package = Package(
         .testTarget(
             name: "LifelineKitTests",
             dependencies: [
-                "LifelineKit", "DelegateTrackerExample", "FuzzingTesting", "Fuzzing",
-                "Invariants", "Engines", "World", "Simulation", "LifelineCommands", "KitEngines",
-                "Scenarios", "Exploration", "LiveUpdatesStudy", "BatchedReporterExample",
-                "DebouncedRecorderExample", "VirtualConcurrency",
+                "LifelineKit", "DelegateTrackerExample", "FileSharerExample", "FuzzingTesting",
+                "Fuzzing", "Invariants", "Engines", "World", "Simulation", "LifelineCommands",
+                "KitEngines", "Scenarios", "Exploration", "LiveUpdatesStudy",
+                "BatchedReporterExample", "DebouncedRecorderExample", "VirtualConcurrency",
             ]),
         // Property-based suites live in Properties/ as their own test target.
         .testTarget(

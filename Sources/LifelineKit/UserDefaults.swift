@@ -20,12 +20,16 @@ import World
 /// registration domain (`register(defaults:)`) is the process's own: it is never written to
 /// disk, and a value set in the app's domain wins over it, as in Foundation.
 ///
-/// Values are what the saved record holds: `Bool`, `Int`, `Double` (a `Float` is stored as
-/// one) and `String`. Foundation's getters convert between them as Foundation does for the
-/// common cases (`bool(forKey:)` of the string "YES" or the number 1 is true). Setting any
-/// other type (`Date`, `Data`, arrays, dictionaries) stops the process with a message naming
-/// the key: the saved record cannot hold it, and losing it silently would look like the app's
-/// bug.
+/// Values are the property-list types, as Foundation's: `Bool`, `Int` (and the other integer
+/// types, stored as one), `Double` (a `Float` is stored as one), `String`, `Data` (a `Codable`
+/// encoded, as most apps keep their settings), `Date`, arrays and `String`-keyed dictionaries
+/// of them, nested; and a `URL` through `set(_:forKey:)`/`url(forKey:)`. Foundation's getters
+/// convert between the scalars as Foundation does for the common cases (`bool(forKey:)` of the
+/// string "YES" or the number 1 is true). Setting any other value stops the process, as
+/// Foundation's "Attempt to insert non-property list object" does.
+///
+/// Every change (`set`, `removeObject`) posts `UserDefaults.didChangeNotification`, with this
+/// object as its sender, to the process's `NotificationCenter`, at once.
 ///
 /// Outside a simulated process there is no device: reads are empty and writes do nothing.
 ///
@@ -89,15 +93,42 @@ open class UserDefaults: NSObject, @unchecked Sendable {
 
     // MARK: - Reading
 
-    /// `object(forKey:)`: the value as a `Bool`, `Int`, `Double` or `String`; the registered
-    /// default when the domain holds none; nil when neither does.
+    /// `object(forKey:)`: the value as Foundation's type (`Bool`, `Int`, `Double`, `String`,
+    /// `Data`, `Date`, `URL`, `[Any]`, `[String: Any]`); the registered default when the domain
+    /// holds none; nil when neither does.
     open func object(forKey defaultName: String) -> Any? {
-        guard let value = saved(forKey: defaultName) else { return nil }
-        switch value {
-        case .bool(let bool): return bool
-        case .int(let int): return int
-        case .double(let double): return double
-        case .string(let string): return string
+        saved(forKey: defaultName).map(Self.foundationValue)
+    }
+
+    /// `data(forKey:)`: a `Data` value, nil otherwise.
+    open func data(forKey defaultName: String) -> Data? {
+        if case .data(let bytes) = saved(forKey: defaultName) { Data(bytes) } else { nil }
+    }
+
+    /// `array(forKey:)`: an array value, nil otherwise.
+    open func array(forKey defaultName: String) -> [Any]? {
+        object(forKey: defaultName) as? [Any]
+    }
+
+    /// `stringArray(forKey:)`: an array whose elements are all strings, nil otherwise.
+    open func stringArray(forKey defaultName: String) -> [String]? {
+        object(forKey: defaultName) as? [String]
+    }
+
+    /// `dictionary(forKey:)`: a dictionary value, nil otherwise.
+    open func dictionary(forKey defaultName: String) -> [String: Any]? {
+        object(forKey: defaultName) as? [String: Any]
+    }
+
+    /// `url(forKey:)`: a URL set with `set(_:forKey:)`; a string that is an absolute path as
+    /// a file URL (with `~` expanded), any other string as a URL; nil otherwise.
+    open func url(forKey defaultName: String) -> URL? {
+        switch saved(forKey: defaultName) {
+        case .url(let text): return URL(string: text)
+        case .string(let text):
+            let path = NSString(string: text).expandingTildeInPath
+            return path.hasPrefix("/") ? URL(fileURLWithPath: path) : URL(string: text)
+        default: return nil
         }
     }
 
@@ -109,7 +140,7 @@ open class UserDefaults: NSObject, @unchecked Sendable {
         case .int(let int): int != 0
         case .double(let double): double != 0
         case .string(let string): ["yes", "true", "1"].contains(string.lowercased())
-        case nil: false
+        default: false
         }
     }
 
@@ -122,7 +153,7 @@ open class UserDefaults: NSObject, @unchecked Sendable {
         case .double(let double): double.isFinite ? Int(double) : 0
         case .string(let string):
             Int(string) ?? Double(string).map { $0.isFinite ? Int($0) : 0 } ?? 0
-        case nil: 0
+        default: 0
         }
     }
 
@@ -134,7 +165,7 @@ open class UserDefaults: NSObject, @unchecked Sendable {
         case .int(let int): Double(int)
         case .double(let double): double
         case .string(let string): Double(string) ?? 0
-        case nil: 0
+        default: 0
         }
     }
 
@@ -149,43 +180,59 @@ open class UserDefaults: NSObject, @unchecked Sendable {
         case .string(let string): string
         case .int(let int): String(int)
         case .double(let double): "\(double)"
-        case .bool, nil: nil
+        default: nil
         }
     }
 
     // MARK: - Writing
 
-    /// `set(_:forKey:)`: stores a `Bool`, `Int`, `Double`, `Float` or `String`; nil removes
-    /// the key. Any other type stops the process (see the type's comment).
+    /// `set(_:forKey:)`: stores a property-list value (see the type's comment); nil removes
+    /// the key. Any other value stops the process, as Foundation's exception does.
     open func set(_ value: Any?, forKey defaultName: String) {
         guard let value else { return removeObject(forKey: defaultName) }
-        record?.set(Self.saved(value, forKey: defaultName), forKey: keyPrefix + defaultName)
+        store(Self.saved(value, forKey: defaultName), forKey: defaultName)
     }
 
     /// `set(_:forKey:)` for a `Bool`.
     open func set(_ value: Bool, forKey defaultName: String) {
-        record?.set(.bool(value), forKey: keyPrefix + defaultName)
+        store(.bool(value), forKey: defaultName)
     }
 
     /// `set(_:forKey:)` for an `Int`.
     open func set(_ value: Int, forKey defaultName: String) {
-        record?.set(.int(value), forKey: keyPrefix + defaultName)
+        store(.int(value), forKey: defaultName)
     }
 
     /// `set(_:forKey:)` for a `Double`.
     open func set(_ value: Double, forKey defaultName: String) {
-        record?.set(.double(value), forKey: keyPrefix + defaultName)
+        store(.double(value), forKey: defaultName)
     }
 
     /// `set(_:forKey:)` for a `Float`, stored as a `Double`.
     open func set(_ value: Float, forKey defaultName: String) {
-        record?.set(.double(Double(value)), forKey: keyPrefix + defaultName)
+        store(.double(Double(value)), forKey: defaultName)
+    }
+
+    /// `set(_:forKey:)` for a `URL`: read back by `url(forKey:)`; nil removes the key.
+    open func set(_ url: URL?, forKey defaultName: String) {
+        guard let url else { return removeObject(forKey: defaultName) }
+        store(.url(url.absoluteString), forKey: defaultName)
     }
 
     /// `removeObject(forKey:)`: removes the key from this domain (a registered default for it
     /// reads again).
     open func removeObject(forKey defaultName: String) {
-        record?.removeObject(forKey: keyPrefix + defaultName)
+        store(nil, forKey: defaultName)
+    }
+
+    /// `UserDefaults.didChangeNotification`, posted after every change.
+    public static let didChangeNotification = Foundation.UserDefaults.didChangeNotification
+
+    /// Writes `value` (nil: removes) to the record, and posts `didChangeNotification`.
+    private func store(_ value: SavedValue?, forKey key: String) {
+        guard let record else { return }
+        record.set(value, forKey: keyPrefix + key)
+        NotificationCenter.default.post(name: Self.didChangeNotification, object: self)
     }
 
     /// `synchronize()`: does nothing and returns true; the record reaches the disk on its own
@@ -202,16 +249,56 @@ open class UserDefaults: NSObject, @unchecked Sendable {
 
     /// `value` as the saved record holds it, or the process stops.
     private static func saved(_ value: Any, forKey key: String) -> SavedValue {
+        guard let saved = propertyListValue(value) else {
+            preconditionFailure(
+                "UserDefaults: Attempt to insert non-property list object \(value) of type "
+                    + "\(type(of: value)) for key \(key): a value is Bool, a number, String, "
+                    + "Data, Date, or an array or String-keyed dictionary of them")
+        }
+        return saved
+    }
+
+    /// `value` as a property-list value, nil when it is not one.
+    private static func propertyListValue(_ value: Any) -> SavedValue? {
         switch value {
         case let bool as Bool: return .bool(bool)
         case let int as Int: return .int(int)
         case let double as Double: return .double(double)
         case let float as Float: return .double(Double(float))
+        case let integer as any BinaryInteger: return Int(exactly: integer).map(SavedValue.int)
         case let string as String: return .string(string)
-        default:
-            preconditionFailure(
-                "UserDefaults: the value for \"\(key)\" is a \(type(of: value)); the simulated "
-                    + "device's saved record holds Bool, Int, Double, Float and String values")
+        case let data as Data: return .data([UInt8](data))
+        case let date as Date: return .date(date.timeIntervalSinceReferenceDate)
+        case let dictionary as [String: Any]:
+            var values: [String: SavedValue] = [:]
+            for (key, element) in dictionary {
+                guard let saved = propertyListValue(element) else { return nil }
+                values[key] = saved
+            }
+            return .dictionary(values)
+        case let array as [Any]:
+            var values: [SavedValue] = []
+            for element in array {
+                guard let saved = propertyListValue(element) else { return nil }
+                values.append(saved)
+            }
+            return .array(values)
+        default: return nil
+        }
+    }
+
+    /// A saved value as Foundation's type.
+    private static func foundationValue(_ value: SavedValue) -> Any {
+        switch value {
+        case .bool(let bool): bool
+        case .int(let int): int
+        case .double(let double): double
+        case .string(let string): string
+        case .data(let bytes): Data(bytes)
+        case .date(let seconds): Date(timeIntervalSinceReferenceDate: seconds)
+        case .url(let text): URL(string: text) as Any
+        case .array(let values): values.map(foundationValue)
+        case .dictionary(let values): values.mapValues(foundationValue)
         }
     }
 }

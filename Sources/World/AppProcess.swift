@@ -223,6 +223,8 @@ final class AppProcess: SimulationActor, DiskViewSource {
     @exclusivity(unchecked) private(set) var log: AppLog
     /// The app's data on the device: it outlives every process.
     private(set) var disk: Disk
+    /// The app's files on the device (its container): they outlive every process.
+    let files = DeviceFiles()
     /// The saved record's pending write: when it is due, and its timer.
     private var savedRecordWrite: (due: Instant, timer: EventHandle)?
     /// The current process's timers not yet due, in the order scheduled.
@@ -274,10 +276,12 @@ final class AppProcess: SimulationActor, DiskViewSource {
             uploadsInFlight.removeAll()
             madeBackgroundUploadsFromData = false
             disk.protectedDataAvailable = launch.protectedDataAvailable
+            files.firstUnlocked = launch.protectedDataAvailable
             let services = LocationServices(
                 capabilities: capabilities, systemVersion: policy.systemVersion, nextObjectID: 1,
                 system: system)
             services.storage.diskSource = self
+            services.files = files
             services.processNumber = generation
             self.services = services
             authorization = launch.authorization
@@ -338,6 +342,8 @@ final class AppProcess: SimulationActor, DiskViewSource {
             bootTime = BootTime(sinceStart: context.now - .start)
             sleep = DeviceSleep(asleepSince: context.now)  // booted to the lock screen
             disk.protectedDataAvailable = false
+            files.firstUnlocked = false
+            files.locked = true  // booted to the lock screen
             cancelExpiry(&context)
             dropHeldEvents(.reboot, &context)
         case .wakeRefused(let mechanism, let reason) where !mailbox.state.isRunning:
@@ -348,7 +354,10 @@ final class AppProcess: SimulationActor, DiskViewSource {
             // What the system keeps across processes (R-G2, R-G5), whatever becomes of it.
             system.note(item)
             // The unlock makes the disk readable whether or not the app's code is told now.
-            if case .protectedDataAvailable = item { disk.protectedDataAvailable = true }
+            if case .protectedDataAvailable = item {
+                disk.protectedDataAvailable = true
+                files.firstUnlocked = true
+            }
             if case .authorization(let value) = item { authorization = value }
             if case .accuracyAuthorization(let value) = item { accuracy = value }
             // Granted temporary full accuracy holds when the completion runs (the daemon tells
@@ -375,6 +384,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
             clockAdjustment = clockAdjustment + offset
         case .screenLocked(let locked):
             sleep.screenLocked(locked, at: context.now)
+            files.locked = locked
         case .dropped(let item, let reason):
             record(.dropped(item, reason), context.now)
         case .lost:
@@ -903,13 +913,14 @@ final class AppProcess: SimulationActor, DiskViewSource {
         for error in asked.openFailures { record(.storeUnavailable(error), context.now) }
         for request in asked.commitRequests {
             let completesAt = disk.completionInstant(
-                issuedAt: context.now, duration: policy.storeCommitDuration)
+                issuedAt: context.now,
+                duration: request.immediately ? .zero : policy.storeCommitDuration)
             let timer = context.setTimer(
                 after: completesAt - context.now,
                 .appTimer(.commitCompleted(request.commit, generation: generation)))
             let inFlight = Disk.InFlight(
                 commit: request.commit, rows: request.rows, completesAt: completesAt, timer: timer,
-                deletions: request.deletions)
+                deletions: request.deletions, deletesFileRows: request.immediately)
             changeDisk { $0.issue(inFlight) }
         }
         if asked.savedRecordChanged && savedRecordWrite == nil {

@@ -418,6 +418,8 @@ public final class LocationServices {
     /// The process's upload session, like `URLSession.shared`: requests made on it go to the
     /// network when the callback returns.
     public let urlSession: UploadSession
+    /// The app's files on the device (its container), which outlive the process.
+    package var files: DeviceFiles?
 
     init(
         capabilities: AppCapabilities, systemVersion: Int, nextObjectID: Int,

@@ -43,12 +43,22 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// A value of the saved record: what `UserDefaults` holds for the settings an engine keeps.
+/// A value of the saved record: what `UserDefaults` holds, every property-list type
+/// (`Bool`, `Int`, `Double`, `String`, `Data`, `Date`, arrays and string-keyed dictionaries of
+/// them, nested) and a URL.
 public enum SavedValue: Sendable, Equatable, CustomStringConvertible {
     case bool(Bool)
     case int(Int)
     case double(Double)
     case string(String)
+    /// `Data`: its bytes.
+    case data([UInt8])
+    /// `Date`: seconds since 2001-01-01 00:00:00 UTC (`timeIntervalSinceReferenceDate`).
+    case date(Double)
+    /// A URL (`set(_:forKey:)` of a `URL`): its absolute string.
+    case url(String)
+    case array([SavedValue])
+    case dictionary([String: SavedValue])
 
     public var description: String {
         switch self {
@@ -56,6 +66,13 @@ public enum SavedValue: Sendable, Equatable, CustomStringConvertible {
         case .int(let value): "\(value)"
         case .double(let value): PlainText.fixed(value, digits: 3)
         case .string(let value): "\"\(value)\""
+        case .data(let bytes): "<\(bytes.count) bytes>"
+        case .date(let seconds): "date \(PlainText.fixed(seconds, digits: 3))"
+        case .url(let text): "url \(text)"
+        case .array(let values): "[\(values.map(\.description).joined(separator: ", "))]"
+        case .dictionary(let values):
+            // Sorted by key: no hash order reaches a trace.
+            "[\(values.keys.sorted().map { "\($0): \(values[$0]!)" }.joined(separator: ", "))]"
         }
     }
 }
@@ -145,7 +162,12 @@ public final class Store {
     /// Commits the open transaction (its inserts and deletions); nil (and nothing happens) when
     /// it is empty.
     @discardableResult
-    public func commit() -> CommitID? {
+    public func commit() -> CommitID? { commit(immediately: false) }
+
+    /// Commits the open transaction; `immediately`: durable at the instant it is issued (the
+    /// rows of the app's files, written when the app's write returned: `DeviceFiles+Rows`).
+    @discardableResult
+    package func commit(immediately: Bool) -> CommitID? {
         guard !storage.halted, !transaction.isEmpty || !deletions.isEmpty else { return nil }
         storage.commitCount += 1
         let commit = CommitID(storage.commitCount)
@@ -154,7 +176,8 @@ public final class Store {
         var deleted: [StoredRow] = []
         swap(&deleted, &deletions)
         storage.ask {
-            $0.commitRequests.append(.init(commit: commit, rows: rows, deletions: deleted))
+            $0.commitRequests.append(
+                .init(commit: commit, rows: rows, deletions: deleted, immediately: immediately))
         }
         return commit
     }
@@ -166,8 +189,8 @@ public final class Store {
     }
 }
 
-/// A small saved record as an engine sees it, shaped like `UserDefaults`: keys to booleans,
-/// integers, doubles and strings, read synchronously.
+/// A small saved record as an engine sees it, shaped like `UserDefaults`: keys to
+/// property-list values (`SavedValue`), read synchronously.
 ///
 ///     services.userDefaults.set(true, forKey: "enabled")
 ///     services.userDefaults.bool(forKey: "enabled")   // true at once, in this process
@@ -282,6 +305,8 @@ final class ProcessStorage {
         var rows: [StoredRow]
         /// Rows to delete, in the order asked (`Store.delete`).
         var deletions: [StoredRow] = []
+        /// Durable at the instant issued (`Store.commit(immediately:)`).
+        var immediately = false
     }
 
     /// True when the callback asked anything of the disk.
@@ -339,6 +364,9 @@ struct Disk {
         var timer: EventHandle
         /// Rows to delete once the rows are added, in order (`Store.delete`).
         var deletions: [StoredRow] = []
+        /// The commit of the app's files' rows (`Store.commit(immediately:)`): each deletion
+        /// removes the one row of a file, found from the end.
+        var deletesFileRows = false
         /// Set when the commit completes: the deletions that matched a row, each with the
         /// index it had in `Disk.rows` when it was removed (after the removals before it).
         var deleted: [(position: Int, row: StoredRow)] = []
@@ -401,7 +429,10 @@ struct Disk {
     private mutating func apply(_ commit: inout InFlight) {
         rows.append(contentsOf: commit.rows)
         for deletion in commit.deletions {
-            guard let position = rows.removeFirst(equalTo: deletion) else { continue }
+            let removed =
+                commit.deletesFileRows
+                ? rows.removeLast(equalTo: deletion) : rows.removeFirst(equalTo: deletion)
+            guard let position = removed else { continue }
             commit.deleted.append((position, deletion))
         }
     }

@@ -82,6 +82,16 @@ public struct StoredRows: RandomAccessCollection, Equatable, ExpressibleByArrayL
         return position
     }
 
+    /// Removes the latest row equal to `row`, looking from the end and at keys first (the
+    /// rows of the app's files: one per file, replaced at each write, so nearly always near the
+    /// end); returns its position, or nil when none is.
+    package mutating func removeLast(equalTo row: StoredRow) -> Int? {
+        guard let position = indices.last(where: { key(at: $0) == row.key && self[$0] == row })
+        else { return nil }
+        uniqueStorage().entries.remove(at: position)
+        return position
+    }
+
     /// The storage, made this value's own first if it is shared (or made, if there is none).
     private mutating func uniqueStorage() -> Storage {
         if isKnownUniquelyReferenced(&storage), let storage { return storage }

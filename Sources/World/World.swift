@@ -160,6 +160,8 @@ public struct World {
     /// The rows of the app's store on the device's disk now: every completed commit's, in
     /// commit order (what "stored" means), less those its completed deletions removed.
     public var storedRows: StoredRows { appProcess.disk.rows }
+    /// The app's files on the device (its container, docs/files.md).
+    public var files: DeviceFiles { appProcess.files }
 
     /// The app's saved record as written on the device's disk now (changes not yet written are
     /// not in it).

@@ -53,4 +53,7 @@ void lifeline_vc_report_escape(const char *call, const char *supported_form);
 void *lifeline_vc_escape_sink(void);
 void lifeline_vc_set_escape_sink(void *sink);
 
+// The simulated device's files (VirtualFiles.c).
+#include "VirtualFiles.h"
+
 #endif
