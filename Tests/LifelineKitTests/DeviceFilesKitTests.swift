@@ -15,17 +15,19 @@ import func LifelineKit.NSTemporaryDirectory
 /// An app delegate that keeps significant-change monitoring on (so a reboot relaunches it
 /// before the unlock, R-B7) and runs the test's code at each launch, at the first unlock's
 /// callback and when it becomes active.
-final class FilesApp: UIResponder, UIApplicationDelegate, CLLocationManagerDelegate {
+final class FilesApp: UIResponder, UIApplicationDelegate,
+    @preconcurrency CLLocationManagerDelegate
+{
     let journal: Journal
-    let launched: (Journal) -> Void
-    let unlocked: (Journal) -> Void
+    let launched: @Sendable (Journal) -> Void
+    let unlocked: @Sendable (Journal) -> Void
     /// Run at every location, when given: the app then updates its location in the background.
-    let located: ((Journal) -> Void)?
+    let located: (@Sendable (Journal) -> Void)?
     let manager = CLLocationManager()
 
     init(
-        journal: Journal, launched: @escaping (Journal) -> Void,
-        unlocked: @escaping (Journal) -> Void, located: ((Journal) -> Void)?
+        journal: Journal, launched: @escaping @Sendable (Journal) -> Void,
+        unlocked: @escaping @Sendable (Journal) -> Void, located: (@Sendable (Journal) -> Void)?
     ) {
         self.journal = journal
         self.launched = launched
@@ -65,8 +67,9 @@ final class FilesApp: UIResponder, UIApplicationDelegate, CLLocationManagerDeleg
 /// Runs `FilesApp` (Always authorization, a parked device) with `actions` at their seconds.
 func runFilesApp(
     until end: Double, actions: [(Double, UserAction)],
-    launched: @escaping (Journal) -> Void, unlocked: @escaping (Journal) -> Void = { _ in },
-    located: ((Journal) -> Void)? = nil
+    launched: @escaping @Sendable (Journal) -> Void,
+    unlocked: @escaping @Sendable (Journal) -> Void = { _ in },
+    located: (@Sendable (Journal) -> Void)? = nil
 ) -> (World, Journal) {
     let journal = Journal()
     var world = World(
