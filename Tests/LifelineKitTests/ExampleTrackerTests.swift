@@ -14,6 +14,20 @@ import World
 
 import class LifelineKit.UserDefaults
 
+/// Commits `locations` to the simulated device's store as fix rows (`FixRecorder`'s key), in
+/// the calling callback: how the test stores stand for an app's database. False when the
+/// store cannot be opened (no process, or its data unreadable before the first unlock).
+@discardableResult
+func commitFixRows(of locations: [CLLocation], services: LocationServices?) -> Bool {
+    guard let services, let store = try? services.openStore() else { return false }
+    for location in locations {
+        guard let fix = location.lifelineFix else { continue }
+        store.insert(StoredRow(key: FixRecorder.fixRowKey, fix: fix))
+    }
+    store.commit()
+    return true
+}
+
 /// The tracker's `LocationStore` on the simulated device: locations in the store (one row per
 /// fix, `FixRecorder`'s key, committed in the callback that inserts), the switch in the saved
 /// record through `UserDefaults`, as an iOS team writes it. What an iOS team would back with
@@ -23,13 +37,7 @@ final class DeviceLocationStore: LocationStore {
     init(services: LocationServices) { self.services = services }
 
     func append(_ locations: [CLLocation]) -> Bool {
-        guard let services, let store = try? services.openStore() else { return false }
-        for location in locations {
-            guard let fix = location.lifelineFix else { continue }
-            store.insert(StoredRow(key: FixRecorder.fixRowKey, fix: fix))
-        }
-        store.commit()
-        return true
+        commitFixRows(of: locations, services: services)
     }
 
     var trackingSwitchedOff: Bool {

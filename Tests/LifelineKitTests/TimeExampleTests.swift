@@ -28,13 +28,7 @@ final class DeviceReportStore: ReportStore {
     init(services: LocationServices) { self.services = services }
 
     func append(_ locations: [CLLocation]) -> Bool {
-        guard let services, let store = try? services.openStore() else { return false }
-        for location in locations {
-            guard let fix = location.lifelineFix else { continue }
-            store.insert(StoredRow(key: FixRecorder.fixRowKey, fix: fix))
-        }
-        store.commit()
-        return true
+        commitFixRows(of: locations, services: services)
     }
 
     func nextBatch() -> (body: Data, number: Int)? {

@@ -79,13 +79,7 @@ final class UploadingApp: UIResponder, UIApplicationDelegate,
     }
 
     func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
-        guard let store = try? services.openStore() else { return }
-        for location in locations {
-            if let fix = location.lifelineFix {
-                store.insert(StoredRow(key: FixRecorder.fixRowKey, fix: fix))
-            }
-        }
-        store.commit()
+        guard commitFixRows(of: locations, services: services) else { return }
         if UIApplication.shared.applicationState == .active && pendingCount() >= 25 {
             uploadPending()
         }
