@@ -23,8 +23,8 @@ public final class CaseWorker {
     /// The worker command: an executable and its arguments (the tool's hidden subcommand).
     public let executable: String
     public let arguments: [String]
-    /// Wall-clock seconds one scenario may run before it counts as hung and the worker is
-    /// killed.
+    /// Seconds of processor time one scenario may use before it counts as hung and the worker
+    /// is killed (`HangWatch`, which also says how long a blocked one may wait).
     public var caseTimeoutSeconds: Double
     /// Worker processes started so far.
     public private(set) var processCount = 0
@@ -59,6 +59,8 @@ public final class CaseWorker {
         public var traceTail: [(instant: Instant, text: String)] = []
         /// Whether an engine callback had begun and not ended when it ended.
         public var inEngineCallback = false
+        /// How long it ran before it counted as hung, in words (`HangWatch.Hang`).
+        public var hang: String?
         /// The worker's last words on standard error (the runtime's "Fatal error: …").
         public var message: String?
         /// Every entry of the app's log in words, when the run checked an invariant.
@@ -83,9 +85,10 @@ public final class CaseWorker {
         var run = Run(outcome: .completed)
         var tail: [(instant: Instant, text: String)] = []
         guard process.send(header + text) else { return died(process, run) }
-        let deadline = WallClock.seconds() + caseTimeoutSeconds
+        var watch = HangWatch(pid: process.pid, timeout: caseTimeoutSeconds)
+        watch.started(0)
         while true {
-            switch process.readLine(until: deadline) {
+            switch process.readLine(until: watch.nextCheck()) {
             case .line("ok"):
                 return run
             case .line(let line) where line.hasPrefix("error "):
@@ -113,9 +116,11 @@ public final class CaseWorker {
             case .end:
                 return died(process, run)
             case .timeout:
+                guard let hang = watch.hung() else { continue }
                 process.kill()
                 process.wait()
                 run.outcome = .hung
+                run.hang = hang.describe(timeout: caseTimeoutSeconds)
                 run.message = lastWords()
                 discard()
                 return run

@@ -106,8 +106,9 @@ public enum CrashFinding {
             text = "\(who) ended the process with exit status \(status)"
         case .hung:
             text =
-                "\(who) was still running after \(worker.caseTimeoutSeconds) s of wall time, "
-                + "and was killed"
+                "\(who) was still running "
+                + (run.hang ?? "after \(worker.caseTimeoutSeconds) s of processor time")
+                + ", and was killed"
         case .completed:
             text =
                 "it did not \(invariant == FuzzFailure.hangInvariant ? "hang" : "crash") "

@@ -62,8 +62,9 @@ enum FuzzCommand {
           --json     one summary object per engine: {engine, cases, states, transitions,
                      seconds, failures, advice, inconclusive}
           --case-timeout
-                     wall-clock seconds a case may run before it is a no-hang failure
-                     (default 5)
+                     seconds of processor time a case may use before it is a no-hang
+                     failure (default 5); one blocked without using the processor fails
+                     after ten times as long
           --isolation
                      on (default): cases run in a worker process, so a trap, a bad access or
                      an abort in an engine is a no-crash failure (shrunk, saved, replayed)

@@ -105,10 +105,10 @@ struct ExitStatus: Error { var code: Int32 }
 ///
 /// The child (`lifeline fuzz … --supervised-child run`) runs the search in-process and tells,
 /// on its descriptor 3, each corpus entry (`p PATH`) and case (`s INDEX`, `f INDEX`) it
-/// starts and finishes, each commit (`c CASES STATES TRANSITIONS`), the simplest failure so
+/// starts and finishes, the thread that runs a case (`w INDEX THREAD`), each commit (`c CASES STATES TRANSITIONS`), the simplest failure so
 /// far while it shrinks one (`b JSON`) and at the end its result (`r JSON`). A case in flight
-/// past `caseTimeout` (wall time: the one clock this reads, never for a result) has the child
-/// killed. After a death the search is run again on one worker thread up to the highest case
+/// past `caseTimeout` of its thread's processor time (`HangWatch`: a loaded machine slows a
+/// case without making it a hang; read only for that, never for a result) has the child killed. After a death the search is run again on one worker thread up to the highest case
 /// that was in flight (`confirm`, which also sends each case's choices): the cases are the
 /// same whatever the first child's `--jobs`, so the lowest failing case, a crash or an
 /// invariant, is the one reported, with the same counts. The crashing case's choices are then
@@ -339,11 +339,10 @@ final class FuzzSupervisor {
         running?.started(child.pid)
         defer { running?.ended() }
         var death = Death(termination: .exited(0), inFlight: [])
-        var startTimes: [Int: Double] = [:]
+        var watch = HangWatch(pid: child.pid, timeout: caseTimeout)
         var result: EngineOutcome?
         reading: while true {
-            let deadline = startTimes.values.min().map { $0 + caseTimeout }
-            switch child.readEvent(until: deadline) {
+            switch child.readEvent(until: watch.nextCheck()) {
             case .line(let line):
                 guard let kind = line.first else { continue }
                 let rest = line.dropFirst(2)
@@ -355,7 +354,7 @@ final class FuzzSupervisor {
                     let words = rest.split(separator: " ")
                     guard let index = words.first.flatMap({ Int($0) }) else { continue }
                     death.corpusEntry = nil
-                    startTimes[index] = WallClock.seconds()
+                    watch.started(index)
                     if words.count > 1 {
                         death.choices = [
                             index: words[1].split(separator: ",").compactMap {
@@ -363,8 +362,11 @@ final class FuzzSupervisor {
                             }
                         ]
                     }
+                case "w":
+                    let numbers = rest.split(separator: " ").compactMap { Int32($0) }
+                    if numbers.count == 2 { watch.runs(Int(numbers[0]), onThread: numbers[1]) }
                 case "f":
-                    if let index = Int(rest) { startTimes[index] = nil }
+                    if let index = Int(rest) { watch.finished(index) }
                 case "c":
                     let numbers = rest.split(separator: " ").compactMap { Int($0) }
                     if numbers.count == 3 {
@@ -390,10 +392,7 @@ final class FuzzSupervisor {
             case .end:
                 break reading
             case .timeout:
-                let now = WallClock.seconds()
-                guard
-                    let hung = startTimes.filter({ now - $0.value >= caseTimeout }).keys.min()
-                else { continue }
+                guard let hung = watch.hung()?.caseIndex else { continue }
                 death.hungCase = hung
                 child.kill()
                 break reading
@@ -401,7 +400,7 @@ final class FuzzSupervisor {
         }
         running?.ended()
         death.termination = child.wait()
-        death.inFlight = startTimes.keys.sorted()
+        death.inFlight = watch.inFlight
         if let hung = death.hungCase {
             death.inFlight = [hung] + death.inFlight.filter { $0 != hung }
         }
@@ -433,6 +432,10 @@ final class FuzzSupervisor {
                     " " + $0.map { String($0, radix: 16) }.joined(separator: ",")
                 }
                 stream.write("s \(caseIndex)\(listed ?? "")")
+                // The thread that runs it, whose processor time its timeout counts.
+                if let thread = ProcessorTime.currentThread() {
+                    stream.write("w \(caseIndex) \(thread)")
+                }
             case .finished(let caseIndex):
                 stream.write("f \(caseIndex)")
             case .shrinking(let caseIndex, let invariant, let scenario):

@@ -118,7 +118,7 @@ struct CrashIsolationTests {
         #expect(result.code == 1, "\(result.error)")
         #expect(result.standard.contains("FAIL spinner: no-hang"), "\(result.standard)")
         #expect(
-            result.standard.contains("was still running after 1.0 s of wall time"),
+            result.standard.contains("was still running after using 1.0 s of processor time"),
             "\(result.standard)")
     }
 }
