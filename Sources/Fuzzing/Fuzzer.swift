@@ -6,6 +6,7 @@ import Exploration
 import Invariants
 import Scenarios
 import Simulation
+import World
 
 /// What one fuzzing run of one engine does.
 public struct FuzzSettings: Sendable {
@@ -382,7 +383,12 @@ public enum Fuzzer {
                         let scenario = input(
                             caseIndex, settings, snapshot, settings.generator.scenarios
                         ).scenario
-                        _ = try check(scenario, settings.invariants)
+                        do {
+                            _ = try check(scenario, settings.invariants)
+                        } catch let loop as ModelLoop {
+                            throw ModelLoopFinding(
+                                loop: loop, caseIndex: caseIndex, scenario: scenario)
+                        }
                         preconditionFailure("case \(caseIndex) threw on a worker, not here")
                     case .checked(let path, let invariant, let choices, let advised):
                         report.cases += 1

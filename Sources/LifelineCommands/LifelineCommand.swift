@@ -3,6 +3,7 @@ import EngineMutants
 import Engines
 import Foundation
 import Fuzzing
+import World
 
 /// Where a command writes: the standard streams in the tool, buffers in tests.
 public struct CommandOutput {
@@ -113,11 +114,21 @@ public enum LifelineCommand {
             return 2
         } catch let status as ExitStatus {
             return status.code
+        } catch let loop as ModelLoop {
+            output.error("lifeline: \(loop)")
+            return modelLoopStatus
+        } catch let finding as ModelLoopFinding {
+            output.error("lifeline: \(finding)")
+            return modelLoopStatus
         } catch {
             output.error("lifeline: \(error)")
             return 1
         }
     }
+
+    /// The exit status of a run stopped by a loop in Lifeline's own model (`ModelLoop`):
+    /// Lifeline's error, distinct from 1 (a failure of the app) and from every other status.
+    public static let modelLoopStatus: Int32 = 4
 
     /// Fails on a custom engine's name that is empty, not one word, or taken (by a built-in
     /// engine, a mutant or an earlier custom engine), with every known name.

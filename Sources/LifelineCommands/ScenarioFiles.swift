@@ -36,7 +36,8 @@ enum ScenarioFiles {
 
     /// Runs `scenario`, read from `path`, to its horizon and records it.
     /// - Throws: `InputError` when its GPX route or its policy cannot be made (the parser reads
-    ///   both, so this happens only when a file changed since).
+    ///   both, so this happens only when a file changed since); `ModelLoop` when Lifeline's
+    ///   own model looped.
     static func record(
         _ scenario: Scenario, path: String, keepsTrace: Bool = false, keepsNarration: Bool = true
     ) throws -> RunRecord {
@@ -46,6 +47,9 @@ enum ScenarioFiles {
             throw InputError("\(path): the policy cannot be made: \(error.message)")
         } catch let unreadable as UnreadableRow {
             throw InputError("\(path): \(unreadable)")
+        } catch let loop as ModelLoop {
+            // Lifeline's error, not the input's (exit 4).
+            throw loop
         } catch {
             // A `GPXError`, which names the GPX file and its line.
             throw InputError("\(path): the route cannot be made: \(error)")
