@@ -14,25 +14,32 @@ extension FuzzFailure {
 }
 
 /// Running a scenario with the escapes its run reports collected (`SimulationEscapes`).
-enum EscapeFinding {
-    /// Runs `scenario`, and checks `invariants` unless the app's code escaped the simulation:
-    /// then the one violation is `escaped-simulation`, naming each call and its supported form.
-    static func check(_ scenario: Scenario, _ invariants: [Invariant]) throws
-        -> (record: RunRecord, violations: [Violation])
+public enum EscapeFinding {
+    /// Runs `run` (a scenario's run) with the escapes it reports collected: its result, and
+    /// the `escaped-simulation` violation naming each call and its supported form when the
+    /// app's code escaped the simulation.
+    public static func collecting<Result>(_ run: () throws -> Result) rethrows
+        -> (result: Result, escape: Violation?)
     {
-        // No timeline reads this run: its engines need not keep their narration.
-        let (record, escapes) = try SimulationEscapes.collecting {
-            try scenario.record(keepsNarration: false)
-        }
-        guard let first = escapes.first else {
-            return (record, record.violations(of: invariants))
-        }
+        let (result, escapes) = try SimulationEscapes.collecting(run)
+        guard let first = escapes.first else { return (result, nil) }
         let calls = escapes.map { "\($0.call) (use \($0.supportedForm))" }
         let violation = Violation(
             invariant: FuzzFailure.escapeInvariant,
             instant: Instant(nanosecondsSinceStart: first.nanosecondsSinceStart ?? 0),
             explanation: "the app's code ran outside the simulated device, so no verdict on "
                 + "its lifecycle holds: " + calls.joined(separator: "; "))
-        return (record, [violation])
+        return (result, violation)
+    }
+
+    /// Runs `scenario`, and checks `invariants` unless the app's code escaped the simulation:
+    /// then the one violation is `escaped-simulation`.
+    static func check(_ scenario: Scenario, _ invariants: [Invariant]) throws
+        -> (record: RunRecord, violations: [Violation])
+    {
+        // No timeline reads this run: its engines need not keep their narration.
+        let (record, escape) = try collecting { try scenario.record(keepsNarration: false) }
+        if let escape { return (record, [escape]) }
+        return (record, record.violations(of: invariants))
     }
 }

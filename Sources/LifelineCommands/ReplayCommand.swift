@@ -17,8 +17,9 @@ enum ReplayCommand {
         end it is checked as any other. An entry saved for no-state-outliving-process runs twice
         in this process: "still differs" with where the runs part (exit 1), or "passes alone"
         (exit 0): its state came from the earlier cases of the run its `# found:` line names,
-        which finds it again. A file that is not a corpus entry, or was written in a newer
-        corpus format, exits 2.
+        which finds it again. An entry saved for escaped-simulation "still fails" while the
+        app's code still runs outside the simulated device, naming each call (exit 1). A file
+        that is not a corpus entry, or was written in a newer corpus format, exits 2.
         """
 
     static let command = Subcommand(
@@ -40,6 +41,7 @@ enum ReplayCommand {
         guard
             Invariant.builtIn(named: entry.invariant) != nil
                 || FuzzFailure.isProcessInvariant(entry.invariant)
+                || entry.invariant == FuzzFailure.escapeInvariant
         else {
             let names = Invariant.builtIn.map(\.name).joined(separator: ", ")
             throw InputError(
@@ -47,13 +49,28 @@ enum ReplayCommand {
                     + "Lifeline does not check (it checks \(names))")
         }
         // A `no-crash` or `no-hang` entry that ran to its end in a worker runs here too.
-        let record = try ScenarioFiles.record(entry.scenario, path: path)
+        let (record, escape) = try EscapeFinding.collecting {
+            try ScenarioFiles.record(entry.scenario, path: path)
+        }
+        let engine = entry.scenario.engine.name.name
+        if let escape {
+            // Part of the run was not simulated: no lifecycle verdict holds.
+            let recorded = entry.invariant == FuzzFailure.escapeInvariant
+            output.standard(
+                [
+                    recorded
+                        ? "still fails: \(escape.invariant) (engine \(engine))"
+                        : "fails a different invariant: \(escape.invariant) (engine \(engine); "
+                            + "\(entry.invariant), as recorded, cannot be judged)",
+                    "", "  \(escape)",
+                ].joined(separator: "\n"))
+            return 1
+        }
         // An advice's entry (saved by `fuzz --advice fail`) is judged with the advice too.
         let isAdvice = Invariant.advice.contains { $0.name == entry.invariant }
         let verdicts = RunReport.verdicts(
             of: record, invariants: Invariant.builtIn + (isAdvice ? Invariant.advice : []))
         let failing = verdicts.filter { !$0.passed }
-        let engine = entry.scenario.engine.name.name
         if let recorded = failing.first(where: { $0.invariant == entry.invariant }) {
             let others = failing.filter { $0.invariant != entry.invariant }.map(\.invariant)
             var lines = ["still fails: \(entry.invariant) (engine \(engine))", ""]
