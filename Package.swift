@@ -130,9 +130,9 @@ let package = Package(
         .target(
             name: "LifelineCommands",
             dependencies: [
-                "Simulation", "Exploration", "World", "Engines", "EngineMutants", "Experiments",
-                "Scenarios", "Invariants", "Pictures", "Fuzzing", "Research", "Benchmarks",
-                "ShrinkingChallenges",
+                "Simulation", "Exploration", "Formats", "World", "Engines", "EngineMutants",
+                "Experiments", "Scenarios", "Invariants", "Pictures", "Fuzzing", "Research",
+                "Benchmarks", "ShrinkingChallenges",
             ]),
         // `LifelineCLI.main(engines:)`: the tool's entry point, for `lifeline` and for a team's
         // own executable.
