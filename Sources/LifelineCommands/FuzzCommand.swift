@@ -195,7 +195,9 @@ enum FuzzCommand {
         }
         let interrupt =
             output.catchesInterrupt
-            ? InterruptCatcher(stop, announces: child == nil, then: onInterrupt) : nil
+            ? InterruptCatcher(
+                stop, announces: child == nil, toolName: output.toolName, then: onInterrupt)
+            : nil
         defer { interrupt?.release() }
         for engine in engines where !stop.isRequested {
             var settings = FuzzSettings(engine: engine)

@@ -268,7 +268,7 @@ public enum LifelineCommand {
     /// tool's for none.
     /// - Throws: `UsageError` for words that name no command.
     static func helpText(for words: [String]) throws -> String {
-        guard let first = words.first else { return usage }
+        guard let first = words.first, words != ["help"] else { return usage }
         if let single = commands.first(where: { $0.name == first }), words.count == 1 {
             return single.usage
         }

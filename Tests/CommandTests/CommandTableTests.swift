@@ -137,6 +137,7 @@ struct CommandTableTests {
         #expect(unknown.text.hasPrefix("lifeline: help: no command is called 'frobnicate'"))
         #expect(Self.outcome(["help", "bench", "nonesuch"]).code == 2)
         #expect(Self.outcome(["help", "run", "extra"]).code == 2)
+        #expect(Self.outcome(["help", "help"]).text == Self.outcome(["help"]).text)
         #expect(Self.outcome(["--version", "extra"]).code == 2)
     }
 
