@@ -8,33 +8,19 @@ let package = Package(
     name: "Lifeline",
     products: [
         .executable(name: "lifeline", targets: ["lifeline"]),
-        // A team's own `lifeline` with its engines in every command:
-        // `LifelineCLI.main(engines: [mine])` (README, "Your own engine").
-        .library(name: "LifelineCLI", targets: ["LifelineCLI"]),
-        // What a team needs to test its own engine in its own package (see
-        // docs/your-engine.md; .ci/run builds such a package against this one).
-        .library(name: "Simulation", targets: ["Simulation"]),
-        // Swift concurrency and the clock in virtual time (docs/concurrency.md).
-        .library(name: "VirtualConcurrency", targets: ["VirtualConcurrency"]),
-        .library(name: "Exploration", targets: ["Exploration"]),
-        .library(name: "ExplorationTesting", targets: ["ExplorationTesting"]),
-        .library(name: "Formats", targets: ["Formats"]),
-        .library(name: "World", targets: ["World"]),
-        .library(name: "Engines", targets: ["Engines"]),
-        // The test mutants (a built-in engine with one real mistake), for a team's own tests.
-        .library(name: "EngineMutants", targets: ["EngineMutants"]),
-        .library(name: "Experiments", targets: ["Experiments"]),
-        .library(name: "Scenarios", targets: ["Scenarios"]),
-        .library(name: "Fuzzing", targets: ["Fuzzing"]),
-        .library(name: "Invariants", targets: ["Invariants"]),
-        .library(name: "Pictures", targets: ["Pictures"]),
-        .library(name: "FuzzingTesting", targets: ["FuzzingTesting"]),
+        // What a team's engines, tools and tests use besides Apple's shapes, in one import
+        // (`import Lifeline`: the kernel, the world and its engine API, the engines, scenarios,
+        // invariants, the fuzzer, pictures; see Sources/Lifeline). Every other target is
+        // internal to this package.
+        .library(name: "Lifeline", targets: ["Lifeline"]),
         // Core Location-, UIKit- and BackgroundTasks-shaped types with Apple's names, over the
         // world's engine API: a team's tracker compiles with only its imports changed.
         .library(name: "LifelineKit", targets: ["LifelineKit"]),
-        // What a team's own tests import: LifelineKit, the world, the engines, the mutants, the
-        // invariants, the scenarios and `fuzzLifecycle`, re-exported by one module.
+        // What a team's own tests import: `Lifeline`, LifelineKit and `fuzzLifecycle`.
         .library(name: "LifelineTesting", targets: ["LifelineTesting"]),
+        // A team's own `lifeline` with its engines in every command:
+        // `LifelineCLI.main(engines: [mine])` (README, "Checking your own tracker").
+        .library(name: "LifelineCLI", targets: ["LifelineCLI"]),
     ],
     targets: [
         // Layer 1: the discrete-event kernel (virtual time, scheduler, actors, ordering, trace,
@@ -112,14 +98,18 @@ let package = Package(
         .target(
             name: "FuzzingTesting",
             dependencies: ["Engines", "Fuzzing", "Invariants"]),
-        // `import LifelineTesting`: the modules a team's tests use, re-exported
-        // (`@_exported import`), for the `LifelineTesting` product.
+        // `import Lifeline`: the modules a team's engines, tools and tests use, re-exported
+        // (`@_exported import`), for the `Lifeline` product. It links no Swift Testing.
         .target(
-            name: "LifelineTesting",
+            name: "Lifeline",
             dependencies: [
-                "Simulation", "World", "Engines", "EngineMutants", "LifelineKit", "Scenarios",
-                "Invariants", "Fuzzing", "FuzzingTesting",
+                "Simulation", "VirtualConcurrency", "Formats", "World", "Engines", "EngineMutants",
+                "Exploration", "Scenarios", "Invariants", "Fuzzing", "Pictures",
             ]),
+        // `import LifelineTesting`: `Lifeline`, LifelineKit and `fuzzLifecycle`, re-exported,
+        // for the `LifelineTesting` product.
+        .target(
+            name: "LifelineTesting", dependencies: ["Lifeline", "LifelineKit", "FuzzingTesting"]),
         // The shrinking benchmark's challenges, run by Properties/ and by
         // `lifeline bench shrink`.
         .target(name: "ShrinkingChallenges", dependencies: ["Exploration"]),
@@ -130,9 +120,9 @@ let package = Package(
         .target(
             name: "LifelineCommands",
             dependencies: [
-                "Simulation", "Exploration", "World", "Engines", "EngineMutants", "Experiments",
-                "Scenarios", "Invariants", "Pictures", "Fuzzing", "Research", "Benchmarks",
-                "ShrinkingChallenges",
+                "Simulation", "Exploration", "Formats", "World", "Engines", "EngineMutants",
+                "Experiments", "Scenarios", "Invariants", "Pictures", "Fuzzing", "Research",
+                "Benchmarks", "ShrinkingChallenges",
             ]),
         // `LifelineCLI.main(engines:)`: the tool's entry point, for `lifeline` and for a team's
         // own executable.

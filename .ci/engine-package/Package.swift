@@ -11,30 +11,20 @@ let package = Package(
         // The team's engines, and its own `lifeline` with them in every command.
         .target(
             name: "MyEngines",
-            dependencies: [
-                .product(name: "World", package: "Lifeline"),
-                .product(name: "Engines", package: "Lifeline"),
-                .product(name: "Simulation", package: "Lifeline"),
-            ]),
+            dependencies: [.product(name: "Lifeline", package: "Lifeline")]),
         .executableTarget(
             name: "my-lifeline",
             dependencies: ["MyEngines", .product(name: "LifelineCLI", package: "Lifeline")]),
         .executableTarget(
             name: "MyTrackerCheck",
-            dependencies: [
-                .product(name: "World", package: "Lifeline"),
-                .product(name: "Engines", package: "Lifeline"),
-                .product(name: "Simulation", package: "Lifeline"),
-            ]),
+            dependencies: [.product(name: "Lifeline", package: "Lifeline")]),
         // Examples/DelegateTracker's tracker, with Apple's names, against LifelineKit (`.ci/run`
         // copies its LocationTracker.swift into Sources/AppleShapedCheck first).
         .executableTarget(
             name: "AppleShapedCheck",
             dependencies: [
                 .product(name: "LifelineKit", package: "Lifeline"),
-                .product(name: "World", package: "Lifeline"),
-                .product(name: "Engines", package: "Lifeline"),
-                .product(name: "Simulation", package: "Lifeline"),
+                .product(name: "Lifeline", package: "Lifeline"),
             ]),
         // Source A's background probes as the article writes them (`.ci/run` copies
         // Examples/BackgroundProbes' sources into Sources/BackgroundProbesCheck first).

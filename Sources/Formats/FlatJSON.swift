@@ -2,11 +2,23 @@
 // type, for policy files: errors name the line, and `true` is never confused with `1`.
 
 /// One value of a flat JSON object.
-public enum FlatJSONValue: Equatable, Sendable {
+public enum FlatJSONValue: Equatable, Sendable, CustomStringConvertible {
     case string(String)
     case number(Double)
     case bool(Bool)
     case null
+
+    /// The value as JSON writes it (`"iOS99"`, `5`, `true`, `null`), for error messages.
+    public var description: String {
+        switch self {
+        case .string(let text): "\"" + text + "\""
+        case .number(let number):
+            number == number.rounded() && abs(number) < 1e15
+                ? String(Int64(number)) : String(number)
+        case .bool(let flag): flag ? "true" : "false"
+        case .null: "null"
+        }
+    }
 
     /// The value's kind in words, for error messages.
     public var kind: String {

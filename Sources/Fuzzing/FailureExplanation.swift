@@ -98,7 +98,7 @@ public struct FailureExplanation: Sendable, Equatable, CustomStringConvertible {
 
     /// The explanation as indented lines under a heading.
     public var lines: [String] {
-        var lines = ["Explained (\(runs) runs):"]
+        var lines = ["Explained (\(PlainText.counted(runs, "run"))):"]
         lines += eventWindows.map { window in
             "  \(Self.clock(window.event.at)) \(window.event.event): \(window.text)"
         }

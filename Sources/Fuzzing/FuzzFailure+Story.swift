@@ -2,6 +2,7 @@
 // `lifeline fuzz` prints it; the Swift Testing entry point records it as an issue.
 import Invariants
 import Scenarios
+import Simulation
 
 extension FuzzFailure {
     /// The failure's story: the invariant and how far the scenario shrank, every violation in
@@ -15,7 +16,7 @@ extension FuzzFailure {
             "FAIL \(scenario.engine.name.name): \(invariant)"
                 + (originalEventCount > scenario.events.count
                     ? " (shrunk from \(originalEventCount) to \(scenario.events.count) events "
-                        + "in \(shrinkRuns) runs)"
+                        + "in \(PlainText.counted(shrinkRuns, "run")))"
                     : "")
                 + (isShrinkInterrupted
                     ? " (Ctrl-C ended the shrinking: the simplest failure found by then, "

@@ -10,8 +10,6 @@ public struct UsageError: Error, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// The arguments after the subcommand's words, consumed option by option; whatever is left at
-/// `finish()` is an error, so a misspelt option is never silently ignored.
 /// Bad input that is not a usage mistake: a scenario, corpus or route that cannot be read or
 /// written. The tool prints it (it names the file, line and what was expected) and exits 2,
 /// without the usage text; nothing is lost or overwritten.
@@ -20,6 +18,9 @@ public struct InputError: Error, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
+/// The arguments after the subcommand's words, consumed option by option; whatever is left at
+/// `finish()` is an error, so a misspelt option is never silently ignored, and an option given
+/// twice is refused unless it is repeatable.
 struct ArgumentReader {
     private var remaining: [String]
     /// The team's engines the tool was started with (`LifelineCLI.main(engines:)`): every
@@ -39,10 +40,19 @@ struct ArgumentReader {
     }
 
     /// True when the flag `name` was given (consumed).
-    mutating func flag(_ name: String) -> Bool {
+    /// - Throws: `UsageError` when it is given more than once.
+    mutating func flag(_ name: String) throws -> Bool {
         guard let index = remaining.firstIndex(of: name) else { return false }
         remaining.remove(at: index)
+        try refuseRepeat(of: name)
         return true
+    }
+
+    /// Fails when option `name` is still among the arguments: it was given more than once,
+    /// and only a repeatable option (`texts`) may be.
+    private func refuseRepeat(of name: String) throws {
+        guard has(name) else { return }
+        throw UsageError("\(name) is given more than once; give it once")
     }
 
     /// Whether option `name` is given (`--name VALUE` or `--name=VALUE`), without consuming it.
@@ -50,14 +60,23 @@ struct ArgumentReader {
         remaining.contains { $0 == name || $0.hasPrefix(name + "=") }
     }
 
-    /// The text of option `name`, if given (consumed); a missing value is an error.
+    /// The text of option `name`, if given (consumed); a missing value is an error, and so is
+    /// the option given more than once (a repeatable option is read with `texts`).
     mutating func text(_ name: String) throws -> String? {
-        if let index = remaining.firstIndex(where: { $0.hasPrefix(name + "=") }) {
+        let value = try take(name)
+        if value != nil { try refuseRepeat(of: name) }
+        return value
+    }
+
+    /// The text of the first occurrence of option `name`, if given (consumed).
+    private mutating func take(_ name: String) throws -> String? {
+        guard let index = remaining.firstIndex(where: { $0 == name || $0.hasPrefix(name + "=") })
+        else { return nil }
+        if remaining[index] != name {
             let value = String(remaining[index].dropFirst(name.count + 1))
             remaining.remove(at: index)
             return value
         }
-        guard let index = remaining.firstIndex(of: name) else { return nil }
         guard index + 1 < remaining.count, !remaining[index + 1].hasPrefix("--") else {
             throw UsageError("\(name) needs a value")
         }
@@ -66,11 +85,10 @@ struct ArgumentReader {
         return value
     }
 
-    /// Option `name` as an integer in `range`, or `defaultValue`.
     /// Every value of an option that may be given more than once, in order.
     mutating func texts(_ name: String) throws -> [String] {
         var values: [String] = []
-        while let value = try text(name) { values.append(value) }
+        while let value = try take(name) { values.append(value) }
         return values
     }
 
@@ -88,6 +106,7 @@ struct ArgumentReader {
         }
     }
 
+    /// Option `name` as an integer in `range`, or `defaultValue`.
     mutating func integer(_ name: String, in range: ClosedRange<Int>, default defaultValue: Int)
         throws -> Int
     {
@@ -119,9 +138,11 @@ struct ArgumentReader {
     }
 
     /// The command's one positional argument (consumed): the first word that is not an option.
-    /// Read it after every option, so that an option's value is never taken for it.
+    /// Read it after every option, so that an option's value is never taken for it; without
+    /// one, an option left over is the mistake reported (it is unknown), else `missing`.
     mutating func argument(missing: String) throws -> String {
         guard let index = remaining.firstIndex(where: { !$0.hasPrefix("-") }) else {
+            try finish()
             throw UsageError(missing)
         }
         return remaining.remove(at: index)

@@ -71,22 +71,13 @@ enum BenchCommand {
             usage: FuzzBenchCommand.usage, run: { try FuzzBenchCommand.run(&$0, output: $1) }),
     ]
 
-    static func usage(for arguments: [String]) -> String {
-        if let subcommand = subcommands.first(where: { $0.name == arguments.first }) {
-            return subcommand.usage
-        }
-        return
-            "usage: lifeline bench \(subcommands.map(\.name).joined(separator: "|")) [options]\n\n"
-            + subcommands.map(\.usage).joined(separator: "\n\n")
-    }
-
     static func kernel(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {
         let modelNumber = try reader.integer("--model", in: 1...2, default: 1)
         let events = try reader.integer("--events", in: 1...1_000_000_000, default: 1_000_000)
         let processes = try reader.integer("--processes", in: 1...10_000_000, default: 1000)
         let seed = try reader.seed("--seed", default: 42)
-        let hashes = reader.flag("--trace-hash")
-        let kernelHashes = reader.flag("--kernel-trace-hash")
+        let hashes = try reader.flag("--trace-hash")
+        let kernelHashes = try reader.flag("--kernel-trace-hash")
         let ordering =
             try reader.parsed("--ordering", OrderingSpecification.init(parsing:)) ?? .fifo
         let resolution =
@@ -141,7 +132,7 @@ enum BenchCommand {
 
     static func day(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {
         let days = try reader.integer("--days", in: 1...1_000_000, default: 200)
-        let hashes = reader.flag("--trace-hash")
+        let hashes = try reader.flag("--trace-hash")
         try reader.finish()
         let started = WallClock.seconds()
         var first: CommuterDay.Outcome?

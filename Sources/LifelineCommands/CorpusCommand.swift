@@ -1,6 +1,7 @@
 // `lifeline corpus merge DEST SRC…`: folds corpus folders together (the shards' corpora of one
 // search), keeping each entry once and refusing a conflict.
 import Fuzzing
+import Simulation
 
 enum CorpusCommand {
     static let mergeUsage = """
@@ -13,8 +14,6 @@ enum CorpusCommand {
         and left out. A same-named entry with another text is a conflict: nothing is written,
         and the exit code is 2, as it is when DEST cannot be written.
         """
-
-    static let usage = "usage: lifeline corpus merge DEST SRC...\n\n" + mergeUsage
 
     static let subcommands = [
         Subcommand(
@@ -39,9 +38,9 @@ enum CorpusCommand {
             throw InputError("\(problem)")
         }
         output.standard(
-            "merged \(folders.count - 1) folder\(folders.count == 2 ? "" : "s") into "
-                + "\(destination): \(summary.copied.count) entries copied, "
-                + "\(summary.duplicateCount) duplicates left out")
+            "merged \(PlainText.counted(folders.count - 1, "folder")) into \(destination): "
+                + PlainText.counted(summary.copied.count, "entry", plural: "entries")
+                + " copied, \(PlainText.counted(summary.duplicateCount, "duplicate")) left out")
         return 0
     }
 }

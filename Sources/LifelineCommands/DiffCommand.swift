@@ -36,22 +36,13 @@ enum DiffCommand {
 
     static func run(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {
         var policies: [(name: String, policy: IOSPolicy)] = []
-        while let text = try reader.text("--policy") {
-            if let preset = IOSPolicy.preset(named: text) {
-                policies.append((text, preset))
-            } else {
-                do { policies.append((text, try IOSPolicy.load(path: text))) } catch {
-                    throw InputError("--policy: \(error)")
-                }
-            }
-        }
-        guard policies.count == 2 else {
-            throw UsageError("diff needs two policies: --policy A --policy B")
+        for text in try reader.texts("--policy") {
+            policies.append((text, try ExperimentCommand.policy(named: text)))
         }
         let engines = try FuzzCommand.engineChoice(&reader)
         let directory = try reader.text("--scenarios")
         let generatedText = try reader.text("--generated")
-        let probes = reader.flag("--probes")
+        let probes = try reader.flag("--probes")
         guard [directory != nil, generatedText != nil, probes].count(where: { $0 }) <= 1 else {
             throw UsageError("--scenarios, --generated and --probes exclude one another")
         }
@@ -69,6 +60,9 @@ enum DiffCommand {
             "--jobs", in: 1...FuzzCommand.jobCountMax,
             default: min(cores, FuzzCommand.jobCountMax))
         try reader.finish()
+        guard policies.count == 2 else {
+            throw UsageError("diff needs two policies: --policy A --policy B")
+        }
 
         var cases: [PolicyDiff.Case] = []
         if probes {
@@ -117,7 +111,8 @@ enum DiffCommand {
         _ changes: [PolicyDiff.Change], names: (String, String), caseCount: Int
     ) -> String {
         var lines = [
-            "\(names.0) → \(names.1): \(changes.count) of \(caseCount) runs change their outcome"
+            "\(names.0) → \(names.1): \(changes.count) of \(PlainText.counted(caseCount, "run")) "
+                + (changes.count == 1 ? "changes its" : "change their") + " outcome"
         ]
         var perSubject: [(name: String, count: Int, storedBefore: Int, storedAfter: Int)] = []
         for change in changes {
@@ -132,7 +127,7 @@ enum DiffCommand {
         }
         for subject in perSubject {
             lines.append(
-                "  \(subject.name): \(subject.count) runs; fixes stored in them "
+                "  \(subject.name): \(PlainText.counted(subject.count, "run")); fixes stored in them "
                     + "\(subject.storedBefore) → \(subject.storedAfter)")
         }
         for change in changes {

@@ -19,7 +19,7 @@ enum EnginesCommand {
         run: { try run(&$0, output: $1) })
 
     static func run(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {
-        let json = reader.flag("--json")
+        let json = try reader.flag("--json")
         try reader.finish()
         let engines = EngineChoice.all + reader.engines.map(EngineChoice.custom)
         if json {

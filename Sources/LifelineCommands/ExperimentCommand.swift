@@ -49,18 +49,35 @@ enum ExperimentCommand {
     ]
 
     /// `--gpx FILE`, if given, as a route driven at `speed` where the file has no times. A bad
-    /// file is an operating error (exit 1) naming its line; nothing runs.
+    /// file is bad input (exit 2) naming its line; nothing runs.
     static func route(_ reader: inout ArgumentReader, speed: Double) throws -> Route? {
         guard let path = try reader.text("--gpx") else { return nil }
-        return try Route(gpxFile: path, speedMetersPerSecond: max(speed, 0.1))
+        try InputLimit.gpxFile.check(path)
+        do {
+            return try Route(gpxFile: path, speedMetersPerSecond: max(speed, 0.1))
+        } catch {
+            throw InputError("--gpx: \(error)")
+        }
     }
 
-    /// `--policy PRESET` or `--policy FILE`, or the measured preset. A preset's name wins
-    /// over a file of that name; a bad file is an operating error (exit 1).
+    /// `--policy PRESET` or `--policy FILE`, or the measured preset.
     static func policy(_ reader: inout ArgumentReader) throws -> IOSPolicy {
         guard let value = try reader.text("--policy") else { return .measured }
+        return try policy(named: value)
+    }
+
+    /// The policy `--policy VALUE` names: a preset, or else a policy file (a preset's name
+    /// wins over a file of that name).
+    /// - Throws: `InputError` for a file too large, unreadable or not a policy file, naming
+    ///   the option, the file, its line and the key (exit 2, as in every command).
+    static func policy(named value: String) throws -> IOSPolicy {
         if let preset = IOSPolicy.preset(named: value) { return preset }
-        return try IOSPolicy.load(path: value)
+        do {
+            try InputLimit.policyFile.check(value)
+            return try IOSPolicy.load(path: value)
+        } catch {
+            throw InputError("--policy: \(error)")
+        }
     }
 
     static func seconds(
@@ -93,7 +110,7 @@ enum ExperimentCommand {
             length = VirtualDuration(
                 seconds: try seconds(&reader, lengthOption, default: defaultLength, in: 1...86_400))
             route = try ExperimentCommand.route(&reader, speed: speed)
-            json = reader.flag("--json")
+            json = try reader.flag("--json")
             policy = try ExperimentCommand.policy(&reader)
             try reader.finish()
         }
@@ -201,7 +218,7 @@ enum ExperimentCommand {
 
     static func infoPlist(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {
         var experiment = InfoPlistExperiment()
-        let json = reader.flag("--json")
+        let json = try reader.flag("--json")
         experiment.policy = try policy(&reader)
         try reader.finish()
         return emit(

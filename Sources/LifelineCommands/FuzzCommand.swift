@@ -135,10 +135,10 @@ enum FuzzCommand {
             } ?? defaultGuided
         let corpus = FuzzCorpus(
             directory: try reader.text("--corpus") ?? defaultCorpus, engines: reader.engines)
-        let long = reader.flag("--long")
-        let fuzzesProfile = reader.flag("--fuzz-profile")
+        let long = try reader.flag("--long")
+        let fuzzesProfile = try reader.flag("--fuzz-profile")
         let infoPlist = try reader.text("--info-plist")
-        let json = reader.flag("--json")
+        let json = try reader.flag("--json")
         let caseTimeout =
             try reader.parsed("--case-timeout") { text -> Double in
                 guard let value = Double(text), value > 0, value.isFinite else {
@@ -161,7 +161,7 @@ enum FuzzCommand {
             }
             return mode
         }
-        let strict = reader.flag("--strict")
+        let strict = try reader.flag("--strict")
         let adviceFails =
             try reader.parsed("--advice") { text throws -> Bool in
                 switch text {
@@ -175,7 +175,7 @@ enum FuzzCommand {
         let known = EngineChoice.all.map(\.name) + reader.engines.map(\.name)
         for problem in corpus.unknownEngineFolders(known: known) {
             if strict { throw InputError("\(problem)") }
-            output.error("lifeline: warning: \(problem)")
+            output.problem("warning: \(problem)")
         }
 
         var summaries: [[(key: String, value: String)]] = []
@@ -198,7 +198,9 @@ enum FuzzCommand {
         }
         let interrupt =
             output.catchesInterrupt
-            ? InterruptCatcher(stop, announces: child == nil, then: onInterrupt) : nil
+            ? InterruptCatcher(
+                stop, announces: child == nil, toolName: output.toolName, then: onInterrupt)
+            : nil
         defer { interrupt?.release() }
         for engine in engines where !stop.isRequested {
             var settings = FuzzSettings(engine: engine)
@@ -215,6 +217,7 @@ enum FuzzCommand {
             settings.generator.fuzzesProfile = fuzzesProfile
             if let infoPlist {
                 do {
+                    try InputLimit.infoPlist.check(infoPlist)
                     settings.generator.profile = try settings.generator.profile.declaring(
                         infoPlistAt: infoPlist)
                 } catch {
@@ -255,7 +258,7 @@ enum FuzzCommand {
                 line.finish(outcome, seconds: WallClock.seconds() - started)
             }
             for problem in outcome.corpusWarnings {
-                output.error("lifeline: warning: \(problem) (not replayed; --strict stops here)")
+                output.problem("warning: \(problem) (not replayed; --strict stops here)")
             }
             // A failure found is reported whatever else happened; without one, a run that
             // cannot vouch for its cases says so.
@@ -265,7 +268,8 @@ enum FuzzCommand {
                 seconds == nil, !outcome.isComplete
             {
                 inconclusive.append(
-                    "\(engine.name): \(outcome.cases) cases ran of the \(cases) asked for")
+                    "\(engine.name): \(PlainText.counted(outcome.cases, "case")) ran of the "
+                        + "\(cases) asked for")
             }
             if var failure = outcome.failure {
                 failed = true
@@ -292,11 +296,11 @@ enum FuzzCommand {
             }
         }
         if stop.isRequested {
-            output.error("lifeline: interrupted: the summary covers the cases run so far")
+            output.problem("interrupted: the summary covers the cases run so far")
         }
         for note in inconclusive {
-            output.error(
-                "lifeline: inconclusive: \(note); no verdict of that engine is vouched for")
+            output.problem(
+                "inconclusive: \(note); no verdict of that engine is vouched for")
         }
         output.standard(
             json
@@ -343,8 +347,8 @@ enum FuzzCommand {
                 "lifeline-unsaved-" + (path as NSString).lastPathComponent)
             let saved = (try? FuzzCorpus.write(text, toPath: fallback)) != nil
             let printed = json ? "in the summary's \"entry\"" : "printed above"
-            output.error(
-                "lifeline: the failure could not be saved: \(error); "
+            output.problem(
+                "the failure could not be saved: \(error); "
                     + (saved
                         ? "its corpus entry is in \(fallback) instead (and \(printed))"
                         : "its scenario is \(printed) (a fallback file in "
@@ -517,7 +521,10 @@ final class ProgressLine {
                 engine, cases: report.cases, seconds: seconds, states: report.states,
                 transitions: report.transitions, failures: failures)
                 + (report.corpusReplayed > 0
-                    ? ", \(report.corpusReplayed) corpus entries replayed" : ""))
+                    ? ", "
+                        + PlainText.counted(
+                            report.corpusReplayed, "corpus entry", plural: "corpus entries")
+                        + " replayed" : ""))
     }
 
     static func text(

@@ -202,11 +202,11 @@ final class FuzzSupervisor {
                     // A failure up to that case is the lowest: report it. Otherwise the run
                     // cannot vouch for its cases: search again on one thread, once.
                     if confirmed.failure != nil || jobs == 1 || settings.stop?.isRequested == true {
-                        output.error("lifeline: \(note)")
+                        output.problem("\(note)")
                         confirmed.inconclusive = note
                         return confirmed
                     }
-                    output.error("lifeline: \(note); running the whole search on one thread")
+                    output.problem("\(note); running the whole search on one thread")
                     disagreement = note
                     jobs = 1
                     continue
@@ -376,8 +376,8 @@ final class FuzzSupervisor {
                     let simplest = try? JSONDecoder().decode(
                         EngineOutcome.Failure.self, from: Data(rest.utf8))
                     if death.simplest == nil, mode == .run, let simplest {
-                        output.error(
-                            "lifeline: \(settings.engine.name): case "
+                        output.problem(
+                            "\(settings.engine.name): case "
                                 + "\(simplest.caseIndex.map { "\($0)" } ?? "?") breaks "
                                 + "\(simplest.invariant); shrinking it (Ctrl-C stops there and "
                                 + "reports the simplest failure so far)")

@@ -14,8 +14,11 @@ final class InterruptCatcher {
     private let source: DispatchSourceSignal
 
     /// - Parameter announces: says on standard error what each Ctrl-C does (not in a worker
-    ///   process, whose supervisor speaks).
-    init(_ stop: FuzzStop, announces: Bool, then: @escaping @Sendable (Int) -> Void) {
+    ///   process, whose supervisor speaks), after the tool's name `toolName`.
+    init(
+        _ stop: FuzzStop, announces: Bool, toolName: String = "lifeline",
+        then: @escaping @Sendable (Int) -> Void
+    ) {
         signal(SIGINT, SIG_IGN)  // the source sees it; the default action must not end us
         source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         source.setEventHandler { [source] in
@@ -25,9 +28,9 @@ final class InterruptCatcher {
                 if announces, requests <= 2 {
                     let text =
                         requests == 1
-                        ? "lifeline: Ctrl-C: stopping: no new case starts, a shrink ends at "
+                        ? "\(toolName): Ctrl-C: stopping: no new case starts, a shrink ends at "
                             + "its simplest failure so far (Ctrl-C again ends at once)"
-                        : "lifeline: Ctrl-C again: ending at once"
+                        : "\(toolName): Ctrl-C again: ending at once"
                     FileHandle.standardError.write(Data((text + "\n").utf8))
                 }
                 then(requests)

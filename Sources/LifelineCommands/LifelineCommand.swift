@@ -33,6 +33,52 @@ public struct CommandOutput {
         self.toolName = toolName
     }
 
+    /// Writes `message` to standard error after the tool's name (`lifeline: …`), as every
+    /// error and warning of the tool is written.
+    func problem(_ message: String) {
+        error("\(toolName): \(message)")
+    }
+
+    /// A help text written for `lifeline` with the tool's own name in its place (a team's tool
+    /// built with `LifelineCLI.main(engines:)` says its own name), the synopsis lines under a
+    /// `usage:` line shifted so that they stay aligned.
+    func naming(_ text: String) -> String {
+        guard toolName != "lifeline" else { return text }
+        let shift = toolName.count - "lifeline".count
+        var inSynopsis = false
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            var line = String(line)
+            if line.hasPrefix("usage: lifeline ") {
+                inSynopsis = true
+            } else if line.isEmpty {
+                inSynopsis = false
+            } else if inSynopsis, line.hasPrefix(" ") {
+                let spaces = line.prefix(while: { $0 == " " }).count
+                line =
+                    String(repeating: " ", count: max(1, spaces + shift))
+                    + line.dropFirst(spaces)
+            }
+            return Self.replacingToolName(in: line, with: toolName)
+        }.joined(separator: "\n")
+    }
+
+    /// `line` with every word `lifeline` that names the tool (followed by a space or a colon,
+    /// not part of a longer word) replaced by `name`.
+    static func replacingToolName(in line: String, with name: String) -> String {
+        var result = ""
+        var rest = Substring(line)
+        while let range = rest.range(of: "lifeline") {
+            let before = rest[..<range.lowerBound].last ?? result.last
+            let after = rest[range.upperBound...].first
+            let standsAlone =
+                !(before.map { $0.isLetter || $0.isNumber || "-_./".contains($0) } ?? false)
+                && (after == " " || after == ":")
+            result += rest[..<range.lowerBound] + (standsAlone ? name : "lifeline")
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
+    }
+
     /// The process's standard output and standard error.
     public static var process: CommandOutput {
         CommandOutput(
@@ -46,22 +92,32 @@ public struct CommandOutput {
 }
 
 /// The `lifeline` tool: parses the words and options, runs the subcommand, returns the exit
-/// code: 0 on success, 1 when the run found a failure (or, for the experiments and
-/// benchmarks, could not read a file), 2 on bad usage (with the usage printed) and on a
-/// scenario or corpus that cannot be read or written (`InputError`).
+/// code, one per kind of outcome in every command:
+/// 0 success; 1 the run found a failure (an invariant broken, a run that changed, a benchmark
+/// below its bar); 2 bad usage (printed with the usage) or bad input: a file that cannot be
+/// read, is too large (`InputLimit`) or is not what was expected, an output that cannot be
+/// written; 3 inconclusive (`fuzz`); 130 interrupted. Anything else is the tool's own error
+/// (exit 70, EX_SOFTWARE), never a verdict on the app.
 public enum LifelineCommand {
+    /// The tool's version, printed by `--version` with the corpus format it reads and writes.
+    static let version = "0.1.0"
+
+    /// The exit code of the tool's own error: an error no command turned into bad input
+    /// (sysexits' EX_SOFTWARE).
+    static let internalErrorCode: Int32 = 70
+
     /// The subcommands by group (`lifeline experiment …`, `lifeline bench …`): the one list the
     /// dispatcher, the help text and the usage errors are all made from.
     static let groups = [
         CommandGroup(
-            name: "experiment", noun: "experiment", missing: "experiment needs a name",
-            subcommands: ExperimentCommand.subcommands),
+            name: "experiment", noun: "experiment", nouns: "experiments",
+            missing: "experiment needs a name", subcommands: ExperimentCommand.subcommands),
         CommandGroup(
-            name: "bench", noun: "benchmark", missing: "bench needs a benchmark",
-            subcommands: BenchCommand.subcommands),
+            name: "bench", noun: "benchmark", nouns: "benchmarks",
+            missing: "bench needs a benchmark", subcommands: BenchCommand.subcommands),
         CommandGroup(
-            name: "corpus", noun: "corpus command", missing: "corpus needs a command",
-            subcommands: CorpusCommand.subcommands),
+            name: "corpus", noun: "corpus command", nouns: "corpus commands",
+            missing: "corpus needs a command", subcommands: CorpusCommand.subcommands),
     ]
 
     /// The commands that are one word (`lifeline engines`, `lifeline run FILE`).
@@ -77,18 +133,42 @@ public enum LifelineCommand {
             commands.map { ($0.name, $0.summary) }
             + groups.flatMap { group in
                 group.subcommands.map { ("\(group.name) \($0.name)", $0.summary) }
-            } + [("help", "this text")]
-        let width = rows.map(\.0.count).max()! + 3
-        let lines = rows.map { words, summary in
-            "  " + words + String(repeating: " ", count: width - words.count) + summary
-        }
+            } + [("help [COMMAND]", "this text, or a command's")]
         return
             ([
                 "lifeline: a deterministic simulation of iOS's lifecycle for location-tracking apps",
                 "", "usage: lifeline <command> [options]", "", "commands:",
-            ] + lines + ["", "Run 'lifeline <command> --help' for a command's options."]).joined(
-                separator: "\n")
+            ] + aligned(rows) + [
+                "", "options:", "  --help, -h   this text", "  --version    the version",
+                "", "exit codes (every command):",
+                "  0    done; nothing failed",
+                "  1    a failure found: an invariant broken, an outcome changed, a bar missed",
+                "  2    bad usage or input: an option, or a file unreadable, too large or wrong",
+                "  3    inconclusive (fuzz): the cases run cannot vouch for a verdict",
+                "  70   Lifeline's own error, never a verdict on the app",
+                "  130  interrupted by Ctrl-C",
+                "",
+                "Run 'lifeline help <command>' or 'lifeline <command> --help' for a command's "
+                    + "options.",
+            ]).joined(separator: "\n")
     }()
+
+    /// `rows` as lines of a help text: two spaces, the words, then the summaries in a column.
+    static func aligned(_ rows: [(String, String)]) -> [String] {
+        let width = rows.map(\.0.count).max()! + 3
+        return rows.map { words, summary in
+            "  " + words + String(repeating: " ", count: width - words.count) + summary
+        }
+    }
+
+    /// `--version`: the tool's name and version, and the corpus format it reads and writes; a
+    /// team's own tool says it is built on Lifeline.
+    static func versionLine(toolName: String) -> String {
+        let format = "corpus format \(FuzzCorpus.formatVersion)"
+        return toolName == "lifeline"
+            ? "lifeline \(version) (\(format))"
+            : "\(toolName) (Lifeline \(version), \(format))"
+    }
 
     /// Runs the tool on `arguments` (without the program name), writing to the process streams,
     /// with a team's `engines` besides the built-in ones.
@@ -107,10 +187,13 @@ public enum LifelineCommand {
             try checkNames(of: engines)
             return try dispatch(arguments, output: output, engines: engines)
         } catch let error as UsageError {
-            output.error("lifeline: \(error.message)\n\n\(usage(for: arguments))")
+            output.problem("\(error.message)\n\n\(output.naming(synopsis(for: arguments)))")
             return 2
         } catch let error as InputError {
-            output.error("lifeline: \(error)")
+            output.problem("\(error)")
+            return 2
+        } catch let error as any BadInput {
+            output.problem("\(error)")
             return 2
         } catch let status as ExitStatus {
             return status.code
@@ -121,8 +204,8 @@ public enum LifelineCommand {
             output.error("lifeline: \(finding)")
             return modelLoopStatus
         } catch {
-            output.error("lifeline: \(error)")
-            return 1
+            output.problem("internal error: \(error)")
+            return internalErrorCode
         }
     }
 
@@ -166,7 +249,12 @@ public enum LifelineCommand {
         let rest = Array(arguments.dropFirst())
         switch command {
         case "help", "--help", "-h":
-            output.standard(usage)
+            let topic = command == "help" ? rest : []
+            output.standard(output.naming(try helpText(for: topic)))
+            return 0
+        case "--version":
+            guard rest.isEmpty else { throw UsageError("--version takes no arguments") }
+            output.standard(versionLine(toolName: output.toolName))
             return 0
         case CaseWorker.subcommand:
             // Hidden: a worker process of `lifeline fuzz` (`CaseWorker`), not for people.
@@ -175,7 +263,7 @@ public enum LifelineCommand {
             if let single = commands.first(where: { $0.name == command }) {
                 var reader = ArgumentReader(rest, engines: engines)
                 if reader.wantsHelp() {
-                    output.standard(single.usage)
+                    output.standard(output.naming(single.usage))
                     return 0
                 }
                 return try single.run(&reader, output)
@@ -187,17 +275,47 @@ public enum LifelineCommand {
         }
     }
 
-    /// The usage text of the subcommand `arguments` name, or the tool's.
-    static func usage(for arguments: [String]) -> String {
-        if arguments.first == "bench" {
-            return BenchCommand.usage(for: Array(arguments.dropFirst()))
-        }
-        if arguments.first == "experiment" { return ExperimentCommand.usage }
-        if arguments.first == "corpus" { return CorpusCommand.usage }
-        if let single = commands.first(where: { $0.name == arguments.first }) {
+    /// `lifeline help WORDS…`: the usage of the command or subcommand the words name, or the
+    /// tool's for none.
+    /// - Throws: `UsageError` for words that name no command.
+    static func helpText(for words: [String]) throws -> String {
+        guard let first = words.first, words != ["help"] else { return usage }
+        if let single = commands.first(where: { $0.name == first }), words.count == 1 {
             return single.usage
         }
-        return usage
+        if let group = groups.first(where: { $0.name == first }) {
+            guard words.count > 1 else { return group.usage }
+            if let subcommand = group.subcommands.first(where: { $0.name == words[1] }),
+                words.count == 2
+            {
+                return subcommand.usage
+            }
+        }
+        throw UsageError("help: no command is called '\(words.joined(separator: " "))'")
+    }
+
+    /// What a mistake in `arguments` is printed with, as git and swift do: the synopsis (the
+    /// `usage:` lines) of the subcommand they name, else of their group or command, else of
+    /// the tool, and where the whole help is.
+    static func synopsis(for arguments: [String]) -> String {
+        var words: [String] = []
+        var text = usage
+        if let single = commands.first(where: { $0.name == arguments.first }) {
+            (words, text) = ([single.name], single.usage)
+        } else if let group = groups.first(where: { $0.name == arguments.first }) {
+            (words, text) = ([group.name], group.usage)
+            let name = arguments.dropFirst().first
+            if let subcommand = group.subcommands.first(where: { $0.name == name }) {
+                (words, text) = ([group.name, subcommand.name], subcommand.usage)
+            }
+        }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let synopsis = lines.drop { !$0.hasPrefix("usage: ") }.prefix { !$0.isEmpty }
+        return
+            (synopsis + [
+                "", "Run 'lifeline \((["help"] + words).joined(separator: " "))' for more.",
+            ])
+            .joined(separator: "\n")
     }
 }
 
@@ -207,24 +325,45 @@ struct CommandGroup: Sendable {
     var name: String
     /// What a subcommand is called in errors ("unknown benchmark 'x'").
     var noun: String
+    /// The same, more than one ("benchmarks:" over the list in the group's usage).
+    var nouns: String
     /// The error when no subcommand is given; the names follow it.
     var missing: String
     var subcommands: [Subcommand]
 
+    /// `lifeline GROUP --help`: the subcommands with their summaries.
+    var usage: String {
+        ([
+            "usage: lifeline \(name) <\(noun)> [options]", "", "\(nouns):",
+        ] + LifelineCommand.aligned(subcommands.map { ($0.name, $0.summary) }) + [
+            "",
+            "Run 'lifeline help \(name) <\(noun)>' or 'lifeline \(name) <\(noun)> --help' for "
+                + "its options.",
+        ]).joined(separator: "\n")
+    }
+
     /// Runs the subcommand that `arguments` names (its options follow its name), or prints its
-    /// usage for `--help`.
+    /// usage for `--help`, or the group's for `--help` in place of a subcommand.
     func run(
         _ arguments: [String], output: CommandOutput, engines: [CustomEngine] = []
     ) throws -> Int32 {
         guard let which = arguments.first else {
             throw UsageError("\(missing): \(subcommands.map(\.name).joined(separator: ", "))")
         }
+        if which == "--help" || which == "-h" {
+            guard arguments.count == 1 else {
+                throw UsageError("'\(name) --help' takes nothing after it")
+            }
+            output.standard(output.naming(usage))
+            return 0
+        }
         guard let subcommand = subcommands.first(where: { $0.name == which }) else {
-            throw UsageError("unknown \(noun) '\(which)'")
+            throw UsageError(
+                which.hasPrefix("-") ? "unknown option '\(which)'" : "unknown \(noun) '\(which)'")
         }
         var reader = ArgumentReader(Array(arguments.dropFirst()), engines: engines)
         if reader.wantsHelp() {
-            output.standard(subcommand.usage)
+            output.standard(output.naming(subcommand.usage))
             return 0
         }
         return try subcommand.run(&reader, output)

@@ -7,7 +7,7 @@ import World
 enum MatrixCommand {
     static func run(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {
         let engines = try engineChoice(&reader)
-        let json = reader.flag("--json")
+        let json = try reader.flag("--json")
         let policy = try ExperimentCommand.policy(&reader)
         try reader.finish()
         let rows = LifecycleMatrix(policy: policy).run(choices: engines)

@@ -44,11 +44,11 @@ enum RunCommand {
         usage: usage, run: { try run(&$0, output: $1) })
 
     static func run(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {
-        let json = reader.flag("--json")
+        let json = try reader.flag("--json")
         let tracePath = try reader.text("--trace")
         let chromePath = try reader.text("--chrome-trace")
         let svgPath = try reader.text("--svg")
-        let replace = reader.flag("--replace")
+        let replace = try reader.flag("--replace")
         let selection = try reader.invariantSelection()
         let path = try reader.argument(missing: "run needs a scenario file")
         try reader.finish()

@@ -14,6 +14,7 @@ enum ScenarioFiles {
     /// - Throws: `InputError` naming `path:line:column` and what was expected there, or
     ///   `path` alone for a file that cannot be read.
     static func scenario(atPath path: String, engines: [CustomEngine] = []) throws -> Scenario {
+        try InputLimit.scenarioFile.check(path)
         do {
             return try Scenario(contentsOfFile: path, engines: engines)
         } catch {
@@ -27,6 +28,7 @@ enum ScenarioFiles {
     static func entry(atPath path: String, engines: [CustomEngine] = []) throws
         -> FuzzCorpus.Entry
     {
+        try InputLimit.scenarioFile.check(path)
         do {
             return try FuzzCorpus.entry(atPath: path, engines: engines)
         } catch let problem as FuzzCorpus.Problem {

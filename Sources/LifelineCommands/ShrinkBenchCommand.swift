@@ -36,13 +36,13 @@ enum ShrinkBenchCommand {
         let set = try reader.text("--set")
         let seedCount = try reader.integer(
             "--seeds", in: 1...ShrinkingChallenge.benchmarkSeeds.count, default: 100)
-        let json = reader.flag("--json")
+        let json = try reader.flag("--json")
         let tierAPercentMin = try reader.integer("--min-tier-a", in: 0...100, default: 0)
         // 0: no check.
         let overMedianMax = try reader.integer("--max-over-median", in: 0...1_000_000, default: 0)
         let corpusRoot = try reader.text("--corpus")
-        let passes = reader.flag("--passes")
-        let runs = reader.flag("--runs")
+        let passes = try reader.flag("--passes")
+        let runs = try reader.flag("--runs")
         try reader.finish()
         var groups = ShrinkingChallenge.sets
         if let set {
@@ -87,16 +87,17 @@ enum ShrinkBenchCommand {
         }
         let below = summaries.filter { 100 * $0.tierA < tierAPercentMin * $0.runs.count }
         for summary in below {
-            output.error(
-                "lifeline: \(summary.challenge) reached tier A in \(summary.tierA) of \(summary.runs.count) runs, "
+            output.problem(
+                "\(summary.challenge) reached tier A in \(summary.tierA) of "
+                    + "\(PlainText.counted(summary.runs.count, "run")), "
                     + "below --min-tier-a \(tierAPercentMin)")
         }
         let costly = summaries.filter {
             overMedianMax > 0 && $0.maxOverMedian > Double(overMedianMax)
         }
         for summary in costly {
-            output.error(
-                "lifeline: a \(summary.challenge) run spent \(summary.maxEvaluations) evaluations, "
+            output.problem(
+                "a \(summary.challenge) run spent \(summary.maxEvaluations) evaluations, "
                     + "over --max-over-median \(overMedianMax) times its median "
                     + PlainText.fixed(summary.medianEvaluations, digits: 1))
         }
@@ -136,7 +137,9 @@ enum ShrinkBenchCommand {
             )
         }
         let exhausted = summaries.filter { $0.budgetExhausted > 0 }
-            .map { "\($0.challenge): \($0.budgetExhausted) runs hit the shrink budget" }
+            .map {
+                "\($0.challenge): \(PlainText.counted($0.budgetExhausted, "run")) hit the shrink budget"
+            }
         return (lines + exhausted).joined(separator: "\n")
     }
 

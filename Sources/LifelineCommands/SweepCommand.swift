@@ -52,7 +52,7 @@ enum SweepCommand {
 
     static func run(_ reader: inout ArgumentReader, output: CommandOutput) throws -> Int32 {
         var ranges: [SweepRange] = []
-        while let text = try reader.text("--param") {
+        for text in try reader.texts("--param") {
             let range: SweepRange
             do { range = try SweepRange(parsing: text) } catch let problem as SweepRange.Problem {
                 throw InputError(problem.message)
@@ -62,11 +62,10 @@ enum SweepCommand {
             }
             ranges.append(range)
         }
-        guard !ranges.isEmpty else { throw UsageError("sweep needs --param NAME=FROM...TO[:STEP]") }
         let engines = try FuzzCommand.engineChoice(&reader)
         let directory = try reader.text("--scenarios")
         let generatedText = try reader.text("--generated")
-        let probes = reader.flag("--probes")
+        let probes = try reader.flag("--probes")
         guard [directory != nil, generatedText != nil, probes].count(where: { $0 }) <= 1 else {
             throw UsageError("--scenarios, --generated and --probes exclude one another")
         }
@@ -85,7 +84,7 @@ enum SweepCommand {
             default: min(cores, FuzzCommand.jobCountMax))
         let csvPath = try reader.text("--csv")
         let svgPath = try reader.text("--svg")
-        let replace = reader.flag("--replace")
+        let replace = try reader.flag("--replace")
         let metricName = try reader.text("--metric") ?? "fixes-lost"
         guard let metric = SweepMetric.all.first(where: { $0.name == metricName }) else {
             throw UsageError(
@@ -93,6 +92,7 @@ enum SweepCommand {
             )
         }
         try reader.finish()
+        guard !ranges.isEmpty else { throw UsageError("sweep needs --param NAME=FROM...TO[:STEP]") }
         if replace && csvPath == nil && svgPath == nil {
             throw UsageError("--replace goes with --csv or --svg")
         }
@@ -172,6 +172,6 @@ final class SweepProgress {
         let steps = done * Self.stepCount / total
         guard steps > reportedSteps else { return }
         reportedSteps = steps
-        output.error("\(command): \(done) of \(total) runs")
+        output.error("\(command): \(done) of \(PlainText.counted(total, "run"))")
     }
 }

@@ -6,15 +6,18 @@ extension ScenarioTokenReader {
     /// What a duration looks like, for messages.
     static let durationForms = "a duration such as 90s, 5m or 1h30m"
 
-    /// `token` as a duration of at most `Scenario.durationMax`.
-    func duration(_ token: ScenarioToken, _ what: String = durationForms)
-        throws(ScenarioParseError) -> VirtualDuration
-    {
+    /// `token` as a duration of at most `limit` (`Scenario.durationMax` unless given; one
+    /// check, so a value over both limits names the one that applies). `tooLong` is what a
+    /// longer one fails with.
+    func duration(
+        _ token: ScenarioToken, _ what: String = durationForms,
+        atMost limit: VirtualDuration = Scenario.durationMax, tooLong: String? = nil
+    ) throws(ScenarioParseError) -> VirtualDuration {
         guard let duration = try? VirtualDuration(parsing: token.text) else {
             throw fail(token, expected: what)
         }
-        guard duration <= Scenario.durationMax else {
-            throw fail(token, expected: "a duration of at most \(Scenario.durationMax)")
+        guard duration <= limit else {
+            throw fail(token, expected: tooLong ?? "a duration of at most \(limit)")
         }
         return duration
     }

@@ -151,14 +151,10 @@ struct ScenarioParser {
                 ServerDeduplication.allCases.map { ($0.rawValue, $0) })
         case .horizon:
             let token = try reader.next("the horizon")
-            let horizon = try reader.duration(token)
-            guard horizon <= Scenario.horizonMax else {
-                throw reader.fail(
-                    token,
-                    expected: "a horizon of at most \(Scenario.horizonMax) (Scenario.horizonMax: "
-                        + "a longer run is not what one file may ask for)")
-            }
-            scenario.horizon = horizon
+            scenario.horizon = try reader.duration(
+                token, atMost: Scenario.horizonMax,
+                tooLong: "a horizon of at most \(Scenario.horizonMax) (Scenario.horizonMax: "
+                    + "a longer run is not what one file may ask for)")
         case .route: try readRoute(&reader)
         case .events: section = .events
         case .end: endLine = line.number
@@ -186,7 +182,8 @@ struct ScenarioParser {
         for directive in Directive.required where directiveLines[directive] == nil {
             throw ScenarioParseError(
                 path: path, line: end.line, column: end.column,
-                message: "expected a '\(directive.rawValue)' directive, found the end of the file")
+                message: "expected the '\(directive.rawValue)' directive, found the end of the file"
+            )
         }
         if let late = zip(events, eventTimeTokens).first(where: { $0.0.at > scenario.horizon }) {
             throw ScenarioParseError(

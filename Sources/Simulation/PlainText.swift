@@ -20,6 +20,14 @@ public enum PlainText {
         return sign + String(units / scale) + "." + zeroPadded(units % scale, width: digits)
     }
 
+    /// `count` and its noun, singular for exactly one: "1 corpus entry", "0 runs", "3 fixes".
+    /// The plural is `singular` with an s unless given.
+    public static func counted(_ count: Int, _ singular: String, plural: String? = nil)
+        -> String
+    {
+        "\(count) " + (count == 1 ? singular : plural ?? singular + "s")
+    }
+
     /// `value` as 16 lowercase hexadecimal digits.
     public static func hexadecimal16(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)

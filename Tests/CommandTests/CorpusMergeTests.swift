@@ -32,7 +32,7 @@ struct CorpusMergeTests {
         #expect(
             result.standard
                 == "merged 2 folders into \(folder.path("merged")): 2 entries copied, "
-                + "1 duplicates left out\n")
+                + "1 duplicate left out\n")
         let merged = try FileManager.default.contentsOfDirectory(
             atPath: folder.path("merged/session")
         ).sorted()

@@ -31,7 +31,7 @@ struct DiffCommandTests {
             "--engine", "standard", "--jobs", "1",
         ])
         #expect(result.code == 1, "a changed outcome exits 1, as diff(1) does: \(result.error)")
-        #expect(result.standard.contains("iOS18 → iOS26: 1 of 1 runs change their outcome"))
+        #expect(result.standard.contains("iOS18 → iOS26: 1 of 1 run changes its outcome"))
         #expect(result.standard.contains("standard  \(path)"))
         #expect(result.standard.contains("fixes stored: "))
         #expect(result.standard.contains("traces part at delivery"))

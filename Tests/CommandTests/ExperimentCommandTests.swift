@@ -39,7 +39,7 @@ struct ExperimentCommandTests {
     }
 
     @Test(
-        "a policy file given with --policy changes the outcome; a bad one names its line and exits 1"
+        "a policy file given with --policy changes the outcome; a bad one names its line and exits 2"
     )
     func policyFile() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -51,7 +51,7 @@ struct ExperimentCommandTests {
         #expect(rows[0]["lastFixSeconds"] as? Double == 6.45)
         try Data("{\n  \"whenInUseGrace\": 5\n}\n".utf8).write(to: URL(fileURLWithPath: path))
         let bad = runTool(["experiment", "background", "--policy", path])
-        #expect(bad.code == 1)
+        #expect(bad.code == 2 && bad.standard.isEmpty)
         #expect(bad.error.contains("\(path):2: 'whenInUseGrace' expects a duration string"))
     }
 
@@ -71,7 +71,7 @@ struct ExperimentCommandTests {
 
 @Suite("Experiment routes")
 struct ExperimentRouteTests {
-    @Test("--gpx drives a GPX route; a bad GPX file names its line, exits 1, and nothing runs")
+    @Test("--gpx drives a GPX route; a bad GPX file names its line, exits 2, and nothing runs")
     func gpxRoute() throws {
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("drive-\(UInt64.random(in: 0...UInt64.max)).gpx").path
@@ -94,7 +94,7 @@ struct ExperimentRouteTests {
         try Data("<gpx>\n<wpt lat=\"1\" lon=\"200\"/>\n</gpx>\n".utf8)
             .write(to: URL(fileURLWithPath: path))
         let bad = runTool(["experiment", "background", "--gpx", path])
-        #expect(bad.code == 1 && bad.standard.isEmpty)
+        #expect(bad.code == 2 && bad.standard.isEmpty)
         #expect(bad.error.contains("\(path):2: lon '200' is not a longitude"))
     }
 

@@ -1,5 +1,5 @@
 // GPX through the tool: `bench gpx` prints its figures, and a bad track (binary, badly formed,
-// two places at one time, a leg too fast) is an operating error naming its line, in words.
+// two places at one time, a leg too fast) is bad input (exit 2) naming its line, in words.
 import Foundation
 import Testing
 
@@ -34,7 +34,7 @@ struct GPXCommandTests {
     }
 
     @Test(
-        "a bad GPX file given to --gpx exits 1 with its line and the problem in words",
+        "a bad GPX file given to --gpx exits 2 (bad input) with its line and the problem in words",
         arguments: [
             (
                 Array("<gpx>\n<trk><trkseg>\n".utf8) + [0, 1, 2],
@@ -70,7 +70,7 @@ struct GPXCommandTests {
         let path = try write("bad-\(message.count).gpx", bytes)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let result = runTool(["experiment", "background", "--gpx", path])
-        #expect(result.code == 1)
+        #expect(result.code == 2)
         #expect(result.error.contains(path + message), "\(result.error)")
         #expect(result.standard.isEmpty)
     }

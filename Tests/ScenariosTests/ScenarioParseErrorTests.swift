@@ -53,8 +53,14 @@ let badScenarios: [BadScenario] = [
         error:
             "bad.scenario:2:9: expected a duration such as 90s, 5m or 1h30m, found '10x'"),
     BadScenario(
-        kind: "duration over the bound", lines: ["engine session", "horizon 200h", "route"],
-        error: "bad.scenario:2:9: expected a duration of at most 168h, found '200h'"),
+        kind: "duration over the bound", lines: header + ["  park 200h"],
+        error: "bad.scenario:5:8: expected a duration of at most 168h, found '200h'"),
+    // One limit per message: a horizon over both bounds names the horizon's.
+    BadScenario(
+        kind: "horizon over both bounds", lines: ["engine session", "horizon 200h", "route"],
+        error:
+            "bad.scenario:2:9: expected a horizon of at most 24h (Scenario.horizonMax: a longer "
+            + "run is not what one file may ask for), found '200h'"),
     BadScenario(
         kind: "horizon over its bound", lines: ["engine session", "horizon 168h", "route"],
         error:
@@ -168,7 +174,7 @@ let badScenarios: [BadScenario] = [
         error: "bad.scenario:5:17: expected 'm/s', found 'km/h'"),
     BadScenario(
         kind: "missing route", lines: ["engine session", "horizon 10m", "seed 3", ""],
-        error: "bad.scenario:4:1: expected a 'route' directive, found the end of the file"),
+        error: "bad.scenario:4:1: expected the 'route' directive, found the end of the file"),
     BadScenario(
         kind: "indented line outside a section", lines: ["engine session", "  horizon 10m"],
         error:

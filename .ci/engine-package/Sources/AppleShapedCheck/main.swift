@@ -3,11 +3,9 @@
 // imports pick LifelineKit where CoreLocation and UIKit are missing). A drive with a
 // force-quit: iOS 18 relaunches it by significant change (R-B5), and it stores fixes before and
 // after through its own storage seam, here the simulated device's store.
-import Engines
 import Foundation
+import Lifeline
 import LifelineKit
-import Simulation
-import World
 
 final class DeviceStore: LocationStore {
     private weak var services: LocationServices?

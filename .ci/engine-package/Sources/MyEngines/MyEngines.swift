@@ -3,9 +3,7 @@
 // fuzzer must report without dying itself: `trapper` traps in its first `didLaunch`,
 // `background-trapper` traps only when relaunched in the background, `spinner` never returns
 // from its first `didLaunch`.
-import Engines
-import Simulation
-import World
+import Lifeline
 
 /// The team's tracker: the session engine as the team configures it.
 public let mine = CustomEngine(name: "mine", summary: "our app's tracker") { rules in

@@ -2,9 +2,7 @@
 // force-quit: it tracks with a `LocationManager` allowed in the background, its own delegate,
 // keeps significant change on as a safety net, makes its manager again at every launch, and
 // stores every fix through the Engines library's `FixRecorder` (the store and the uploader).
-import Engines
-import Simulation
-import World
+import Lifeline
 
 /// What the delegates of every process were given (it outlives each process's engine).
 final class Tally { var fixes = 0 }
