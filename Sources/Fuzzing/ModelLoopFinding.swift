@@ -4,7 +4,7 @@ import Scenarios
 import World
 
 /// `ModelLoop`, with the generated case that fell into it: the fuzz run ends with this error
-/// (exit 4 from the command line), and the scenario, printed in full, is what to report.
+/// (exit 70 from the command line, Lifeline's own error), and the scenario, printed in full, is what to report.
 public struct ModelLoopFinding: Error, CustomStringConvertible {
     public var loop: ModelLoop
     public var caseIndex: Int

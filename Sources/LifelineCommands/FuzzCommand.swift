@@ -90,8 +90,8 @@ enum FuzzCommand {
           3    inconclusive, no failure found: workers disagreed (a case crashed or hung with
                --jobs J and not when the cases up to it ran again on one thread), or fewer
                cases ran than asked for
-          4    Lifeline's own model looped (not the app's fault): the run stopped, and
-               standard error gives the case's scenario to report
+          70   Lifeline's own error, never a verdict on the app: its model looped (the
+               run stopped; standard error gives the case's scenario to report)
           130  interrupted by Ctrl-C before any failure was found
         """
 

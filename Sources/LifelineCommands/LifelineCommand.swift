@@ -145,7 +145,7 @@ public enum LifelineCommand {
                 "  1    a failure found: an invariant broken, an outcome changed, a bar missed",
                 "  2    bad usage or input: an option, or a file unreadable, too large or wrong",
                 "  3    inconclusive (fuzz): the cases run cannot vouch for a verdict",
-                "  70   Lifeline's own error, never a verdict on the app",
+                "  70   Lifeline's own error, never a verdict on the app (its model looped, say)",
                 "  130  interrupted by Ctrl-C",
                 "",
                 "Run 'lifeline help <command>' or 'lifeline <command> --help' for a command's "
@@ -199,19 +199,15 @@ public enum LifelineCommand {
             return status.code
         } catch let loop as ModelLoop {
             output.error("lifeline: \(loop)")
-            return modelLoopStatus
+            return internalErrorCode
         } catch let finding as ModelLoopFinding {
             output.error("lifeline: \(finding)")
-            return modelLoopStatus
+            return internalErrorCode
         } catch {
             output.problem("internal error: \(error)")
             return internalErrorCode
         }
     }
-
-    /// The exit status of a run stopped by a loop in Lifeline's own model (`ModelLoop`):
-    /// Lifeline's error, distinct from 1 (a failure of the app) and from every other status.
-    public static let modelLoopStatus: Int32 = 4
 
     /// Fails on a custom engine's name that is empty, not one word, or taken (by a built-in
     /// engine, a mutant or an earlier custom engine), with every known name.

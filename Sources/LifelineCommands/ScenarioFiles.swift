@@ -50,7 +50,7 @@ enum ScenarioFiles {
         } catch let unreadable as UnreadableRow {
             throw InputError("\(path): \(unreadable)")
         } catch let loop as ModelLoop {
-            // Lifeline's error, not the input's (exit 4).
+            // Lifeline's error, not the input's (exit 70).
             throw loop
         } catch {
             // A `GPXError`, which names the GPX file and its line.
