@@ -97,6 +97,13 @@ extension EngineOutcome.Failure {
     }
 }
 
+/// A worker process that died while no case was in flight (while shrinking or explaining):
+/// Lifeline's own error (exit 70), not bad input and not a verdict on the app.
+struct WorkerDiedOutsideCases: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
 /// The process's exit status, already explained on standard error by a child.
 struct ExitStatus: Error { var code: Int32 }
 
@@ -189,7 +196,7 @@ final class FuzzSupervisor {
                 outcome = try corpusFinding(entry, death: death)
             } else {
                 guard let highest = death.inFlight.last ?? death.choices.keys.max() else {
-                    throw InputError(
+                    throw WorkerDiedOutsideCases(
                         "fuzz: the worker process died outside any case "
                             + "(\(describe(death.termination))), while shrinking or explaining")
                 }
@@ -270,7 +277,7 @@ final class FuzzSupervisor {
             return try corpusFinding(entry, death: death)
         }
         guard let caseIndex = death.inFlight.first, let choices = death.choices[caseIndex] else {
-            throw InputError(
+            throw WorkerDiedOutsideCases(
                 "fuzz: the worker process died outside any case (\(describe(death.termination)))")
         }
         let worker = makeWorker()
