@@ -133,8 +133,9 @@ final class OperatingSystem: SimulationActor {
     init(
         policy: IOSPolicy, capabilities: AppCapabilities, authorization: Authorization,
         accuracy: AccuracyAuthorization, answers: AuthorizationAnswers, daemon: ActorID,
-        app: ActorID, network: ActorID, seed: Seed
+        app: ActorID, network: ActorID, seed: Seed, battery: Battery? = nil
     ) {
+        self.battery = battery
         self.network = network
         self.answers = answers
         self.policy = policy
@@ -145,6 +146,9 @@ final class OperatingSystem: SimulationActor {
         self.app = app
         self.random = Xoshiro256StarStar(seed: seed)
     }
+
+    /// The device's battery, whose charger the user plugs in and out (R-B2).
+    private let battery: Battery?
 
     func receive(_ message: WorldMessage, context: inout Scheduler<WorldMessage>) {
         switch message {
