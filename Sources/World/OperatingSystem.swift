@@ -250,6 +250,9 @@ final class OperatingSystem: SimulationActor {
                 return dropWake(.remoteNotification, rule: "R-H11", &context)
             }
             beginWake(.remoteNotification, &context)
+        case .setCharger(let on):
+            // R-B2: the battery charges from now; the app reads it (`UIDevice`).
+            battery?.setCharger(on, at: context.now)
         }
     }
 
