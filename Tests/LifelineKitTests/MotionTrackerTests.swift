@@ -114,7 +114,7 @@ struct MotionTrackerTests {
         withKnownIssue("the planted bug is reported as a Swift Testing issue") {
             report = fuzzLifecycle(
                 of: .custom(everythingOffTracker), checking: Self.invariants, seed: 1,
-                cases: 200)
+                cases: 40)
         }
         #expect(report?.failure?.invariant == "bounded-gaps")
         let failure = report?.failure
