@@ -158,6 +158,11 @@ let package = Package(
         .target(
             name: "DebouncedRecorderExample", dependencies: ["LifelineKit"],
             path: "Examples/DebouncedRecorder", swiftSettings: [.swiftLanguageMode(.v5)]),
+        // A tracker that pauses its location updates while Core Motion says the device is
+        // stationary and resumes them when it moves, compiled against LifelineKit's Core Motion.
+        .target(
+            name: "MotionTrackerExample", dependencies: ["LifelineKit"],
+            path: "Examples/MotionTracker", swiftSettings: [.swiftLanguageMode(.v5)]),
 
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
         .testTarget(name: "FormatsTests", dependencies: ["Formats"]),
@@ -200,6 +205,7 @@ let package = Package(
                 "Fuzzing", "Invariants", "Engines", "World", "Simulation", "LifelineCommands",
                 "KitEngines", "Scenarios", "Exploration", "LiveUpdatesStudy",
                 "BatchedReporterExample", "DebouncedRecorderExample", "VirtualConcurrency",
+                "MotionTrackerExample",
             ]),
         // Property-based suites live in Properties/ as their own test target.
         .testTarget(

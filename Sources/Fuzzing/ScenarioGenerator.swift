@@ -59,6 +59,10 @@ public struct ScenarioGenerator: Sendable {
     /// With a profile of `TrackingStart.onUserToggle`, the user turns tracking on within
     /// this of the opening (whole seconds, 0 the simplest), so that every run tracks a while.
     public var trackingOnWithin = VirtualDuration.minutes(2)
+    /// Draw the user plugging the charger in and pulling it out (`UserAction.setCharger`,
+    /// R-B2) as one more kind of the swarm mask, the last. Off by default: a new kind changes
+    /// the mask's draws, so with it off every seed draws the scenarios it drew before.
+    public var drawsCharger = false
 
     public init(engine: EngineChoice) {
         self.engine = engine
@@ -92,8 +96,11 @@ public struct ScenarioGenerator: Sendable {
     /// case of `UserAction` (`GeneratorCoverageTests` checks each kind of
     /// `UserAction.readable` is drawn). The user sets the app's permission to `denied` or to
     /// one of `authorizations`.
-    static func eventKinds(authorizations: [Authorization]) -> [Gen<UserAction>] {
-        [
+    static func eventKinds(authorizations: [Authorization], charger: Bool = false)
+        -> [Gen<UserAction>]
+    {
+        let optional: [Gen<UserAction>] = charger ? [Gen<Bool>.bool.map { .setCharger($0) }] : []
+        return [
             .constant(.leave), .constant(.open), .constant(.forceQuit), .constant(.memoryPressure),
             .constant(.lock), .constant(.unlock), .constant(.reboot), .constant(.crash),
             Gen.element(of: [Authorization.denied] + authorizations).map { .setAuthorization($0) },
@@ -108,7 +115,7 @@ public struct ScenarioGenerator: Sendable {
             Gen<Bool>.bool.map { .attachTestHost($0) },
             .constant(.silentPush),
             Gen<Bool>.bool.map { .setBackgroundRefresh($0) },
-        ]
+        ] + optional
     }
 
     /// The extra latencies of a slow network.
@@ -167,7 +174,8 @@ public struct ScenarioGenerator: Sendable {
         let grantable: [Authorization] =
             fuzzesProfile ? [.always, .whenInUse] : profile.authorization.grantable
         let asksForAlways = fuzzesProfile || profile.authorization.asksForAlways
-        let eventKinds = Self.eventKinds(authorizations: grantable.reversed())
+        let eventKinds = Self.eventKinds(
+            authorizations: grantable.reversed(), charger: settings.drawsCharger)
         let swarm = Gen<FeatureMask>.swarm(featureCount: eventKinds.count)
         let preset = Gen.element(
             of: settings.presets.isEmpty ? Self.defaultPresets : settings.presets)

@@ -46,6 +46,15 @@ public protocol CLLocationManagerDelegate: NSObjectProtocol {
     func locationManager(_ manager: CLLocationManager, didVisit visit: CLVisit)
     func locationManagerDidPauseLocationUpdates(_ manager: CLLocationManager)
     func locationManagerDidResumeLocationUpdates(_ manager: CLLocationManager)
+    /// The beacons a ranging heard this second (R-L48).
+    func locationManager(
+        _ manager: CLLocationManager, didRange beacons: [CLBeacon],
+        satisfying beaconConstraint: CLBeaconIdentityConstraint)
+    /// A ranging could not start (R-L48).
+    func locationManager(
+        _ manager: CLLocationManager,
+        didFailRangingFor beaconConstraint: CLBeaconIdentityConstraint,
+        error: any Error)
 }
 
 extension CLLocationManagerDelegate {
@@ -77,6 +86,15 @@ extension CLLocationManagerDelegate {
     public func locationManager(_ manager: CLLocationManager, didVisit visit: CLVisit) {}
     public func locationManagerDidPauseLocationUpdates(_ manager: CLLocationManager) {}
     public func locationManagerDidResumeLocationUpdates(_ manager: CLLocationManager) {}
+    public func locationManager(
+        _ manager: CLLocationManager, didRange beacons: [CLBeacon],
+        satisfying beaconConstraint: CLBeaconIdentityConstraint
+    ) {}
+    public func locationManager(
+        _ manager: CLLocationManager,
+        didFailRangingFor beaconConstraint: CLBeaconIdentityConstraint,
+        error: any Error
+    ) {}
 }
 
 extension CLLocationManagerDelegate {
@@ -96,7 +114,8 @@ extension CLLocationManagerDelegate {
 /// reaches no system, reads `.notDetermined` and full accuracy, and its calls have no effect,
 /// which is what an override in a subclass is for.
 ///
-/// Not here: heading and beacon ranging, deferred updates.
+/// Beacon ranging and beacon regions are in `CLBeacon.swift` (R-L45–R-L48). Not here: heading,
+/// deferred updates.
 open class CLLocationManager: NSObject {
     /// The world's manager; nil for a detached manager.
     let backing: LocationManager?
@@ -220,9 +239,10 @@ open class CLLocationManager: NSObject {
     /// `significantLocationChangeMonitoringAvailable()`: true (every modelled device has it).
     open class func significantLocationChangeMonitoringAvailable() -> Bool { true }
 
-    /// `isMonitoringAvailable(for:)`: true for `CLCircularRegion`, the one region kind modelled.
+    /// `isMonitoringAvailable(for:)`: true for `CLCircularRegion` and `CLBeaconRegion`, the
+    /// region kinds modelled.
     open class func isMonitoringAvailable(for regionClass: AnyClass) -> Bool {
-        regionClass == CLCircularRegion.self
+        regionClass == CLCircularRegion.self || regionClass == CLBeaconRegion.self
     }
 
     /// `requestWhenInUseAuthorization()`: the prompt shows only in the foreground; the user's
@@ -318,9 +338,17 @@ open class CLLocationManager: NSObject {
     /// `startMonitoring(for:)`: a `CLCircularRegion` persists across launches and relaunches
     /// the app on exit (R-B6); one with the same identifier replaces the old. Over the limit,
     /// or with reduced accuracy, the delegate gets `monitoringDidFailFor` (R-F8, R-F10). Any
-    /// other kind of region fails with `regionMonitoringFailure` at once.
+    /// other kind of region fails with `regionMonitoringFailure` at once. A `CLBeaconRegion` is
+    /// monitored as a circle around each beacon of the run it matches (R-L47); with none, the
+    /// system monitors nothing for it.
     open func startMonitoring(for region: CLRegion) {
         guard let backing else { return }
+        if let beaconRegion = region as? CLBeaconRegion {
+            scope?.register(beaconRegion)
+            guard let field = scope?.services?.beacons else { return }
+            for circle in beaconRegion.circles(over: field) { backing.startMonitoring(for: circle) }
+            return
+        }
         guard let circle = region as? CLCircularRegion else {
             let error = CLError(CLError.Code.regionMonitoringFailure)
             delegate?.locationManager(self, monitoringDidFailFor: region, withError: error)
@@ -335,6 +363,10 @@ open class CLLocationManager: NSObject {
         guard let backing, let scope else { return }
         scope.unregister(region.identifier)
         scope.services?.stopMonitoring(backing.id, regionIdentifier: region.identifier)
+        for circle in backing.monitoredRegions
+        where CLBeaconRegion.decoded(circle.identifier)?.identifier == region.identifier {
+            scope.services?.stopMonitoring(backing.id, regionIdentifier: circle.identifier)
+        }
     }
 
     /// `requestState(for:)` (R-G3): the delegate's `locationManager(_:didDetermineState:for:)`
@@ -352,7 +384,7 @@ open class CLLocationManager: NSObject {
     /// system does not keep them in the model).
     open var monitoredRegions: Set<CLRegion> {
         guard let backing else { return [] }
-        return Set(backing.monitoredRegions.map { region(for: $0) })
+        return Set(backing.monitoredRegions.map { region($0.identifier) })
     }
 
     // MARK: - From the world
@@ -363,6 +395,9 @@ open class CLLocationManager: NSObject {
     /// The region the world names, as this process registered it, or as the system monitors
     /// it for the app, or a bare one.
     func region(_ identifier: String) -> CLRegion {
+        if let beaconRegion = CLBeaconRegion.decoded(identifier) {
+            return scope?.region(beaconRegion.identifier) ?? beaconRegion
+        }
         if let registered = scope?.region(identifier) { return registered }
         if let monitored = backing?.monitoredRegions.first(where: { $0.identifier == identifier }) {
             return region(for: monitored)

@@ -70,11 +70,13 @@ extension Scenario {
     /// - Parameter policy: a policy to use instead of the scenario's own (a sweep, a diff).
     /// - Throws: `PolicyFileError` for a bad policy, `GPXError` for a bad GPX route.
     public func worldConfiguration(policy: IOSPolicy? = nil) throws -> WorldConfiguration {
-        WorldConfiguration(
+        let route = try self.route.makeRoute()
+        return WorldConfiguration(
             policy: try policy ?? self.policy.makePolicy(), capabilities: capabilities,
-            authorization: authorization, accuracy: accuracy, route: try route.makeRoute(),
+            authorization: authorization, accuracy: accuracy, route: route,
             seed: seed, ordering: ordering, authorizationAnswers: answers,
-            serverDeduplication: serverDeduplication ?? engine.name.profile.serverDeduplication)
+            serverDeduplication: serverDeduplication ?? engine.name.profile.serverDeduplication,
+            beacons: beacons.map { $0.beacon(on: route) })
     }
 
     /// Runs the scenario to its horizon (inclusive).

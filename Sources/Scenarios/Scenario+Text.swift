@@ -37,6 +37,11 @@ extension Scenario: CustomStringConvertible {
         case .gpx(let path, let speed):
             lines.append("route gpx \(path) speed \(Self.number(speed))")
         }
+        // Printed only when given, so that every file written before it reads the same.
+        if !beacons.isEmpty {
+            lines.append("beacons")
+            lines += beacons.map { Self.indentation + $0.description }
+        }
         if !events.isEmpty {
             lines.append("events")
             lines += events.map { Self.indentation + $0.description }

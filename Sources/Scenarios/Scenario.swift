@@ -56,6 +56,8 @@ public struct Scenario: Sendable, Equatable {
     public var serverDeduplication: ServerDeduplication?
     /// How long the run lasts, from the start; events come at or before it.
     public var horizon = Scenario.defaultHorizon
+    /// The Bluetooth beacons placed on the route (R-L45), none by default.
+    public var beacons: [ScenarioBeacon] = []
 
     /// A scenario with the defaults above.
     public init() {}

@@ -19,6 +19,7 @@ extension ScenarioParser {
                 first, "expected a directive, found '\(first.text)': a GPX route has no segments")
         case .segments: try readSegment(first, &reader)
         case .events: try readEvent(first, &reader, line: line.number)
+        case .beacons: try readBeacon(first, &reader)
         }
         try reader.expectEnd()
     }
@@ -63,6 +64,26 @@ extension ScenarioParser {
         }
         segments.append(
             Route.Segment(kind, duration, speedMetersPerSecond: speed, headingChangeDegrees: turn))
+    }
+
+    /// `UUID MAJOR MINOR at DURATION`: a beacon at the device's position then (R-L45).
+    private mutating func readBeacon(_ first: ScenarioToken, _ reader: inout ScenarioTokenReader)
+        throws(ScenarioParseError)
+    {
+        guard ScenarioBeacon.isUUID(first.text) else {
+            throw reader.fail(first, expected: "a beacon's UUID (8-4-4-4-12 hexadecimal digits)")
+        }
+        var values: [UInt16] = []
+        for what in ["a major from 0 to 65535", "a minor from 0 to 65535"] {
+            let token = try reader.next(what)
+            guard let value = UInt16(token.text) else { throw reader.fail(token, expected: what) }
+            values.append(value)
+        }
+        let at = try reader.next("'at DURATION'")
+        guard at.text == "at" else { throw reader.fail(at, expected: "'at DURATION'") }
+        let duration = try reader.duration(try reader.next(ScenarioTokenReader.durationForms))
+        scenario.beacons.append(
+            ScenarioBeacon(uuid: first.text, major: values[0], minor: values[1], at: duration))
     }
 
     /// The turn a segment may make, in degrees: a whole turn either way at most.

@@ -24,6 +24,8 @@ extension Scenario {
     ///       drive|walk DURATION at SPEED m/s [heading ±DEGREES]      indented segments
     ///       park DURATION [heading ±DEGREES]
     ///     route gpx PATH [speed SPEED]
+    ///     beacons                              beacons on the route (R-L45), in any order
+    ///       UUID MAJOR MINOR at DURATION     indented: where the device is DURATION in
     ///     events                                          followed by at least one event
     ///       DURATION EVENT                                           indented, in time order
     ///     end                                      last; required in files (see below)
@@ -57,12 +59,13 @@ struct ScenarioParser {
     enum Directive: String, CaseIterable {
         case engine, policy, authorization, accuracy, capabilities, answers, ordering, seed
         case server, horizon, route, events, end
+        case beacons
         /// The directives a file must give.
         static let required: [Directive] = [.engine, .horizon, .route]
     }
 
     /// Which indented lines the last directive opened.
-    enum Section { case none, segments, gpx, events }
+    enum Section { case none, segments, gpx, events, beacons }
 
     let path: String
     /// The engines besides the built-in ones that the file may name.
@@ -158,6 +161,7 @@ struct ScenarioParser {
         case .route: try readRoute(&reader)
         case .events: section = .events
         case .end: endLine = line.number
+        case .beacons: section = .beacons
         }
         try reader.expectEnd()
     }

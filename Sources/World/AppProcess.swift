@@ -233,6 +233,12 @@ final class AppProcess: SimulationActor, DiskViewSource {
     /// jobs and sleeps its code made, run at the end of each callback and when a sleep is due,
     /// dropped when the process ends. A fresh one at each launch.
     private var concurrency = VirtualProcess()
+    /// The device's motion coprocessor, which every process of the app reads (R-M1).
+    private let motion: MotionCoprocessor?
+    /// The device's battery, which every process of the app reads (R-B1).
+    private let battery: Battery?
+    /// The beacons along the route, which every process of the app may hear (R-L45).
+    private let beacons: BeaconField?
     /// Picks among jobs due at one instant: from the run's ordering choices, nil for FIFO.
     private let concurrencyPick: ((Int) -> Int)?
     /// The wake of the current process's earliest sleep: its instant and its timer.
@@ -242,8 +248,12 @@ final class AppProcess: SimulationActor, DiskViewSource {
         makeEngine: @escaping () -> any AppEngine, capabilities: AppCapabilities,
         policy: IOSPolicy, accuracy: AccuracyAuthorization, uptimeAtStart: VirtualDuration,
         os: ActorID, daemon: ActorID, network: ActorID, fixArchive: FixArchive,
+        motion: MotionCoprocessor? = nil, battery: Battery? = nil, beacons: BeaconField? = nil,
         concurrencyChoices: (any ChoiceSource)? = nil
     ) {
+        self.beacons = beacons
+        self.motion = motion
+        self.battery = battery
         log = AppLog(archive: fixArchive)
         disk = Disk(archive: fixArchive)
         self.accuracy = accuracy
@@ -282,6 +292,9 @@ final class AppProcess: SimulationActor, DiskViewSource {
                 system: system)
             services.storage.diskSource = self
             services.files = files
+            services.motion = motion
+            services.battery = battery
+            services.beacons = beacons
             services.processNumber = generation
             self.services = services
             authorization = launch.authorization

@@ -420,6 +420,12 @@ public final class LocationServices {
     public let urlSession: UploadSession
     /// The app's files on the device (its container), which outlive the process.
     package var files: DeviceFiles?
+    /// The device's motion coprocessor (R-M1), for Core Motion's shapes.
+    package var motion: MotionCoprocessor?
+    /// The device's battery (R-B1, R-B2), for `UIDevice`.
+    package var battery: Battery?
+    /// The beacons along the route (R-L45), for Core Location's beacon shapes.
+    package var beacons: BeaconField?
 
     init(
         capabilities: AppCapabilities, systemVersion: Int, nextObjectID: Int,

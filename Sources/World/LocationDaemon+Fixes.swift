@@ -15,6 +15,7 @@ extension LocationDaemon {
     func reconsiderFixes(_ context: inout Scheduler<WorldMessage>) {
         let wanted = hasActiveConsumer && processState.exists
         if wanted, fixTimer == nil {
+            battery?.setLocationInUse(true, at: context.now)
             let interval = policy.fixInterval.nanoseconds
             let phase = fixPhase.nanoseconds
             let now = context.now.nanosecondsSinceStart
@@ -23,6 +24,7 @@ extension LocationDaemon {
                 .daemonTimer(.fix), to: context.currentActor,
                 at: Instant(nanosecondsSinceStart: phase + steps * interval))
         } else if !wanted, let timer = fixTimer {
+            battery?.setLocationInUse(false, at: context.now)
             context.cancel(timer)
             fixTimer = nil
         }

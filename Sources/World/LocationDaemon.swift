@@ -160,6 +160,8 @@ final class LocationDaemon: SimulationActor {
     var graceExpired = false
     var deniedTimers: [EventHandle] = []
     var fixTimer: EventHandle?
+    /// The device's battery, which drains faster while GNSS runs for the app (R-B1).
+    let battery: Battery?
     var motionTimer: EventHandle?
     var keepAliveSent = false
     /// Every change of the blue background location indicator, in order (R-B8).
@@ -176,8 +178,9 @@ final class LocationDaemon: SimulationActor {
     init(
         policy: IOSPolicy, capabilities: AppCapabilities, route: Route, fixPhase: VirtualDuration,
         authorization: Authorization, accuracy: AccuracyAuthorization, os: ActorID, app: ActorID,
-        seed: Seed
+        seed: Seed, battery: Battery? = nil
     ) {
+        self.battery = battery
         self.policy = policy
         self.capabilities = capabilities
         self.route = route

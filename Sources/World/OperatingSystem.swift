@@ -133,8 +133,9 @@ final class OperatingSystem: SimulationActor {
     init(
         policy: IOSPolicy, capabilities: AppCapabilities, authorization: Authorization,
         accuracy: AccuracyAuthorization, answers: AuthorizationAnswers, daemon: ActorID,
-        app: ActorID, network: ActorID, seed: Seed
+        app: ActorID, network: ActorID, seed: Seed, battery: Battery? = nil
     ) {
+        self.battery = battery
         self.network = network
         self.answers = answers
         self.policy = policy
@@ -145,6 +146,9 @@ final class OperatingSystem: SimulationActor {
         self.app = app
         self.random = Xoshiro256StarStar(seed: seed)
     }
+
+    /// The device's battery, whose charger the user plugs in and out (R-B2).
+    private let battery: Battery?
 
     func receive(_ message: WorldMessage, context: inout Scheduler<WorldMessage>) {
         switch message {
@@ -246,6 +250,9 @@ final class OperatingSystem: SimulationActor {
                 return dropWake(.remoteNotification, rule: "R-H11", &context)
             }
             beginWake(.remoteNotification, &context)
+        case .setCharger(let on):
+            // R-B2: the battery charges from now; the app reads it (`UIDevice`).
+            battery?.setCharger(on, at: context.now)
         }
     }
 

@@ -27,6 +27,8 @@ public struct WorldConfiguration: Sendable {
     /// Whether the app's server deduplicates uploads by their idempotency key (the app's
     /// profile, `AppProfile.serverDeduplication`).
     public var serverDeduplication: ServerDeduplication
+    /// The Bluetooth beacons placed along the route (R-L45), none by default.
+    public var beacons: [Beacon]
 
     public init(
         policy: IOSPolicy = .measured, capabilities: AppCapabilities = AppCapabilities(),
@@ -34,8 +36,9 @@ public struct WorldConfiguration: Sendable {
         route: Route, fixPhase: VirtualDuration = .zero, seed: UInt64 = 1,
         ordering: OrderingSpecification = .fifo, uptimeAtStart: VirtualDuration = .hours(26),
         authorizationAnswers: AuthorizationAnswers = AuthorizationAnswers(),
-        serverDeduplication: ServerDeduplication = .byKey
+        serverDeduplication: ServerDeduplication = .byKey, beacons: [Beacon] = []
     ) {
+        self.beacons = beacons
         self.serverDeduplication = serverDeduplication
         self.policy = policy
         self.capabilities = capabilities
@@ -71,6 +74,8 @@ public struct World {
     private let networkActor: Network
     /// The run's fixes, kept once for the log, the disk and the server.
     private let fixArchive: FixArchive
+    /// The device's battery (R-B1, R-B2).
+    public let battery: Battery
 
     public init(_ configuration: WorldConfiguration, engine: @escaping () -> any AppEngine) {
         self.init(configuration, trace: nil, engine: engine)
@@ -101,18 +106,20 @@ public struct World {
         trace: (any TraceSink<WorldMessage>)?, engine: @escaping () -> any AppEngine
     ) {
         let root = Seed(configuration.seed)
+        let battery = Battery()
+        self.battery = battery
         simulation = Simulation(ordering: ordering, trace: trace)
         let os = OperatingSystem(
             policy: configuration.policy, capabilities: configuration.capabilities,
             authorization: configuration.authorization, accuracy: configuration.accuracy,
             answers: configuration.authorizationAnswers, daemon: daemon, app: app,
-            network: network, seed: root.derive("os"))
+            network: network, seed: root.derive("os"), battery: battery)
         system = os
         let locationDaemon = LocationDaemon(
             policy: configuration.policy, capabilities: configuration.capabilities,
             route: configuration.route, fixPhase: configuration.fixPhase,
             authorization: configuration.authorization, accuracy: configuration.accuracy,
-            os: operatingSystem, app: app, seed: root.derive("daemon.noise"))
+            os: operatingSystem, app: app, seed: root.derive("daemon.noise"), battery: battery)
         self.locationDaemon = locationDaemon
         let fixArchive = FixArchive()
         self.fixArchive = fixArchive
@@ -121,6 +128,8 @@ public struct World {
             policy: configuration.policy, accuracy: configuration.accuracy,
             uptimeAtStart: configuration.uptimeAtStart, os: operatingSystem, daemon: daemon,
             network: network, fixArchive: fixArchive,
+            motion: MotionCoprocessor(route: configuration.route), battery: battery,
+            beacons: BeaconField(beacons: configuration.beacons, route: configuration.route),
             concurrencyChoices: ordering.kind == .fifo ? nil : ordering.choices)
         networkActor = Network(
             policy: configuration.policy, app: app, operatingSystem: operatingSystem,

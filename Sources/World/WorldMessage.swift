@@ -63,6 +63,9 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
     /// (`UIApplication.backgroundRefreshStatus`): while it is off the system refuses app
     /// refresh and processing requests and runs none that come due (R-H12). On at the start.
     case setBackgroundRefresh(Bool)
+    /// The user plugs the charger in (true) or pulls it out (false): the battery charges
+    /// while it is in, and drains while it is out (R-B1, R-B2). Out at the start.
+    case setCharger(Bool)
 
     /// True for the actions only the app process reads (the clock).
     var isAppAction: Bool {
@@ -123,6 +126,7 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
         case .silentPush: Spelling(.network, "silent-push")
         case .setBackgroundRefresh(let on):
             Spelling(.user, "background-refresh", value: Self.onOff(on))
+        case .setCharger(let on): Spelling(.user, "charger", value: Self.onOff(on))
         }
     }
 
@@ -137,7 +141,8 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
             .setLowPowerMode(false), .startLiveActivity, .endLiveActivity, .networkDown,
             .networkUp, .networkSlow(.zero), .adjustClock(by: .zero), .trackingOn, .trackingOff,
             .attachTestHost(true), .attachTestHost(false), .silentPush,
-            .setBackgroundRefresh(true), .setBackgroundRefresh(false),
+            .setBackgroundRefresh(true), .setBackgroundRefresh(false), .setCharger(true),
+            .setCharger(false),
         ]
 }
 

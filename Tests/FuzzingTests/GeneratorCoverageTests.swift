@@ -30,7 +30,9 @@ struct GeneratorCoverageTests {
 
     @Test("every UserAction case is drawn, and every preset", arguments: EngineChoice.all)
     func everyActionDrawn(engine: EngineChoice) {
-        let drawn = Self.scenarios(ScenarioGenerator(engine: engine), count: 1_000)
+        var generator = ScenarioGenerator(engine: engine)
+        generator.drawsCharger = true
+        let drawn = Self.scenarios(generator, count: 1_000)
         var seen = Set<String>()
         for scenario in drawn {
             for timed in scenario.events { seen.insert(timed.event.spelling.kind) }
@@ -41,6 +43,17 @@ struct GeneratorCoverageTests {
         #expect(unreadable.isEmpty, "drawn but not in UserAction.readable: \(unreadable)")
         let presets = Set(drawn.map(\.policy.preset))
         #expect(presets == Set(IOSPolicy.presetNames), "presets drawn: \(presets.sorted())")
+    }
+
+    @Test("R-B2: the charger is drawn only when the generator is asked to")
+    func chargerOnlyWhenAsked() {
+        let plain = Self.scenarios(ScenarioGenerator(engine: .builtIn(.session)), count: 300)
+        #expect(!plain.contains { $0.events.contains { $0.event.spelling.kind == "charger" } })
+        var generator = ScenarioGenerator(engine: .builtIn(.session))
+        generator.drawsCharger = true
+        let charged = Self.scenarios(generator, count: 300)
+        #expect(charged.contains { $0.events.contains { $0.event == .setCharger(true) } })
+        #expect(charged.contains { $0.events.contains { $0.event == .setCharger(false) } })
     }
 
     @Test("clock adjustments stay within ±30 s of the start, inside R-B12's 60 s tolerance")

@@ -29,7 +29,8 @@ let badScenarios: [BadScenario] = [
         kind: "unknown directive", lines: ["engines session"] + header.dropFirst(),
         error:
             "bad.scenario:1:1: expected a directive (engine, policy, authorization, accuracy, "
-            + "capabilities, answers, ordering, seed, server, horizon, route, events, end), "
+            + "capabilities, answers, ordering, seed, server, horizon, route, events, end, "
+            + "beacons), "
             + "found "
             + "'engines'"),
     BadScenario(
