@@ -126,24 +126,25 @@ public struct CLLocationUpdate: Sendable {
                 try await next(isolation: nil)
             }
 
-            /// Takes a kept update, or waits for the next one, in this frame: calling an async
-            /// function of `LiveStream` for it cost a task-allocator frame per update, about 170
-            /// instructions of `session-kit`'s fuzz cases (callgrind); the executor checks
-            /// (`swift_task_switch`, six per update) stay. The continuation waits on the
-            /// caller's actor (`isolation: actor`, which the operation closure captures): a loop
-            /// on the main actor then runs two jobs per update instead of three, about 870
-            /// instructions fewer (`session-kit-main-actor`), and one on the default executor
-            /// about 27 more.
+            /// Takes a kept update, or waits for the next one, in this frame: an async function
+            /// of `LiveStream` for it cost a task-allocator frame per update, about 170
+            /// instructions of `session-kit`'s fuzz cases (callgrind). The cancellation handler
+            /// is registered here too, with the two runtime calls `withTaskCancellationHandler`
+            /// makes (`TaskCancellationRecord`): that function's own frame, its operation
+            /// closure's and their two executor checks each way (`swift_task_switch`) cost
+            /// about 400 instructions an update. The continuation waits on the caller's actor
+            /// (`isolation: actor`): a loop on the main actor then runs two jobs per update
+            /// instead of three, about 870 instructions fewer (`session-kit-main-actor`).
             public mutating func next(
                 isolation actor: isolated (any Actor)? = #isolation
             ) async throws -> CLLocationUpdate? {
                 if let ready = stream.ready() { return ready }
                 let stream = self.stream
-                return await withTaskCancellationHandler {
-                    await withUnsafeContinuation(isolation: actor) { stream.wait($0) }
-                } onCancel: {
-                    stream.cancel()
-                }
+                // A task cancelled already runs the handler at once: the stream ends, and the
+                // wait below returns nil without waiting.
+                let record = TaskCancellationRecord.add(stream.onCancel)
+                defer { TaskCancellationRecord.remove(record) }
+                return await withUnsafeContinuation(isolation: actor) { stream.wait($0) }
             }
         }
     }
@@ -162,8 +163,12 @@ final class LiveStream: @unchecked Sendable {
     /// and each continuation here is resumed once, by the code that takes it out of `waiting`.
     private var waiting: UnsafeContinuation<CLLocationUpdate?, Never>?
     private var ended = false
+    /// What the iterating task's cancellation runs (`Iterator.next`): made once and held here,
+    /// because the runtime keeps the handler without retaining it while a `next()` waits.
+    private(set) var onCancel: @Sendable () -> Void = {}
 
     init(configuration: WorldLiveConfiguration) {
+        onCancel = { [unowned self] in self.cancel() }
         guard let scope = ProcessScope.current, let services = scope.services else {
             ended = true
             return
@@ -226,18 +231,21 @@ final class LiveStream: @unchecked Sendable {
 /// the one an update is for. Held by the scope rather than read from a `ProcessLocal` at every
 /// update: the lookup cost about 580 instructions an update (docs/studies/kit-engines.md).
 final class LiveStreams: @unchecked Sendable {
-    private var streams: [Weak<LiveStream>] = []
+    /// Each iteration with the id of its world stream, so that finding the one an update is
+    /// for compares ids and loads one weak reference (copying each `Weak` on the way cost
+    /// about 300 instructions an update).
+    private var streams: [(id: LiveUpdatesID?, stream: Weak<LiveStream>)] = []
 
     func add(_ stream: LiveStream) {
-        streams.removeAll { $0.value == nil }
-        streams.append(Weak(stream))
+        streams.removeAll { $0.stream.value == nil }
+        streams.append((stream.id, Weak(stream)))
     }
 
     /// Hands `update` to the iteration whose world stream sent it, if it still runs.
     func deliver(_ update: LocationUpdate) {
         guard let id = update.liveUpdates else { return }
-        for entry in streams {
-            if let stream = entry.value, stream.id == id { return stream.deliver(update) }
+        for index in streams.indices where streams[index].id == id {
+            if let stream = streams[index].stream.value { return stream.deliver(update) }
         }
     }
 }
