@@ -45,8 +45,10 @@ package final class StandardTracker: NSObject, CLLocationManagerDelegate, KitTra
     private var processState = ProcessState.notRunning
     /// Standard updates are on in this process (R-D1).
     private var updating = false
-    /// The recording clock runs (R-D4).
-    package private(set) var recording = false
+    /// The recording clock runs (R-D4). Read at every location, twice, so without the
+    /// run-time exclusivity check (about 75 instructions a read; being `package`, it gets one):
+    /// only the simulation's thread touches a tracker.
+    @exclusivity(unchecked) package private(set) var recording = false
 
     // The recording clock (R-D4, R-D11).
     private var due: Instant?
@@ -54,14 +56,12 @@ package final class StandardTracker: NSObject, CLLocationManagerDelegate, KitTra
     private var warmUpTimer: TrackerTimer?
     private var best: CLLocation?
 
-    // Motion and the region (R-D5, R-D7). The three written at every location go without the
-    // run-time exclusivity check (about 75 instructions an access): only the simulation's
-    // thread touches a tracker.
-    @exclusivity(unchecked) private var slowSince: Instant?
+    // Motion and the region (R-D5, R-D7).
+    private var slowSince: Instant?
     private var parked = false
     private var region: CLCircularRegion?
-    @exclusivity(unchecked) private var lastLocation: CLLocation?
-    @exclusivity(unchecked) private var lastPreciseLocation: CLLocation?
+    private var lastLocation: CLLocation?
+    private var lastPreciseLocation: CLLocation?
 
     /// Made at every launch, before anything else, so the event that woke the app reaches its
     /// manager (R-A12).
