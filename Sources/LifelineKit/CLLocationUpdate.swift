@@ -120,30 +120,33 @@ public struct CLLocationUpdate: Sendable {
         public struct Iterator: AsyncIteratorProtocol, Sendable {
             public typealias Element = CLLocationUpdate
             public typealias Failure = any Error
-            let stream: LiveStream
+            @usableFromInline let stream: LiveStream
 
             public mutating func next() async throws -> CLLocationUpdate? {
                 try await next(isolation: nil)
             }
 
-            /// Takes a kept update, or waits for the next one, in this frame: calling an async
-            /// function of `LiveStream` for it cost a task-allocator frame per update, about 170
-            /// instructions of `session-kit`'s fuzz cases (callgrind); the executor checks
-            /// (`swift_task_switch`, six per update) stay. The continuation waits on the
-            /// caller's actor (`isolation: actor`, which the operation closure captures): a loop
-            /// on the main actor then runs two jobs per update instead of three, about 870
-            /// instructions fewer (`session-kit-main-actor`), and one on the default executor
-            /// about 27 more.
+            /// Takes a kept update, or waits for the next one. Inlinable, so that the loop
+            /// awaits the update in its own frame: as a call, `next` cost a task-allocator
+            /// frame and two executor checks (`swift_task_switch`) per update (with the
+            /// stream's exclusivity checks, about 600 instructions of `session-kit`'s fuzz
+            /// cases per update, callgrind). The cancellation handler is registered with the
+            /// two runtime calls `withTaskCancellationHandler` makes (`TaskCancellationRecord`):
+            /// that function's own frame, its operation closure's and their executor checks
+            /// cost about 400 instructions an update. The continuation waits on the caller's
+            /// actor (`isolation: actor`): a loop on the main actor then runs two jobs per
+            /// update instead of three, about 870 instructions fewer (`session-kit-main-actor`).
+            @inlinable
             public mutating func next(
                 isolation actor: isolated (any Actor)? = #isolation
             ) async throws -> CLLocationUpdate? {
                 if let ready = stream.ready() { return ready }
                 let stream = self.stream
-                return await withTaskCancellationHandler {
-                    await withUnsafeContinuation(isolation: actor) { stream.wait($0) }
-                } onCancel: {
-                    stream.cancel()
-                }
+                // A task cancelled already runs the handler at once: the stream ends, and the
+                // wait below returns nil without waiting.
+                let record = stream.watchCancellation()
+                defer { stream.stopWatchingCancellation(record) }
+                return await withUnsafeContinuation(isolation: actor) { stream.wait($0) }
             }
         }
     }
@@ -151,19 +154,24 @@ public struct CLLocationUpdate: Sendable {
 
 /// One iteration of `liveUpdates(_:)`: the world's stream it started, the updates delivered
 /// and not yet taken, and the task waiting for one. Only the simulation's thread touches it
-/// (the process's callbacks and jobs), hence `@unchecked Sendable`.
-final class LiveStream: @unchecked Sendable {
+/// (the process's callbacks and jobs), hence `@unchecked Sendable`, and its state read at
+/// every update goes without run-time exclusivity checks (about 75 instructions an access).
+@usableFromInline final class LiveStream: @unchecked Sendable {
     private weak var services: LocationServices?
     private(set) var id: LiveUpdatesID?
-    private var buffer: [CLLocationUpdate] = []
+    @exclusivity(unchecked) private var buffer: [CLLocationUpdate] = []
     /// The task waiting in the iterator's `next`. An unsafe continuation: a checked one
     /// allocates a canary object per `next()` (about 300 instructions per update, callgrind;
     /// docs/studies/kit-engines.md),
     /// and each continuation here is resumed once, by the code that takes it out of `waiting`.
-    private var waiting: UnsafeContinuation<CLLocationUpdate?, Never>?
-    private var ended = false
+    @exclusivity(unchecked) private var waiting: UnsafeContinuation<CLLocationUpdate?, Never>?
+    @exclusivity(unchecked) private var ended = false
+    /// What the iterating task's cancellation runs (`watchCancellation`): made once and held
+    /// here, because the runtime keeps the handler without retaining it while `next()` waits.
+    @exclusivity(unchecked) private var onCancel: @Sendable () -> Void = {}
 
     init(configuration: WorldLiveConfiguration) {
+        onCancel = { [unowned self] in self.cancel() }
         guard let scope = ProcessScope.current, let services = scope.services else {
             ended = true
             return
@@ -188,15 +196,26 @@ final class LiveStream: @unchecked Sendable {
         }
     }
 
-    /// What the iterator's `next` returns without waiting: the first update kept, or nil (as `.some(nil)`)
-    /// once the iteration ended; nil if the task must wait.
-    func ready() -> CLLocationUpdate?? {
+    /// What the iterator's `next` returns without waiting: the first update kept, or nil (as
+    /// `.some(nil)`) once the iteration ended; nil if the task must wait.
+    @usableFromInline func ready() -> CLLocationUpdate?? {
         if !buffer.isEmpty { return .some(buffer.removeFirst()) }
         return ended ? .some(nil) : nil
     }
 
+    /// Registers the current task's cancellation handler for a `next()` about to wait: its
+    /// record, for `stopWatchingCancellation`. A task cancelled already ends the stream here.
+    @usableFromInline func watchCancellation() -> UnsafeRawPointer? {
+        TaskCancellationRecord.add(onCancel)
+    }
+
+    /// Removes the handler `watchCancellation` registered, once the wait is over.
+    @usableFromInline func stopWatchingCancellation(_ record: UnsafeRawPointer?) {
+        TaskCancellationRecord.remove(record)
+    }
+
     /// Waits for the next update with `continuation` (at once nil if the iteration ended).
-    func wait(_ continuation: UnsafeContinuation<CLLocationUpdate?, Never>) {
+    @usableFromInline func wait(_ continuation: UnsafeContinuation<CLLocationUpdate?, Never>) {
         if ended {
             continuation.resume(returning: nil)
         } else {
@@ -226,18 +245,32 @@ final class LiveStream: @unchecked Sendable {
 /// the one an update is for. Held by the scope rather than read from a `ProcessLocal` at every
 /// update: the lookup cost about 580 instructions an update (docs/studies/kit-engines.md).
 final class LiveStreams: @unchecked Sendable {
-    private var streams: [Weak<LiveStream>] = []
+    /// The iterations, and beside them the ids of their world streams: finding the one an
+    /// update is for compares ids and loads one weak reference (copying each `Weak` on the
+    /// way cost about 300 instructions an update). Read at every update, so without run-time
+    /// exclusivity checks: only the simulation's thread touches them.
+    @exclusivity(unchecked) private var streams: [Weak<LiveStream>] = []
+    @exclusivity(unchecked) private var ids: [LiveUpdatesID?] = []
 
     func add(_ stream: LiveStream) {
-        streams.removeAll { $0.value == nil }
+        var index = 0
+        while index < streams.count {
+            if streams[index].value == nil {
+                streams.remove(at: index)
+                ids.remove(at: index)
+            } else {
+                index += 1
+            }
+        }
         streams.append(Weak(stream))
+        ids.append(stream.id)
     }
 
     /// Hands `update` to the iteration whose world stream sent it, if it still runs.
     func deliver(_ update: LocationUpdate) {
         guard let id = update.liveUpdates else { return }
-        for entry in streams {
-            if let stream = entry.value, stream.id == id { return stream.deliver(update) }
+        for index in ids.indices where ids[index] == id {
+            if let stream = streams[index].value { return stream.deliver(update) }
         }
     }
 }

@@ -31,13 +31,19 @@ extension VirtualProcess {
     func claims(_ job: UnownedJob) -> Bool {
         let id = jobTaskID(job)
         guard id != 0 else { return true }
+        // An owner, once recorded, is never replaced: the task this process claimed last (a
+        // loop resumed at every update) is still its own, without the lock and the lookup.
+        if id == lastClaimedTask { return true }
         let serial = self.serial
         let foreign = Self.owners.withLock { owners -> Bool in
             if let owner = owners[id] { return owner != serial }
             owners[id] = serial
             return false
         }
-        guard foreign else { return true }
+        guard foreign else {
+            lastClaimedTask = id
+            return true
+        }
         noteDropped()
         SimulationEscapes.report(
             call: "a task or continuation of another simulated process (one that ended, or "

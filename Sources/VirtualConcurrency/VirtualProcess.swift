@@ -110,6 +110,8 @@ public final class VirtualProcess {
         var currentLane = Lane.main
         /// What `end()` dropped, until it is released inside the process (`withCurrent`).
         var droppedWork: [Entry] = []
+        /// The runtime's id of the task this process claimed last (`claims`), 0 for none.
+        var lastClaimedTask: UInt64 = 0
     }
     private let state: UnsafeMutablePointer<State>
 
@@ -295,6 +297,12 @@ public final class VirtualProcess {
 
     /// Counts a job refused as another process's.
     func noteDropped() { state.pointee.jobsDropped += 1 }
+
+    /// The task this process claimed last (`VirtualProcess+Ownership`).
+    var lastClaimedTask: UInt64 {
+        get { state.pointee.lastClaimedTask }
+        set { state.pointee.lastClaimedTask = newValue }
+    }
 
     /// The lane of the work running now on this thread (`Lane.main` in a callback).
     package var currentLane: Int { state.pointee.currentLane }

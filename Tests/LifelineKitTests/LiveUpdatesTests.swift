@@ -105,6 +105,23 @@ func liveUpdateSeconds(_ world: World) -> [Double] {
         #expect(!delivered.contains { $0 > 31 }, "delivered until \(delivered.last ?? 0) s")
     }
 
+    @Test func aTaskCancelledBeforeItsFirstUpdateEndsAtOnceAndStopsTheStream() {
+        let (world, journal) = runProbe(
+            route: drive(10), until: 60, actions: [(0, .open)]
+        ) { app, _ in
+            let journal = app.journal
+            let task = Task {
+                var count = 0
+                for try await _ in CLLocationUpdate.liveUpdates() { count += 1 }
+                journal.note("ended after \(count)")
+            }
+            // Cancelled before it first runs: its first `next()` finds the task cancelled.
+            task.cancel()
+        }
+        #expect(journal.notes.filter { $0.hasPrefix("ended") } == ["ended after 0"])
+        #expect(liveUpdateSeconds(world).isEmpty, "\(liveUpdateSeconds(world))")
+    }
+
     @Test func breakingTheLoopStopsTheWorldsStream() {
         let (world, journal) = runProbe(
             route: drive(10), until: 120, actions: [(0, .open)]
