@@ -81,6 +81,10 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     private var liveStream: LiveUpdatesID?
     private var regionManager: LocationManager?
     private var wakeCenter: Coordinate?
+    /// Distances to `wakeCenter`, its latitude's cosine computed once.
+    private var wakeProbe: DistanceProbe?
+    /// `settings.wakeRegionRollDistanceMeters`, compared with many times.
+    private let wakeRollThreshold: DistanceThreshold
     /// Stores the fixes and uploads them (R-B14, R-D13).
     public let recorder: FixRecorder
     private var launchState = ProcessState.foreground
@@ -104,6 +108,7 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
         self.settings = settings
         self.seams = seams
         recorder = FixRecorder(uploader: settings.uploader)
+        wakeRollThreshold = DistanceThreshold(settings.wakeRegionRollDistanceMeters)
     }
 
     // MARK: The host app's calls
@@ -297,9 +302,7 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
         }
         if seams.storesAcceptedFixes { recorder.accept(fix, services: services) }
         tell(.fixAccepted(fix))
-        if let center = wakeCenter,
-            center.distance(to: fix.coordinate) < settings.wakeRegionRollDistanceMeters
-        {
+        if let probe = wakeProbe, probe.isNearer(than: wakeRollThreshold, to: fix.coordinate) {
             return
         }
         moveWakeRegion(to: fix.coordinate)
@@ -309,6 +312,7 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     private func moveWakeRegion(to center: Coordinate) {
         guard let manager = regionManager else { return }
         wakeCenter = center
+        wakeProbe = DistanceProbe(center)
         manager.startMonitoring(
             for: CircularRegion(
                 identifier: settings.wakeRegionIdentifier, center: center,
@@ -347,5 +351,6 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
                 identifier: settings.wakeRegionIdentifier, center: center,
                 radiusMeters: settings.wakeRegionRadiusMeters))
         wakeCenter = nil
+        wakeProbe = nil
     }
 }

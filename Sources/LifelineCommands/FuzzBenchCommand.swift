@@ -6,10 +6,13 @@ import Fuzzing
 
 enum FuzzBenchCommand {
     static let usage = """
-        usage: lifeline bench fuzz [--engine NAME] [--jobs J] [--seconds N] [--seed S]
+        usage: lifeline bench fuzz [--engine NAME] [--jobs J] [--seconds N] [--cases C]
+                                   [--seed S]
 
         Runs the fuzzer's case loop (generate, run, check every invariant; no corpus, no
-        shrinking) for N seconds (default 10) on J workers (default: every core) over scenarios
+        shrinking) for N seconds (default 10), or for the first C cases (the same cases on any
+        machine, so a fixed workload for an instruction count: `valgrind --tool=callgrind
+        lifeline bench fuzz --jobs 1 --cases 100`), on J workers (default: every core) over scenarios
         of at least one simulated hour with a drive and three lifecycle events besides the
         opening (`ScenarioGenerator.benchmark`), for the engine NAME (default session). Prints
         the workload (deliveries, i.e. kernel events, and external events per scenario), the
@@ -30,12 +33,17 @@ enum FuzzBenchCommand {
             }
             return value
         }
+        // 0: not given (the range applies only to a given count).
+        let caseCount = try reader.integer("--cases", in: 1...100_000_000, default: 0)
+        let cases = caseCount > 0 ? caseCount : nil
         let seed = try reader.seed("--seed", default: 1)
         try reader.finish()
         var benchmark = FuzzThroughput(
             engine: engine, generator: .benchmark(engine: engine))
         benchmark.jobCount = jobs
-        benchmark.secondsMax = seconds ?? 10
+        // A case count alone bounds the run by the count: every one of the cases runs.
+        benchmark.secondsMax = seconds ?? (cases == nil ? 10 : .infinity)
+        benchmark.caseCount = cases ?? Int.max
         benchmark.seed = seed
         let result = benchmark.run()
         let checked = max(result.checked, 1)

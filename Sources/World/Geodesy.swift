@@ -80,8 +80,15 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
     /// The position `northMeters` north and `eastMeters` east, in the local flat frame (exact
     /// to well under a millimetre for the metres-to-kilometres offsets of fix noise).
     public func offset(northMeters: Double, eastMeters: Double) -> Coordinate {
+        offset(
+            northMeters: northMeters, eastMeters: eastMeters,
+            cosφ: PortableMath.cos(latitude * .pi / 180))
+    }
+
+    /// `offset(northMeters:eastMeters:)` given the cosine of this latitude, `cosφ`
+    /// (`PortableMath.cos(latitude * .pi / 180)`), for a caller that has it already.
+    func offset(northMeters: Double, eastMeters: Double, cosφ: Double) -> Coordinate {
         let metersPerDegree = Self.earthRadiusMeters * .pi / 180
-        let cosφ = PortableMath.cos(latitude * .pi / 180)
         return Coordinate(
             latitude: latitude + northMeters / metersPerDegree,
             longitude: longitude + eastMeters / (metersPerDegree * cosφ))
@@ -104,12 +111,13 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
 /// Distances to one fixed point, for the route lookahead that measures hundreds to a region's
 /// center: the center's latitude cosine (a `PortableMath.cos` with argument reduction, the
 /// dearest part of a distance) is computed once instead of at every distance.
-struct DistanceProbe {
-    let point: Coordinate
+package struct DistanceProbe {
+    package let point: Coordinate
     private let φ: Double
-    private let cosφ: Double
+    /// The cosine of the point's latitude.
+    let cosφ: Double
 
-    init(_ point: Coordinate) {
+    package init(_ point: Coordinate) {
         self.point = point
         φ = point.latitude * .pi / 180
         cosφ = PortableMath.cos(φ)
@@ -132,6 +140,18 @@ struct DistanceProbe {
         if a > threshold.haversineAbove && a <= 1 { return true }
         return Coordinate.distance(haversine: a) > threshold.meters
     }
+
+    /// `point.distance(to: coordinate) < threshold.meters`, the same answer, as
+    /// `isFarther(than:from:)` settles it: the haversine is the same bits either way round
+    /// (each difference, and so each half-angle sine, only changes sign, and the two cosines
+    /// are multiplied first), so a caller may measure from either end.
+    @inline(__always)
+    package func isNearer(than threshold: DistanceThreshold, to coordinate: Coordinate) -> Bool {
+        let a = coordinate.haversine(to: point, φ2: φ, cosφ2: cosφ)
+        if a < threshold.haversineBelow { return true }
+        if a > threshold.haversineAbove && a <= 1 { return false }
+        return Coordinate.distance(haversine: a) < threshold.meters
+    }
 }
 
 /// A distance compared with many times (`DistanceProbe.isFarther(than:from:)`), with the
@@ -143,12 +163,12 @@ struct DistanceProbe {
 /// `a*·(1 − 10⁻⁹)` measures at most `meters`, any `a` above `a*·(1 + 10⁻⁹)` (and at most 1,
 /// where the square root of `1 − a` is defined) measures more, by margins a million times the
 /// rounding. A threshold that is not positive or not below an Earth radius settles nothing.
-struct DistanceThreshold {
-    let meters: Double
+package struct DistanceThreshold {
+    package let meters: Double
     let haversineBelow: Double
     let haversineAbove: Double
 
-    init(_ meters: Double) {
+    package init(_ meters: Double) {
         self.meters = meters
         let angle = meters / (2 * Coordinate.earthRadiusMeters)
         guard meters > 0, angle < 0.5 else {

@@ -186,10 +186,20 @@ extension LocationDaemon {
             north = 2 * noise.nextUnitDouble() - 1
             east = 2 * noise.nextUnitDouble() - 1
         } while north * north + east * east > 1
-        let state = route.state(at: instant)
+        // The leg and the cosine are read and stored back as copies, as the generator is.
+        var leg = routeLeg
+        let state = route.state(at: instant, leg: &leg)
+        routeLeg = leg
+        let latitude = state.coordinate.latitude
+        var cosine = latitudeCosine
+        if cosine?.latitude != latitude {
+            cosine = (latitude, PortableMath.cos(latitude * .pi / 180))
+            latitudeCosine = cosine
+        }
         let position = state.coordinate.offset(
             northMeters: north * accuracyMeters * policy.fixNoiseRadiusFraction,
-            eastMeters: east * accuracyMeters * policy.fixNoiseRadiusFraction)
+            eastMeters: east * accuracyMeters * policy.fixNoiseRadiusFraction,
+            cosφ: cosine!.cosine)
         return Fix(
             instant: instant, coordinate: position, horizontalAccuracyMeters: accuracyMeters,
             source: source, speedMetersPerSecond: state.speedMetersPerSecond)

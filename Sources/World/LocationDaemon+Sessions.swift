@@ -6,8 +6,16 @@ extension LocationDaemon {
     /// Sends each observed session's diagnostic to the current process when it differs from the
     /// last one sent (the first time, at once). Called after every message the daemon handles,
     /// so a change of authorization, accuracy, foreground or the session itself is told in the
-    /// same instant. Only session objects observe: first-form sessions send nothing.
+    /// same instant. Only session objects observe: first-form sessions send nothing. Once
+    /// every diagnostic is told, nothing changes until what they are worked out from does
+    /// (`sessionDiagnosticsBasis`), so a message that changed none of it is passed at once.
     func reportSessionDiagnostics(_ context: inout Scheduler<WorldMessage>) {
+        let basis = (
+            generation: generation, exists: processState.exists, authorization: authorization,
+            accuracy: accuracy, sessionChanges: objects.sessionChanges
+        )
+        if let last = sessionDiagnosticsBasis, last == basis { return }
+        sessionDiagnosticsBasis = basis
         guard processState.exists, !observedSessions.isEmpty else { return }
         for index in observedSessions.indices {
             guard let diagnostic = diagnostic(ofSession: observedSessions[index].id),

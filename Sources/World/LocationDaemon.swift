@@ -28,6 +28,10 @@ final class LocationDaemon: SimulationActor {
     let os: ActorID
     let app: ActorID
     var noise: Xoshiro256StarStar
+    /// The route's leg of the last fix made (`Route.state(at:leg:)`).
+    var routeLeg = 0
+    /// The last fix's true latitude and its cosine: a still device's fixes reuse it.
+    var latitudeCosine: (latitude: Double, cosine: Double)?
 
     // What it knows of the process and the device.
     var processState = ProcessState.notRunning
@@ -94,14 +98,19 @@ final class LocationDaemon: SimulationActor {
     struct ProcessObjects {
         var managers: [Manager] = []
         var liveStreams: [LiveStream] = []
-        var activitySessions: [ObjectID] = []
+        var activitySessions: [ObjectID] = [] { didSet { sessionChanges &+= 1 } }
         /// Sessions begun in the background outside the rejoin window: ignored until the next
         /// foreground (R-C5, R-B10).
-        var deferredSessions: [ObjectID] = []
-        var serviceSessions: [ServiceSessionEntry] = []
+        var deferredSessions: [ObjectID] = [] { didSet { sessionChanges &+= 1 } }
+        var serviceSessions: [ServiceSessionEntry] = [] { didSet { sessionChanges &+= 1 } }
         /// Session objects that observe their diagnostics, in the order begun, with the
         /// diagnostic the process was last sent (`SessionDiagnostic`).
-        var observedSessions: [(id: ObjectID, told: SessionDiagnostic?)] = []
+        var observedSessions: [(id: ObjectID, told: SessionDiagnostic?)] = [] {
+            didSet { sessionChanges &+= 1 }
+        }
+        /// Counts the changes to the four session lists above: the session diagnostics need
+        /// no new look while it, the process and the authorization stay the same.
+        private(set) var sessionChanges = 0
     }
     private(set) var objects = ProcessObjects()
     var managers: [Manager] { objects.managers }
@@ -124,6 +133,14 @@ final class LocationDaemon: SimulationActor {
         defer { swap(&moved, &objects) }
         return change(&moved)
     }
+
+    /// What the session diagnostics were last worked out from (`reportSessionDiagnostics`):
+    /// the process and its state, the authorization, and the sessions' changes.
+    var sessionDiagnosticsBasis:
+        (
+            generation: Int, exists: Bool, authorization: Authorization,
+            accuracy: AccuracyAuthorization, sessionChanges: Int
+        )?
 
     // Registrations that outlive the process.
     var significantChangeRegistered = false

@@ -11,7 +11,7 @@ extension PortableMath {
     static func reducedByHalfPi(_ x: Double) -> (quadrant: Int, head: Double, tail: Double)? {
         let t = x.magnitude
         guard t <= reductionLimit else { return nil }
-        let n = (t * twoOverPi).rounded()
+        let n = roundedHalfAway(t * twoOverPi)
         let exponent = Int(t.exponentBitPattern)
         // First step: 33 bits of π/2, exact product, good to about 85 bits.
         var r = t - n * halfPi1
@@ -38,6 +38,15 @@ extension PortableMath {
         let quadrant = Int(n) & quadrantMask
         if x < 0 { return ((quadrantCount - quadrant) & quadrantMask, -head, -tail) }
         return (quadrant, head, tail)
+    }
+
+    /// `v.rounded()` (to the nearest integer, halves away from zero) for 0 ≤ v < 2⁶², from
+    /// exact operations only: the truncation to an integer, its conversion back, and the
+    /// fraction `v − ⌊v⌋` are all exact in that range (`rounded()` is a call into libm).
+    @inline(__always)
+    static func roundedHalfAway(_ v: Double) -> Double {
+        let whole = Double(Int(v))
+        return v - whole >= 0.5 ? whole + 1 : whole
     }
 
     /// Quadrants of the circle: n mod 4 picks ±sin or ±cos.

@@ -37,14 +37,21 @@ extension Route {
                 var low = max(start, waypoints[index].instant)
                 var high = end.instant
                 let threshold = DistanceThreshold(meters)
+                // `middle` lies strictly inside this leg: its position needs no search.
+                let leg = index
+                func isFarther(_ middle: Instant) -> Bool {
+                    probe.isFarther(than: threshold, from: position(at: middle, inLeg: leg))
+                }
+                let bracket = crossingBracket(
+                    leg: leg, from: low, probe: probe, meters: meters, isFarther: isFarther)
                 while (high - low).nanoseconds > 1_000_000 {
                     let middle = Instant(
                         nanosecondsSinceStart: low.nanosecondsSinceStart + (high - low).nanoseconds
                             / 2)
-                    // `middle` lies strictly inside this leg: its position needs no search.
-                    if probe.isFarther(
-                        than: threshold, from: position(at: middle, inLeg: index))
-                    {
+                    let farther =
+                        middle <= bracket.inside
+                        ? false : middle >= bracket.outside ? true : isFarther(middle)
+                    if farther {
                         high = middle
                     } else {
                         low = middle
@@ -56,6 +63,68 @@ extension Route {
         }
         return nil
     }
+
+    /// Two instants of leg `index` between which the bisection of `firstInstant(after:
+    /// fartherThan:from:)` finds the crossing, so that it measures only there: at or before
+    /// `inside` the device is not farther than `meters` (`isFarther` is false), at or after
+    /// `outside` it is. The leg is inside at `low` and outside at its end; the distance along
+    /// a short straight leg is convex, so once `isFarther` is false at one instant and true at
+    /// a later one, it is false at every instant between `low` and the first and true at every
+    /// one after the second: the bisection then takes the same steps, and returns the same
+    /// instant, as if it had measured each one. The two instants come from the crossing solved
+    /// in the local plane around the probe's point for a circle `crossingMarginMeters` smaller
+    /// and one as much larger, and each is measured once to confirm it; one that measures
+    /// otherwise falls back to the leg's end (`low`, or the leg's last instant).
+    func crossingBracket(
+        leg index: Int, from low: Instant, probe: DistanceProbe, meters: Double,
+        isFarther: (Instant) -> Bool
+    ) -> (inside: Instant, outside: Instant) {
+        let start = waypoints[index]
+        let end = waypoints[index + 1]
+        let none = (inside: low, outside: end.instant)
+        // The plane in degrees of latitude, longitudes scaled by the point's latitude cosine.
+        let scale = probe.cosφ
+        let ax = (start.coordinate.longitude - probe.point.longitude) * scale
+        let ay = start.coordinate.latitude - probe.point.latitude
+        let dx = (end.coordinate.longitude - start.coordinate.longitude) * scale
+        let dy = end.coordinate.latitude - start.coordinate.latitude
+        let dd = dx * dx + dy * dy
+        guard dd > 0 else { return none }
+        let ad = ax * dx + ay * dy
+        let aa = ax * ax + ay * ay
+        let span = Double((end.instant - start.instant).nanoseconds)
+        let margin = Self.crossingMarginMeters + meters * Self.crossingMarginFraction
+        // The instant the leg leaves the circle of `radius` metres, if it does within the leg.
+        func exit(_ radius: Double) -> Instant? {
+            guard radius > 0 else { return nil }
+            let degrees = radius / Self.metersPerDegree
+            let discriminant = ad * ad - dd * (aa - degrees * degrees)
+            guard discriminant >= 0 else { return nil }
+            let fraction = (discriminant.squareRoot() - ad) / dd
+            guard fraction > 0, fraction < 1 else { return nil }
+            return start.instant + .nanoseconds(Int64(fraction * span))
+        }
+        var inside = low
+        if let candidate = exit(meters - margin), candidate > low, candidate < end.instant,
+            !isFarther(candidate)
+        {
+            inside = candidate
+        }
+        var outside = end.instant
+        if let candidate = exit(meters + margin), candidate > inside, candidate < end.instant,
+            isFarther(candidate)
+        {
+            outside = candidate
+        }
+        return (inside, outside)
+    }
+
+    /// How far inside and outside the circle, in the local plane, `crossingBracket` looks:
+    /// a few centimetres more than the plane's own error at a region's radius (the latitude
+    /// cosine changing across the circle, about 10⁻⁴ of the radius at 500 m).
+    static let crossingMarginMeters = 0.1
+    static let crossingMarginFraction = 2e-4
+    private static let metersPerDegree = Coordinate.earthRadiusMeters * .pi / 180
 
     /// The first instant at or after `start` when the device is within `meters` of `point`, to
     /// the lookahead's resolution; nil if never. A straight leg can cross the circle with both

@@ -127,12 +127,45 @@ public struct Route: Sendable {
     /// Position and speed at `instant`, with one search.
     public func state(at instant: Instant) -> (coordinate: Coordinate, speedMetersPerSecond: Double)
     {
-        let (index, fraction) = locate(instant)
+        state(at: instant, located: locate(instant))
+    }
+
+    /// `state(at: instant)`, bit for bit, found from `leg`, the leg the last call found (a
+    /// route cursor): the daemon asks for nearly every instant in the leg it asked for last, or
+    /// the next one, so those two are tried before the search. `leg` becomes the leg found.
+    func state(at instant: Instant, leg: inout Int) -> (
+        coordinate: Coordinate, speedMetersPerSecond: Double
+    ) {
+        let index = waypointIndex(atOrBefore: instant, near: leg)
+        leg = index
+        return state(at: instant, located: located(instant, inLeg: index))
+    }
+
+    /// The position and speed at `instant`, which `location` locates.
+    @inline(__always)
+    private func state(at instant: Instant, located location: (index: Int, fraction: Double))
+        -> (coordinate: Coordinate, speedMetersPerSecond: Double)
+    {
+        let (index, fraction) = location
         guard index + 1 < waypoints.count else { return (waypoints[index].coordinate, 0) }
         return (
             waypoints[index].coordinate.interpolated(
                 to: waypoints[index + 1].coordinate, fraction: fraction), legSpeeds[index]
         )
+    }
+
+    /// `waypointIndex(atOrBefore: instant)`, trying `hint` and the waypoint after it first:
+    /// the last waypoint at or before `instant` is the one whose successor is after it.
+    func waypointIndex(atOrBefore instant: Instant, near hint: Int) -> Int {
+        let last = waypoints.count - 1
+        for candidate in hint...min(hint + 1, last) where candidate >= 0 {
+            if waypoints[candidate].instant <= instant
+                && (candidate == last || waypoints[candidate + 1].instant > instant)
+            {
+                return candidate
+            }
+        }
+        return waypointIndex(atOrBefore: instant)
     }
 
     /// When the route ends.
@@ -153,7 +186,12 @@ public struct Route: Sendable {
 
     /// The waypoint interval holding `instant` and how far into it (0...1).
     private func locate(_ instant: Instant) -> (index: Int, fraction: Double) {
-        let index = waypointIndex(atOrBefore: instant)
+        located(instant, inLeg: waypointIndex(atOrBefore: instant))
+    }
+
+    /// How far `instant` is into the interval from waypoint `index`, the last at or before it.
+    @inline(__always)
+    private func located(_ instant: Instant, inLeg index: Int) -> (index: Int, fraction: Double) {
         guard index + 1 < waypoints.count, instant > waypoints[index].instant else {
             return (index, 0)
         }

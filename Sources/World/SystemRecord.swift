@@ -45,7 +45,13 @@ final class SystemRecord {
     }
 
     /// Requests a process sent.
-    func note(_ requests: [AppRequest]) { regions = Self.regions(regions, after: requests) }
+    func note(_ requests: [AppRequest]) {
+        // Changed in place: a copy changed and stored back made a new array at each change.
+        var changed: [CircularRegion] = []
+        swap(&changed, &regions)
+        Self.apply(requests, to: &changed)
+        swap(&changed, &regions)
+    }
 
     /// `regions` once `requests` have registered and stopped theirs (a callback reads its own
     /// registrations at once, as `monitoredRegions` does on iOS).
@@ -53,6 +59,12 @@ final class SystemRecord {
         -> [CircularRegion]
     {
         var regions = regions
+        apply(requests, to: &regions)
+        return regions
+    }
+
+    /// Registers and stops the regions of `requests` in `regions`, in order.
+    private static func apply(_ requests: [AppRequest], to regions: inout [CircularRegion]) {
         for request in requests {
             switch request {
             case .startMonitoringRegion(_, let region):
@@ -63,6 +75,5 @@ final class SystemRecord {
             default: break
             }
         }
-        return regions
     }
 }
