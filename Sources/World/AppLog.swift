@@ -33,6 +33,8 @@ public struct AppLog: RandomAccessCollection, Sendable {
     /// not running, in order: what `causality` judges, noted as they are appended so that it
     /// need not read every entry again.
     package private(set) var timeAndStateSuspects: [Suspect] = []
+    /// Whether any entry is a `rowsDeleted` (the app deleted stored rows), noted as appended.
+    package private(set) var hasRowsDeleted = false
 
     /// An entry `causality` looks at (`timeAndStateSuspects`): its position, and the latest
     /// instant of the entries before it.
@@ -129,6 +131,7 @@ public struct AppLog: RandomAccessCollection, Sendable {
             others.reserveCapacity(Self.uncommonReserved)
             otherPositions.reserveCapacity(Self.uncommonReserved)
         }
+        if case .rowsDeleted = kind { hasRowsDeleted = true }
         let slot = UInt32(truncatingIfNeeded: others.count)
         otherPositions.append(headers.count)
         others.append(kind)
@@ -239,6 +242,28 @@ public struct AppLog: RandomAccessCollection, Sendable {
             }
         }
         return instants
+    }
+
+    /// Calls `body` with the stamp and row count of every `commitDurable` entry, in order,
+    /// until it returns false: read from the headers in one loop here, not entry by entry.
+    package func forEachCommitDurable(_ body: (Stamp, Int) -> Bool) {
+        for index in headers.indices {
+            let header = headers[index]
+            let rowCount: Int
+            switch header.tag {
+            case .commitDurable: rowCount = Int(header.rowCount)
+            case .other:
+                guard case .commitDurable(_, let count) = others[Int(header.payload)] else {
+                    continue
+                }
+                rowCount = count
+            case .location, .didCommit: continue
+            }
+            let stamp = Stamp(
+                instant: header.instant, generation: generation(of: header, at: index),
+                appState: header.appState, processState: header.processState)
+            guard body(stamp, rowCount) else { return }
+        }
     }
 
     /// One of the three kinds a tracked second logs, read without building any kind.
