@@ -26,7 +26,7 @@ import World
 /// `TrackingEngine`'s `start` and `stop` start and stop a workout; `state(at:)` reports the
 /// workout as `enabled`. Its events are one stream (`events`, `onEvent`): fixes, starts and
 /// stops, and `.runtime(_)` for the rest (`RuntimeEvent`).
-public final class LocationRuntime: RecordingEngine {
+public final class LocationRuntime: RecordingEngine, PushesEngineEvents {
     /// Saved-record key of the features' text (`LocationFeatures.savedText`).
     public static let featuresKey = "runtime.features"
     /// Saved-record key of the places registered with the system's monitor (escaped
@@ -42,6 +42,8 @@ public final class LocationRuntime: RecordingEngine {
     /// Whether `events` keeps what this engine tells (`EngineNarration`); `onEvent` hears it
     /// either way.
     private let narrates = EngineNarration.isKept
+    /// Told after every event this engine keeps (`PushesEngineEvents`).
+    package weak var eventListener: (any EngineEventListener)?
     /// Called with each event as it is told.
     public var onEvent: ((TrackingEvent) -> Void)?
     /// The host app's code at each foreground (a foreground launch, or a return), after the
@@ -287,7 +289,10 @@ public final class LocationRuntime: RecordingEngine {
     }
 
     private func tell(_ event: TrackingEvent) {
-        if narrates { events.appendGrowingGently(event) }
+        if narrates {
+            events.appendGrowingGently(event)
+            eventListener?.engineDidTell()
+        }
         onEvent?(event)
     }
 

@@ -23,7 +23,7 @@ import World
 ///
 /// A new engine is made for every process: everything it knows across processes is in the
 /// saved record (`TrackingRecord`) and the store.
-public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
+public final class SessionEngine: RecordingEngine, LocationManagerDelegate, PushesEngineEvents {
     /// The engine's settings, with source B's defaults where it states them.
     public struct Settings: Sendable, Equatable {
         /// `stopOnTerminate` and `startOnBoot` (R-B11, R-B12: both false by default, B).
@@ -78,6 +78,8 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
     private var told: [TrackingEvent] = []
     /// Whether `told` keeps what this engine tells (`EngineNarration`).
     private let narrates = EngineNarration.isKept
+    /// Told after every event this engine keeps (`PushesEngineEvents`).
+    package weak var eventListener: (any EngineEventListener)?
     private var liveStream: LiveUpdatesID?
     private var regionManager: LocationManager?
     private var wakeCenter: Coordinate?
@@ -163,14 +165,16 @@ public final class SessionEngine: RecordingEngine, LocationManagerDelegate {
         swap(&moved, &told)
         moved.appendGrowingGently(event)
         swap(&moved, &told)
+        eventListener?.engineDidTell()
     }
 
     private func tell(contentsOf newEvents: [TrackingEvent]) {
-        guard narrates else { return }
+        guard narrates, !newEvents.isEmpty else { return }
         var moved: [TrackingEvent] = []
         swap(&moved, &told)
         moved += newEvents
         swap(&moved, &told)
+        eventListener?.engineDidTell()
     }
 
     // MARK: Launch

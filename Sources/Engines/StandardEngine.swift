@@ -11,13 +11,15 @@ import World
 /// significant change and a region outlive a swipe-away (R-D7), waiting for the first unlock
 /// (R-D9) and for permission (R-D10), filtering by accuracy with an overdue rule (R-D11), and
 /// uploading through the shared `FixRecorder` (R-D13). Every number is a `Settings` property.
-public final class StandardEngine: RecordingEngine {
+public final class StandardEngine: RecordingEngine, PushesEngineEvents {
     /// The settings this engine was made with.
     public let settings: Settings
     /// What this process's engine has told its host app, in order.
     public private(set) var events: [TrackingEvent] = []
     /// Whether `events` keeps what this engine tells (`EngineNarration`).
     private let narrates = EngineNarration.isKept
+    /// Told after every event this engine keeps (`PushesEngineEvents`).
+    package weak var eventListener: (any EngineEventListener)?
     /// The store, the uploader and the last accepted fix (shared with the other engines).
     public let recorder: FixRecorder
 
@@ -105,11 +107,15 @@ public final class StandardEngine: RecordingEngine {
 
     /// Tells the host app `event`, kept when narration is (`EngineNarration`).
     func tell(_ event: TrackingEvent) {
-        if narrates { events.appendGrowingGently(event) }
+        guard narrates else { return }
+        events.appendGrowingGently(event)
+        eventListener?.engineDidTell()
     }
 
     func tell(contentsOf told: [TrackingEvent]) {
-        if narrates { events.appendGrowingGently(contentsOf: told) }
+        guard narrates, !told.isEmpty else { return }
+        events.appendGrowingGently(contentsOf: told)
+        eventListener?.engineDidTell()
     }
 
     // MARK: - Launch, unlock and lifecycle

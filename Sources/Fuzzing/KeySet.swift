@@ -80,3 +80,24 @@ extension SpreadKeySet<StatePair> {
         insert(StatePair(source: source, target: target))
     }
 }
+
+/// The pairs of consecutive states met last, one in each of eight slots picked by the pair's
+/// keys: a cache in front of `KeyPairSet` and the reached states, for a walk that goes round
+/// the same few states entry after entry.
+struct RecentPairs {
+    private var slots = [StatePair](
+        repeating: StatePair(source: 0, target: 0), count: Self.slotCount)
+    private var filled = [Bool](repeating: false, count: Self.slotCount)
+    private static let slotCount = 8
+
+    /// Whether the pair (`source`, `target`) is held; if not, holds it in its slot (in place of
+    /// the pair there).
+    mutating func containsElseAdds(_ source: UInt64, _ target: UInt64) -> Bool {
+        let pair = StatePair(source: source, target: target)
+        let slot = Int(truncatingIfNeeded: pair.spread >> 61)
+        if filled[slot] && slots[slot] == pair { return true }
+        slots[slot] = pair
+        filled[slot] = true
+        return false
+    }
+}

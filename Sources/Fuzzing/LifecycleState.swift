@@ -30,7 +30,7 @@ public struct LifecycleState: Hashable, Sendable {
     var kind: EntryKind
     /// In `LocationService`'s order.
     public var services: [LocationService] {
-        get { Self.locationServices.filter { servicesMask & Self.bit(of: $0) != 0 } }
+        get { LocationService.allCases.filter { servicesMask & Self.bit(of: $0) != 0 } }
         set { servicesMask = newValue.reduce(0) { $0 | Self.bit(of: $1) } }
     }
     /// `services` as a set of bits, one per service in `LocationService`'s order: the walk
@@ -42,14 +42,23 @@ public struct LifecycleState: Hashable, Sendable {
     public var isUploadInFlight: Bool
 
     /// The state as one number, the same in every process (FNV-1a, never `hashValue`).
-    public var key: UInt64 {
-        var hash = kind.hash
+    public var key: UInt64 { Self.key(kind.hash, packed) }
+
+    /// Every field but the kind, in one word: what `key` hashes after the kind's words.
+    var packed: UInt64 {
         var packed = Self.ordinal(of: processState)
         packed |= servicesMask << 8
         packed |= Self.ordinal(of: authorization) << 16
         packed |= (isDataReadable ? 1 : 0) << 24
         packed |= (isCommitInFlight ? 1 : 0) << 25
         packed |= (isUploadInFlight ? 1 : 0) << 26
+        return packed
+    }
+
+    /// The key of a state whose kind's words hash to `kindHash` and whose other fields are
+    /// `packed`.
+    static func key(_ kindHash: FNV1a64, _ packed: UInt64) -> UInt64 {
+        var hash = kindHash
         hash.combine(word: packed)
         return hash.value
     }
@@ -64,85 +73,81 @@ public struct LifecycleState: Hashable, Sendable {
 
     /// The state at each entry of `record`'s log, in order.
     public static func walk(_ record: RunRecord, _ visit: (LifecycleState) -> Void) {
-        let changes = record.backgroundChanges
         // The log is read field by field: building whole entries decoded each one's kind.
         let log = record.log
-        var commitEnds: [Instant] = []  // sorted: the log is in time order
+        var behind = BehindTheLog(record)
+        var state = initial(record)
         for index in log.indices {
-            switch log.routine(at: index) {
-            case .commitDurable: commitEnds.append(log.stamp(at: index).instant)
-            case .other:
-                if case .commitLost = log[index].kind { commitEnds.append(log[index].instant) }
-            case .location, .didCommit: break
+            let (stamp, routine) = log.stampAndRoutine(at: index)
+            switch routine {
+            case .didCommit: state.kind = .didCommit
+            case .commitDurable: state.kind = .commitDurable
+            case .location(let hasFix): state.kind = hasFix ? .fix : .updateWithoutLocation
+            case .other: state.kind = step(&state, log[index].kind)
             }
-        }
-        let commitDuration = record.policy.storeCommitDuration
-        var changeIndex = 0
-        var commitIndex = 0
-        var servicesGeneration = 0
-        var servicesMask: UInt64 = 0
-        var uploadsInFlight = 0
-        var state = LifecycleState(
-            processState: .notRunning, kind: EntryKind(""), servicesMask: 0,
-            authorization: record.configuration.authorization, isDataReadable: true,
-            isCommitInFlight: false, isUploadInFlight: false)
-        for index in log.indices {
-            let stamp = log.stamp(at: index)
-            let instant = stamp.instant
-            while changeIndex < changes.count, changes[changeIndex].instant <= instant {
-                switch changes[changeIndex].kind {
-                case .services(let generation, let held):
-                    servicesGeneration = generation
-                    servicesMask = held.reduce(0) { $0 | bit(of: $1) }
-                case .uploads(let inFlight): uploadsInFlight = inFlight
-                }
-                changeIndex += 1
-            }
-            while commitIndex < commitEnds.count, commitEnds[commitIndex] <= instant {
-                commitIndex += 1
-            }
-            state.kind = step(&state, log, index)
-            state.processState = stamp.processState
-            state.servicesMask = servicesGeneration == stamp.generation ? servicesMask : 0
-            state.isCommitInFlight =
-                commitIndex < commitEnds.count
-                && commitEnds[commitIndex] <= instant + commitDuration
-            state.isUploadInFlight = uploadsInFlight > 0
+            behind.fill(&state, at: stamp)
             visit(state)
         }
     }
 
-    // The cases in declaration order, made once: `allCases` builds a new array at every call.
-    private static let processStates = ProcessState.allCases
-    private static let locationServices = LocationService.allCases
-    private static let authorizations = Authorization.allCases
+    /// The key of the state at each entry of `record`'s log, in order: the keys of `walk`'s
+    /// states, without making each state. The routine entries (a fix, a commit) take their
+    /// kind's hash without copying the kind, and a key is hashed once for each kind and fields
+    /// met lately (`StateKeyCache`).
+    static func walkKeys(_ record: RunRecord, _ visit: (UInt64) -> Void) {
+        let log = record.log
+        var behind = BehindTheLog(record)
+        var state = initial(record)
+        var keys = StateKeyCache()
+        let (fix, withoutFix, didCommit, commitDurable) = (
+            EntryKind.fix.hash, EntryKind.updateWithoutLocation.hash, EntryKind.didCommit.hash,
+            EntryKind.commitDurable.hash
+        )
+        for index in log.indices {
+            let (stamp, routine) = log.stampAndRoutine(at: index)
+            let kindHash: FNV1a64
+            switch routine {
+            case .didCommit: kindHash = didCommit
+            case .commitDurable: kindHash = commitDurable
+            case .location(let hasFix): kindHash = hasFix ? fix : withoutFix
+            case .other:
+                state.kind = step(&state, log[index].kind)
+                kindHash = state.kind.hash
+            }
+            behind.fill(&state, at: stamp)
+            visit(keys.key(kindHash, state.packed))
+        }
+    }
+
+    /// The state before the first entry of `record`'s log.
+    private static func initial(_ record: RunRecord) -> LifecycleState {
+        LifecycleState(
+            processState: .notRunning, kind: EntryKind(""), servicesMask: 0,
+            authorization: record.configuration.authorization, isDataReadable: true,
+            isCommitInFlight: false, isUploadInFlight: false)
+    }
+
+    // The case number of a `ProcessState`, `Authorization` or `LocationService` is its index in
+    // `allCases`: each is an enum without payloads whose `allCases` Swift makes in declaration
+    // order, and Swift numbers such an enum's cases from 0 in that order
+    // (`LifecycleStateTests` checks it for every case). Read as a byte, not searched for in
+    // `allCases` at every entry of every run's log.
 
     private static func ordinal(of state: ProcessState) -> UInt64 {
-        UInt64(processStates.firstIndex(of: state) ?? 0)
+        UInt64(unsafeBitCast(state, to: UInt8.self))
     }
 
     private static func ordinal(of authorization: Authorization) -> UInt64 {
-        UInt64(authorizations.firstIndex(of: authorization) ?? 0)
+        UInt64(unsafeBitCast(authorization, to: UInt8.self))
     }
 
-    private static func bit(of service: LocationService) -> UInt64 {
-        1 << UInt64(locationServices.firstIndex(of: service) ?? 0)
+    static func bit(of service: LocationService) -> UInt64 {
+        1 << UInt64(unsafeBitCast(service, to: UInt8.self))
     }
 
     /// What entry `index` of `log` changes in `state` (authorization, protected data) and its
-    /// kind without particulars (`kind(of:)`). Commits and fixes, the commonest entries, are
-    /// told apart by their case and read no further; only the others go through `kind(of:)`
-    /// (which copies the entry a second time, and hashes words for some kinds).
-    private static func step(
-        _ state: inout LifecycleState, _ log: AppLog, _ index: Int
-    ) -> EntryKind {
-        switch log.routine(at: index) {
-        case .didCommit: return .didCommit
-        case .commitDurable: return .commitDurable
-        case .location(let hasFix): return hasFix ? .fix : .updateWithoutLocation
-        case .other: break
-        }
-        let kind = log[index].kind
+    /// kind without particulars (`kind(of:)`), for an entry other than the routine ones.
+    private static func step(_ state: inout LifecycleState, _ kind: AppLogEntry.Kind) -> EntryKind {
         switch kind {
         case .authorization(let value): state.authorization = value
         case .launch(let launch): state.isDataReadable = launch.protectedDataAvailable
@@ -253,4 +258,67 @@ struct EntryKind: Hashable, Sendable {
     static let appRefresh = EntryKind("app refresh")
     static let remoteNotification = EntryKind("remote notification")
     static let wakeExpiring = EntryKind("wake expiring")
+}
+
+/// What runs behind the log as a walk goes through it entry by entry: the services held and the
+/// uploads in flight (`RunRecord.backgroundChanges`), and the commits in flight (a commit counts
+/// from `storeCommitDuration` before it ended, durable or lost).
+private struct BehindTheLog {
+    private let changes: [BackgroundChange]
+    private let commitEnds: [Instant]  // sorted: the log is in time order
+    private let commitDuration: VirtualDuration
+    private var changeIndex = 0
+    private var commitIndex = 0
+    private var servicesGeneration = 0
+    private var servicesMask: UInt64 = 0
+    private var uploadsInFlight = 0
+
+    init(_ record: RunRecord) {
+        changes = record.backgroundChanges
+        commitEnds = record.log.commitEndInstants()
+        commitDuration = record.policy.storeCommitDuration
+    }
+
+    /// Sets `state`'s process state, services, commit and upload in flight for the entry
+    /// stamped `stamp`, the next in the log.
+    mutating func fill(_ state: inout LifecycleState, at stamp: AppLog.Stamp) {
+        let instant = stamp.instant
+        while changeIndex < changes.count, changes[changeIndex].instant <= instant {
+            switch changes[changeIndex].kind {
+            case .services(let generation, let held):
+                servicesGeneration = generation
+                servicesMask = held.reduce(0) { $0 | LifecycleState.bit(of: $1) }
+            case .uploads(let inFlight): uploadsInFlight = inFlight
+            }
+            changeIndex += 1
+        }
+        while commitIndex < commitEnds.count, commitEnds[commitIndex] <= instant {
+            commitIndex += 1
+        }
+        state.processState = stamp.processState
+        state.servicesMask = servicesGeneration == stamp.generation ? servicesMask : 0
+        state.isCommitInFlight =
+            commitIndex < commitEnds.count && commitEnds[commitIndex] <= instant + commitDuration
+        state.isUploadInFlight = uploadsInFlight > 0
+    }
+}
+
+/// The keys of the states met lately (`LifecycleState.key(_:_:)`), one in each of sixteen slots
+/// picked by the kind's hash and the fields: a run's log goes round a few states entry after
+/// entry, whose keys are then hashed once.
+private struct StateKeyCache {
+    private var kindHashes = [UInt64](repeating: 0, count: Self.slotCount)
+    private var packedFields = [UInt64](repeating: .max, count: Self.slotCount)  // none
+    private var keys = [UInt64](repeating: 0, count: Self.slotCount)
+    private static let slotCount = 16
+
+    /// `LifecycleState.key(kindHash, packed)`.
+    mutating func key(_ kindHash: FNV1a64, _ packed: UInt64) -> UInt64 {
+        let slot = Int(
+            truncatingIfNeeded: ((kindHash.value ^ packed) &* 0x9E37_79B9_7F4A_7C15) >> 60)
+        if packedFields[slot] == packed && kindHashes[slot] == kindHash.value { return keys[slot] }
+        let key = LifecycleState.key(kindHash, packed)
+        (kindHashes[slot], packedFields[slot], keys[slot]) = (kindHash.value, packed, key)
+        return key
+    }
 }

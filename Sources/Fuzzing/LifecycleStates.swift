@@ -19,16 +19,24 @@ public struct LifecyclePath: Sendable, Equatable {
         // The pairs of states seen in a row: a transition's key is hashed only the first
         // time its pair is seen (a pair seen before has its key in `reachedTransitions`).
         var reachedPairs = KeyPairSet()
+        // The pairs met last, by a slot their keys pick: a run's routine entries go round a
+        // few states (fix, commit durable, did commit), whose pairs are found here without a
+        // look in the sets. A pair here was added to both sets when first met.
+        var recentPairs = RecentPairs()
         var previous: UInt64?
-        LifecycleState.walk(record) { state in
-            let key = state.key
+        LifecycleState.walkKeys(record) { key in
             guard key != previous else { return }  // reached already, and no transition
+            defer { previous = key }
+            guard let source = previous else {
+                if reachedStates.insert(key) { states.append(key) }
+                return
+            }
+            if recentPairs.containsElseAdds(source, key) { return }
             if reachedStates.insert(key) { states.append(key) }
-            if let previous, previous != key, reachedPairs.insert(previous, key) {
-                let transition = LifecycleState.transitionKey(from: previous, to: key)
+            if reachedPairs.insert(source, key) {
+                let transition = LifecycleState.transitionKey(from: source, to: key)
                 if reachedTransitions.insert(transition) { transitions.append(transition) }
             }
-            previous = key
         }
     }
 }

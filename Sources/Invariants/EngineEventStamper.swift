@@ -65,6 +65,14 @@ final class EngineEventStamper: TraceSink {
     private var lastEngineStampedCount = 0
     /// The last engine looked at (`ledger.engines[seenEngineCount - 1]`).
     private var current: (any TrackingEngine)?
+    /// Whether `current` pushes its events to this stamper (`PushesEngineEvents`): it is then
+    /// read only after it told one (`toldSinceRead`), not after every delivery to the app.
+    private var currentPushes = false
+    // Unchecked: only `engineDidTell` and `stampNewEvents` write it and `stampNewEvents` reads
+    // it, none calling out while it accesses it (a checked access cost a runtime call at every
+    // delivery to the app).
+    /// Whether an engine that pushes its events told one since the last read.
+    @exclusivity(unchecked) private var toldSinceRead = false
     private var lastInstant = Instant.start
     private var recordCount = 0
     /// The app process's actor, once the world is made: engines run only in its deliveries, so
@@ -125,7 +133,8 @@ final class EngineEventStamper: TraceSink {
     /// release of it took the runtime's slow path.
     private func stampNewEvents() {
         guard ledger.engines.count == seenEngineCount else { return stampAcrossNewEngines() }
-        guard current != nil else { return }
+        guard current != nil, toldSinceRead || !currentPushes else { return }
+        toldSinceRead = false
         let engine = current.take()!
         let events = engine.events
         current = consume engine
@@ -160,6 +169,14 @@ final class EngineEventStamper: TraceSink {
         }
         seenEngineCount = max(seenEngineCount, engines.count)
         current = engines.last
+        toldSinceRead = false
+        currentPushes = (current as? any PushesEngineEvents)?.eventListener === self
     }
 
+}
+
+extension EngineEventStamper: EngineEventListener {
+    /// An engine that pushes its events (`PushesEngineEvents`, which `RunRecord.run` points at
+    /// this stamper) told one: the next delivery's record reads it.
+    func engineDidTell() { toldSinceRead = true }
 }

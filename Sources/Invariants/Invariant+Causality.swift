@@ -35,10 +35,12 @@ struct Causality {
                         + "\(TimeText.clock(delivery.instant)), before the delivery at "
                         + "\(TimeText.clock(delivery.previous)) that preceded it"))
         }
-        // The log's entries are read field by field: the kind only where the state calls for it.
-        var previous = Instant.start
+        // The log noted the entries to look at as they were appended (`AppLog`'s suspects):
+        // each out of time order, or logged while its process was not running.
         let log = record.log
-        for index in log.indices {
+        for suspect in log.timeAndStateSuspects {
+            let index = suspect.position
+            let previous = suspect.latestBefore
             let stamp = log.stamp(at: index)
             let instant = stamp.instant
             if instant < previous {
@@ -48,7 +50,6 @@ struct Causality {
                         "the log's entry \(log[index].kind) is at \(TimeText.clock(instant)), "
                             + "before the entry at \(TimeText.clock(previous)) logged before it"))
             }
-            previous = max(previous, instant)
             if !stamp.processState.isRunning, Self.isHanded(log[index].kind) {
                 let entry = log[index]
                 found.append(

@@ -46,8 +46,12 @@ struct HeldServices {
     /// The names of the monitors opened, in opening order (a monitor stays open for the rest
     /// of its process: the API has no close).
     private(set) var monitorNames: [String] = []
+    /// How many times the services held may have changed (`apply` started or ended one): while
+    /// it stays the same, so does `held`.
+    private(set) var changeCount = 0
 
     mutating func apply(_ request: AppRequest) {
+        if LocationService.started(by: request) != nil || Self.mayEnd(request) { changeCount += 1 }
         switch request {
         case .beginServiceSession(let id, _), .beginServiceSessionRequiring(let id, _, _):
             objects.append((.serviceSession, id))
@@ -67,6 +71,16 @@ struct HeldServices {
         case .stopSignificantChanges: objects.removeAll { $0.service == .significantChanges }
         case .openMonitor(let name) where !monitorNames.contains(name): monitorNames.append(name)
         default: break
+        }
+    }
+
+    /// True for the requests that may end a service `apply` holds.
+    private static func mayEnd(_ request: AppRequest) -> Bool {
+        switch request {
+        case .invalidateServiceSession, .invalidateBackgroundActivitySession, .stopLiveUpdates,
+            .stopUpdatingLocation, .stopSignificantChanges:
+            true
+        default: false
         }
     }
 

@@ -32,6 +32,10 @@ extension RunRecord {
         var changes: [BackgroundChange] = []
         var held = HeldServices()
         var heldGeneration = 0
+        // `held.held` as of `heldChangeCount`: most request batches (a wake region moved)
+        // change no service held, and share the array made for the one before.
+        var heldNow: [LocationService] = []
+        var heldChangeCount = 0
         var uploadsInFlight = 0
         // The daemon's requests and the uploads, merged in trace order.
         let daemon = digest.daemonRecords
@@ -62,13 +66,17 @@ extension RunRecord {
             if generation != heldGeneration {
                 held = HeldServices()
                 heldGeneration = generation
+                (heldNow, heldChangeCount) = ([], 0)
             }
             for request in digest.requests(start: start, count: count) {
                 held.apply(request.request)
             }
+            if held.changeCount != heldChangeCount {
+                (heldNow, heldChangeCount) = (held.held, held.changeCount)
+            }
             changes.append(
                 BackgroundChange(
-                    instant: instant, kind: .services(generation: generation, held: held.held)))
+                    instant: instant, kind: .services(generation: generation, held: heldNow)))
         }
         return changes
     }

@@ -103,10 +103,7 @@ extension RunRecord {
     }
 
     private func readStoredFixes() -> StoredFixes {
-        let deletes = log.uncommon.contains { entry in
-            if case .rowsDeleted = entry.kind { true } else { false }
-        }
-        if deletes { return readStoredFixesWithDeletions() }
+        if log.hasRowsDeleted { return readStoredFixesWithDeletions() }
         // The log's durable commits account for the rows on disk in order: each row's owner is
         // read as the rows are walked, without a list of owners first (a week's would take 10 MB, at
         // the peak of its check). Sized once, not grown (and copied) as it fills.
@@ -114,13 +111,12 @@ extension RunRecord {
             rows: storedRows, readsRowFix: reader.readsRowFix, capacity: storedRows.count)
         var rowIndex = 0
         var known = true
-        walk: for index in log.indices {
-            guard let rowCount = log.durableRowCount(at: index) else { continue }
-            let stamp = log.stamp(at: index)
+        let rowCountOnDisk = storedRows.count
+        log.forEachCommitDurable { stamp, rowCount in
             for _ in 0..<rowCount {
-                guard rowIndex < storedRows.count else {
+                guard rowIndex < rowCountOnDisk else {
                     known = false
-                    break walk
+                    return false
                 }
                 if let fix = fix(inStoredRow: rowIndex) {
                     fixes.append(
@@ -129,6 +125,7 @@ extension RunRecord {
                 }
                 rowIndex += 1
             }
+            return true
         }
         if known && rowIndex == storedRows.count { return fixes }
         // More or fewer rows than the log's commits (the world's design rules it out).

@@ -104,6 +104,8 @@ public struct RunRecord {
             ledger: ledger, capacity: RunCapacity.hint.next, keepsTrace: keepsTrace)
         var world = World(configuration, trace: stamper) {
             let made = engine()
+            // An engine that pushes its events is read only after it told one.
+            (made as? any PushesEngineEvents)?.eventListener = stamper
             // Appended moved out and back, as `EngineEventStamper` does, which reads the
             // engines after every delivery to the app.
             var engines: [any TrackingEngine] = []

@@ -27,6 +27,21 @@ public struct AppLog: RandomAccessCollection, Sendable {
     /// The entries of a process numbered `Header.generationSaturated` or more (a run of a
     /// million launches), with that number, in log order.
     private var largeGenerations: [(position: Int, generation: Int)] = []
+    /// The latest instant of an entry so far (the start before the first).
+    private var latestInstant = Instant.start
+    /// The entries logged at an instant before an earlier entry's, or in a process that was
+    /// not running, in order: what `causality` judges, noted as they are appended so that it
+    /// need not read every entry again.
+    package private(set) var timeAndStateSuspects: [Suspect] = []
+    /// Whether any entry is a `rowsDeleted` (the app deleted stored rows), noted as appended.
+    package private(set) var hasRowsDeleted = false
+
+    /// An entry `causality` looks at (`timeAndStateSuspects`): its position, and the latest
+    /// instant of the entries before it.
+    package struct Suspect: Sendable {
+        package var position: Int
+        package var latestBefore: Instant
+    }
 
     /// An empty log.
     public init() { archive = FixArchive() }
@@ -116,6 +131,7 @@ public struct AppLog: RandomAccessCollection, Sendable {
             others.reserveCapacity(Self.uncommonReserved)
             otherPositions.reserveCapacity(Self.uncommonReserved)
         }
+        if case .rowsDeleted = kind { hasRowsDeleted = true }
         let slot = UInt32(truncatingIfNeeded: others.count)
         otherPositions.append(headers.count)
         others.append(kind)
@@ -133,11 +149,23 @@ public struct AppLog: RandomAccessCollection, Sendable {
             preconditionFailure("a process generation from 0 to \(UInt32.max)")
         }
         if generation >= Header.generationSaturated { noteLargeGeneration(Int(generation)) }
+        if stamp.instant < latestInstant || !stamp.processState.isRunning {
+            noteSuspect(stamp.instant)
+        } else {
+            latestInstant = stamp.instant
+        }
         headers.append(
             Header(
                 instant: stamp.instant, payload: payload, rowCount: rowCount,
                 generation: generation, appState: stamp.appState,
                 processState: stamp.processState, tag: tag))
+    }
+
+    /// Notes that the next entry, logged at `instant`, is one `causality` looks at.
+    @inline(never)
+    private mutating func noteSuspect(_ instant: Instant) {
+        timeAndStateSuspects.append(Suspect(position: headers.count, latestBefore: latestInstant))
+        if instant > latestInstant { latestInstant = instant }
     }
 
     /// Notes that the next entry's process is `generation`, too large for its header.
@@ -179,6 +207,63 @@ public struct AppLog: RandomAccessCollection, Sendable {
         return Stamp(
             instant: header.instant, generation: generation(of: header, at: index),
             appState: header.appState, processState: header.processState)
+    }
+
+    /// Entry `index`'s stamp and what it is among the routine kinds (`routine(at:)`), from one
+    /// read of its header: what a walk over every entry of a long run reads.
+    package func stampAndRoutine(at index: Int) -> (stamp: Stamp, routine: Routine) {
+        let header = headers[index]
+        let stamp = Stamp(
+            instant: header.instant, generation: generation(of: header, at: index),
+            appState: header.appState, processState: header.processState)
+        switch header.tag {
+        case .location: return (stamp, .location(hasFix: archive.hasFix(at: header.payload)))
+        case .didCommit: return (stamp, .didCommit)
+        case .commitDurable: return (stamp, .commitDurable(rowCount: Int(header.rowCount)))
+        case .other: return (stamp, routine(at: index))
+        }
+    }
+
+    /// The instants of the entries that end a commit, durable or lost (`commitDurable`,
+    /// `commitLost`), in log order: read from the headers in one loop here, which a walk over
+    /// every entry through `routine(at:)` cost several times over.
+    package func commitEndInstants() -> [Instant] {
+        var instants: [Instant] = []
+        for index in headers.indices {
+            let header = headers[index]
+            switch header.tag {
+            case .commitDurable: instants.append(header.instant)
+            case .other:
+                switch others[Int(header.payload)] {
+                case .commitDurable, .commitLost: instants.append(header.instant)
+                default: break
+                }
+            case .location, .didCommit: break
+            }
+        }
+        return instants
+    }
+
+    /// Calls `body` with the stamp and row count of every `commitDurable` entry, in order,
+    /// until it returns false: read from the headers in one loop here, not entry by entry.
+    package func forEachCommitDurable(_ body: (Stamp, Int) -> Bool) {
+        for index in headers.indices {
+            let header = headers[index]
+            let rowCount: Int
+            switch header.tag {
+            case .commitDurable: rowCount = Int(header.rowCount)
+            case .other:
+                guard case .commitDurable(_, let count) = others[Int(header.payload)] else {
+                    continue
+                }
+                rowCount = count
+            case .location, .didCommit: continue
+            }
+            let stamp = Stamp(
+                instant: header.instant, generation: generation(of: header, at: index),
+                appState: header.appState, processState: header.processState)
+            guard body(stamp, rowCount) else { return }
+        }
     }
 
     /// One of the three kinds a tracked second logs, read without building any kind.
