@@ -101,7 +101,7 @@ struct GuidedFuzzCommandTests {
             try? FileManager.default.removeItem(atPath: folder.path("corpus"))
             let result = runTool(
                 [
-                    "fuzz", "--engine", "session", "--seed", "3", "--cases", "80", "--json",
+                    "fuzz", "--engine", "session", "--seed", "3", "--cases", "72", "--json",
                     "--guided", "on", "--jobs", jobs, "--corpus", folder.path("corpus"),
                 ])
             return (result.code, FuzzScaleCommandTests.withoutSeconds(result.standard))
@@ -109,7 +109,7 @@ struct GuidedFuzzCommandTests {
         let one = summary("1")
         let two = summary("2")
         #expect(one.code == 0 && two.code == 0)
-        #expect(one.standard.contains("\"cases\": 80, \"states\": "))
+        #expect(one.standard.contains("\"cases\": 72, \"states\": "))
         #expect(one.standard.contains("\"transitions\": "))
         #expect(one.standard == two.standard)
     }

@@ -39,7 +39,8 @@ func runFixtureInterrupting(_ arguments: [String], cues: [String]) throws -> (
 }
 
 /// Off unless `LIFELINE_CRASH_TESTS=1`, as `CrashIsolationTests` (the same reads of a child's
-/// pipe); `swift test --filter VerdictTrustTests` with it set runs them.
+/// pipe, and wall-clock timeouts); `.ci/run` sets it, and
+/// `LIFELINE_CRASH_TESTS=1 swift test --filter VerdictTrustTests` runs them.
 @Suite(
     "Verdicts a team can trust",
     .enabled(

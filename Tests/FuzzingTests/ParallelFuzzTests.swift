@@ -19,7 +19,8 @@ struct ParallelFuzzTests {
         var settings = FuzzSettings(engine: .mutant(mutant))
         settings.seed = seed
         settings.caseCount = 60
-        settings.shrinkEvaluationMax = 200
+        // Enough shrinking to compare the shrunk stories, not to finish them.
+        settings.shrinkEvaluationMax = 40
         settings.explainRunMax = 0
         return settings
     }

@@ -22,11 +22,11 @@ struct ToggledEngineFuzzTests {
     @Test("the correct engine passes, and its runs store fixes after the switch")
     func correctEnginePasses() throws {
         var settings = FuzzSettings(engine: .custom(Self.toggledSession))
-        settings.caseCount = 60
+        settings.caseCount = 30
         settings.explainRunMax = 0
         let report = try Fuzzer.fuzz(settings)
         #expect(report.failure == nil, "\(report.failure.map { "\($0.violations)" } ?? "")")
-        #expect(report.cases == 60)
+        #expect(report.cases == 30)
         var storing = 0
         let scenarios = settings.generator.scenarios
         for index in 0..<20 {

@@ -114,11 +114,11 @@ struct StandardTrackerTests {
     }
 
     @Test(
-        "on 20 fuzz scenarios in FIFO order, standard-kit stores, uploads and tells what standard does, with the same world calls but LifelineKit's additions"
+        "on 10 fuzz scenarios in FIFO order, standard-kit stores, uploads and tells what standard does, with the same world calls but LifelineKit's additions"
     )
     func sameRunsAsStandard() throws {
-        let scenarios = Self.scenarios(count: 20)
-        #expect(scenarios.count >= 17)
+        let scenarios = Self.scenarios(count: 10)
+        #expect(scenarios.count >= 8)
         var storedSomething = 0
         for (index, scenario) in scenarios.enumerated() {
             let standard = try PortedRun(scenario, engine: .builtIn(.standard))
@@ -136,7 +136,7 @@ struct StandardTrackerTests {
             }
             if !standard.stored.isEmpty { storedSomething += 1 }
         }
-        #expect(storedSomething >= 7, "the comparison covers runs that record")
+        #expect(storedSomething >= 3, "the comparison covers runs that record")
     }
 
     @Test(
@@ -158,11 +158,11 @@ struct StandardTrackerTests {
 
     @Test("fuzzed over generated lifecycles, standard-kit holds every built-in invariant")
     func fuzzed() {
-        // 40 cases here; .ci/run sets LIFELINE_CASES=150.
-        let report = fuzzLifecycle(of: .custom(.standardKit), seed: 1, cases: 40)
+        // 20 cases here; .ci/run sets LIFELINE_CASES=150.
+        let report = fuzzLifecycle(of: .custom(.standardKit), seed: 1, cases: 20)
         #expect(report?.failure == nil)
         let budget =
-            ProcessInfo.processInfo.environment["LIFELINE_CASES"].flatMap(Int.init) ?? 40
+            ProcessInfo.processInfo.environment["LIFELINE_CASES"].flatMap(Int.init) ?? 20
         #expect(report?.cases == budget, "every case of the budget ran")
     }
 
@@ -192,11 +192,8 @@ struct StandardTrackerTests {
             (noRegionOnTerminate, "bounded-gaps"),
             (backgroundWithoutCapability, "no-capability-trap"),
         ])
-    func mutantsCaught(engine: CustomEngine, invariant: String) {
-        var report: FuzzReport?
-        withKnownIssue("the planted mistake is reported as a Swift Testing issue") {
-            report = fuzzLifecycle(of: .custom(engine), seed: 1, cases: 400)
-        }
-        #expect(report?.failure?.invariant == invariant)
+    func mutantsCaught(engine: CustomEngine, invariant: String) throws {
+        let report = try plantedMistakeSearch(engine, cases: 400)
+        #expect(report.failure?.invariant == invariant)
     }
 }

@@ -312,21 +312,21 @@ struct TimeExampleTests {
     }
 
     static var budget: Int {
-        Foundation.ProcessInfo.processInfo.environment["LIFELINE_CASES"].flatMap(Int.init) ?? 20
+        Foundation.ProcessInfo.processInfo.environment["LIFELINE_CASES"].flatMap(Int.init) ?? 10
     }
 
     @Test("the reporter's verdicts equal its Task.sleep twin's, case by case, and hold")
     func reporterMatchesTwin() {
-        let timer = Self.verdicts(batchedReporter, Invariant.builtIn, count: 12)
-        let sleeping = Self.verdicts(sleepingReporter, Invariant.builtIn, count: 12)
+        let timer = Self.verdicts(batchedReporter, Invariant.builtIn, count: 8)
+        let sleeping = Self.verdicts(sleepingReporter, Invariant.builtIn, count: 8)
         #expect(timer == sleeping)
         #expect(timer.allSatisfy { $0.isEmpty || $0 == "invalid" }, "\(timer)")
     }
 
     @Test("the recorder's verdicts equal its Task.sleep twin's, case by case, and hold")
     func recorderMatchesTwin() {
-        let items = Self.verdicts(debouncedRecorder, Self.recorderInvariants, count: 12)
-        let sleeping = Self.verdicts(sleepingRecorder, Self.recorderInvariants, count: 12)
+        let items = Self.verdicts(debouncedRecorder, Self.recorderInvariants, count: 8)
+        let sleeping = Self.verdicts(sleepingRecorder, Self.recorderInvariants, count: 8)
         #expect(items == sleeping)
         #expect(items.allSatisfy { $0.isEmpty || $0 == "invalid" }, "\(items)")
     }
@@ -334,7 +334,7 @@ struct TimeExampleTests {
     @Test("fuzzed, the reporter holds every built-in invariant (LIFELINE_CASES raises it)")
     func reporterFuzzed() {
         let report = fuzzLifecycle(
-            of: .custom(batchedReporter), checking: Invariant.builtIn, seed: 1, cases: 20)
+            of: .custom(batchedReporter), checking: Invariant.builtIn, seed: 1, cases: 10)
         #expect(report?.failure == nil)
         #expect(report?.cases == Self.budget)
     }
@@ -343,37 +343,28 @@ struct TimeExampleTests {
     func recorderFuzzed() {
         let report = fuzzLifecycle(
             of: .custom(debouncedRecorder), checking: Self.recorderInvariants, seed: 1,
-            cases: 20)
+            cases: 10)
         #expect(report?.failure == nil)
         #expect(report?.cases == Self.budget)
     }
 
     @Test("the fuzzer finds the timer never scheduled again after a relaunch, and shrinks it")
-    func unscheduledTimerIsCaught() {
-        var report: FuzzReport?
-        withKnownIssue("the planted bug is reported as a Swift Testing issue") {
-            report = fuzzLifecycle(
-                of: .custom(unscheduledTimerReporter), checking: Invariant.builtIn, seed: 1,
-                cases: 100)
-        }
-        #expect(report?.failure?.invariant == "uploaded-once")
-        let failure = report?.failure
+    func unscheduledTimerIsCaught() throws {
+        let report = try plantedMistakeSearch(unscheduledTimerReporter, cases: 100)
+        #expect(report.failure?.invariant == "uploaded-once")
+        let failure = report.failure
         #expect((failure?.scenario.events.count ?? 99) <= (failure?.originalEventCount ?? 0))
     }
 
     @Test("the fuzzer finds the cancelled work item that still stops recording, and shrinks it")
-    func stillWritingIsCaught() {
-        var report: FuzzReport?
-        withKnownIssue("the planted bug is reported as a Swift Testing issue") {
-            report = fuzzLifecycle(
-                of: .custom(stillWritingRecorder), checking: Self.recorderInvariants, seed: 1,
-                cases: 300)
-        }
+    func stillWritingIsCaught() throws {
+        let report = try plantedMistakeSearch(
+            stillWritingRecorder, checking: Self.recorderInvariants, cases: 300)
         // The services stopped while the user wants recording: a gap, or a relaunch that
         // restores nothing.
-        let found = report?.failure?.invariant
+        let found = report.failure?.invariant
         #expect(found == "bounded-gaps" || found == "restore-exactly-what-was-running")
-        let failure = report?.failure
+        let failure = report.failure
         #expect((failure?.scenario.events.count ?? 99) <= (failure?.originalEventCount ?? 0))
     }
 
