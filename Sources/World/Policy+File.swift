@@ -96,6 +96,8 @@ extension IOSPolicy {
             ("savedRecordWriteDelay", .duration(\.savedRecordWriteDelay)),
             ("uploadLatency", .duration(\.uploadLatency)),
             ("networkFailurePercent", .count(\.networkFailurePercent, 0...100)),
+            ("serverErrorPercent", .count(\.serverErrorPercent, 0...100)),
+            ("serverRetryAfter", .duration(\.serverRetryAfter)),
             ("backgroundTransferDuration", .duration(\.backgroundTransferDuration)),
             (
                 "backgroundTransferDiscretionaryDelay",
