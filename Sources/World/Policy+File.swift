@@ -97,7 +97,6 @@ extension IOSPolicy {
             ("uploadLatency", .duration(\.uploadLatency)),
             ("networkFailurePercent", .count(\.networkFailurePercent, 0...100)),
             ("serverErrorPercent", .count(\.serverErrorPercent, 0...100)),
-            ("serverRetryAfter", .duration(\.serverRetryAfter)),
             ("backgroundTransferDuration", .duration(\.backgroundTransferDuration)),
             (
                 "backgroundTransferDiscretionaryDelay",

@@ -259,11 +259,21 @@ struct ServerAnswerKitTests {
     }
 
     @Test("R-N40: the uploader that checks the status holds uploaded-once under the same fuzz")
-    func statusCheckingUploaderHolds() {
+    func statusCheckingUploaderHolds() throws {
+        // Fuzzer.fuzz rather than fuzzLifecycle, to bound the shrinking of a failure in a
+        // debug build; its story is printed.
         let engine = rowUploader(trustsAnyData: false)
-        let report = fuzzLifecycle(
-            of: .custom(engine), checking: [Invariant.uploadedOnce()], seed: 1, cases: 20,
-            generator: Self.generator(engine))
-        #expect(report?.failure == nil)
+        var settings = FuzzSettings(engine: .custom(engine))
+        settings.seed = 1
+        settings.caseCount = 20
+        settings.invariants = [Invariant.uploadedOnce()]
+        settings.generator = Self.generator(engine)
+        settings.replaysProcessFailures = false
+        settings.shrinkEvaluationMax = 30
+        settings.explainRunMax = 5
+        settings.explainEventRunMax = 2
+        let report = try Fuzzer.fuzz(settings)
+        #expect(report.failure == nil, "\(report.failure?.story ?? "")")
+        #expect(report.cases == 20)
     }
 }
