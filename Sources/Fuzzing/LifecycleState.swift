@@ -209,6 +209,8 @@ public struct LifecycleState: Hashable, Sendable {
         case .answer(_, .temporaryFullAccuracy(let outcome)):
             EntryKind("temporary full accuracy \(outcome.rawValue)")
         case .answer(_, .pendingTaskRequests): EntryKind("pending task requests")
+        case .answer(_, .networkPath(let satisfied)):
+            EntryKind("network path \(satisfied ? "satisfied" : "unsatisfied")")
         }
     }
 }

@@ -55,6 +55,13 @@ public struct ScenarioGenerator: Sendable {
     /// of the scenario (the draws stay the same, so a case shrinks as before). Nil, the
     /// default, keeps every kind.
     public var eventFilter: (@Sendable (UserAction) -> Bool)?
+    /// Whether the server's behaviour and the Location Services switch are drawn too: the
+    /// actions `server down|up|slow|throttling` (R-N41, R-N43, R-N44) and
+    /// `location-services on|off` (R-L40) as more kinds of event under the swarm mask, and the
+    /// policy's `serverErrorPercent` (R-N42) as an override. Off by default: a generator that
+    /// drew them would draw every existing seed's case differently (the mask has more
+    /// features), and the fuzzer's cases and the corpus's verdicts would move.
+    public var drawsServerAndLocationServices = false
 
     /// With a profile of `TrackingStart.onUserToggle`, the user turns tracking on within
     /// this of the opening (whole seconds, 0 the simplest), so that every run tracks a while.
@@ -96,11 +103,37 @@ public struct ScenarioGenerator: Sendable {
     /// case of `UserAction` (`GeneratorCoverageTests` checks each kind of
     /// `UserAction.readable` is drawn). The user sets the app's permission to `denied` or to
     /// one of `authorizations`.
-    static func eventKinds(authorizations: [Authorization], charger: Bool = false)
-        -> [Gen<UserAction>]
-    {
-        let optional: [Gen<UserAction>] = charger ? [Gen<Bool>.bool.map { .setCharger($0) }] : []
-        return [
+    static func eventKinds(
+        authorizations: [Authorization], charger: Bool = false, server: Bool = false
+    ) -> [Gen<UserAction>] {
+        baseEventKinds(authorizations: authorizations) + (charger ? chargerEventKinds : [])
+            + (server ? serverEventKinds : [])
+    }
+
+    /// The user plugging and unplugging the charger (`drawsCharger`).
+    static var chargerEventKinds: [Gen<UserAction>] { [Gen<Bool>.bool.map { .setCharger($0) }] }
+
+    /// The server's behaviours and the Location Services switch
+    /// (`drawsServerAndLocationServices`).
+    static var serverEventKinds: [Gen<UserAction>] {
+        [
+            .constant(.serverDown), .constant(.serverUp),
+            Gen.element(of: slowNetworkDelays).map { .serverSlow($0) },
+            Gen.element(of: retryAfterDelays).map { .serverThrottling($0) },
+            Gen<Bool>.bool.map { .setLocationServices($0) },
+        ]
+    }
+
+    /// The `Retry-After` delays of a throttling server (R-N43), within a correct uploader's
+    /// longest retry wait (`UploaderConfiguration.retryDelayMax`, 5 min).
+    static let retryAfterDelays: [VirtualDuration] = [.seconds(30), .minutes(2)]
+
+    /// The share of requests an erring server answers 500 (an override of the policy's
+    /// `serverErrorPercent`, R-N42).
+    static let erringServerPercent = 30
+
+    static func baseEventKinds(authorizations: [Authorization]) -> [Gen<UserAction>] {
+        [
             .constant(.leave), .constant(.open), .constant(.forceQuit), .constant(.memoryPressure),
             .constant(.lock), .constant(.unlock), .constant(.reboot), .constant(.crash),
             Gen.element(of: [Authorization.denied] + authorizations).map { .setAuthorization($0) },
@@ -115,7 +148,7 @@ public struct ScenarioGenerator: Sendable {
             Gen<Bool>.bool.map { .attachTestHost($0) },
             .constant(.silentPush),
             Gen<Bool>.bool.map { .setBackgroundRefresh($0) },
-        ] + optional
+        ]
     }
 
     /// The extra latencies of a slow network.
@@ -175,7 +208,8 @@ public struct ScenarioGenerator: Sendable {
             fuzzesProfile ? [.always, .whenInUse] : profile.authorization.grantable
         let asksForAlways = fuzzesProfile || profile.authorization.asksForAlways
         let eventKinds = Self.eventKinds(
-            authorizations: grantable.reversed(), charger: settings.drawsCharger)
+            authorizations: grantable.reversed(), charger: settings.drawsCharger,
+            server: settings.drawsServerAndLocationServices)
         let swarm = Gen<FeatureMask>.swarm(featureCount: eventKinds.count)
         let preset = Gen.element(
             of: settings.presets.isEmpty ? Self.defaultPresets : settings.presets)
@@ -211,6 +245,10 @@ public struct ScenarioGenerator: Sendable {
                 scenario.policy.overrides = [
                     .init("networkFailurePercent", "\(Self.failingNetworkPercent)")
                 ]
+            }
+            if drawsServer && Gen<Bool>.bool.generate(testCase) {
+                scenario.policy.overrides.append(
+                    .init("serverErrorPercent", "\(Self.erringServerPercent)"))
             }
             scenario.authorization = authorization.generate(testCase)
             scenario.answers.whenInUse = whenInUseAnswer.generate(testCase)

@@ -28,7 +28,8 @@ extension Invariant {
     ///    coming up some process of the app ran (foreground or background) for an unbroken
     ///    `settle`: a suspended or ended app runs no uploader, and a correct uploader's retry
     ///    waits at most a few minutes (`UploaderConfiguration.retryDelayMax`, 5 min). When
-    ///    the policy's `networkFailurePercent` fails requests by chance, a row is excused if
+    ///    the policy's `networkFailurePercent` or `serverErrorPercent` fails requests by
+    ///    chance (a 500 stores nothing, R-N42), a row is excused if
     ///    a request began after its commit and the network coming up, and no process ran for
     ///    an unbroken `settle` after the last request began: the uploader tried whenever it
     ///    ran long enough to reach its next retry, and chance failed every try (iOS may
@@ -224,7 +225,9 @@ struct UploadedOnce {
         guard let upSince = networkUpSince(), record.horizon - upSince >= settle else { return [] }
         let processes = record.processes
         // Only a network that fails by chance excuses anything with it (below).
-        let lastBegin = record.policy.networkFailurePercent > 0 ? lastRequestBegun() : nil
+        let failsByChance =
+            record.policy.networkFailurePercent > 0 || record.policy.serverErrorPercent > 0
+        let lastBegin = failsByChance ? lastRequestBegun() : nil
         let stored = record.storedFixes
         var (paired, accepted) = acceptedPastStoredOrder()
         var missing: [(StoredFix, ProcessSpan)] = []
@@ -244,7 +247,7 @@ struct UploadedOnce {
             // A network that fails requests by chance may fail every retry: trying again
             // whenever the app ran long enough for the next retry is all a correct uploader
             // can do.
-            if record.policy.networkFailurePercent > 0, let lastBegin, lastBegin >= from,
+            if failsByChance, let lastBegin, lastBegin >= from,
                 !processes.contains(where: {
                     $0.runs(for: settle, within: lastBegin, record.horizon)
                 })
@@ -325,17 +328,31 @@ struct UploadedOnce {
         record.digest.lastUploadBegun
     }
 
-    /// Since when the network has been up to the end: the start when no action touched it,
-    /// the last `networkUp` when that is the last network action, nil when it ends down or
-    /// slow.
+    /// Since when the network and the server have been up to the end: the start when no
+    /// action touched them, the later of the last `networkUp` and the last `serverUp` when
+    /// each is the last action of its kind, nil when either ends down, slow or throttling
+    /// (R-N41, R-N43).
     private func networkUpSince() -> Instant? {
-        let last = record.actions.last { scheduled in
-            switch scheduled.action {
+        let network = upSince(up: .networkUp) { action in
+            switch action {
             case .networkUp, .networkDown, .networkSlow: true
             default: false
             }
         }
-        guard let last else { return .start }
-        return last.action == .networkUp ? last.instant : nil
+        let server = upSince(up: .serverUp) { action in
+            switch action {
+            case .serverUp, .serverDown, .serverSlow, .serverThrottling: true
+            default: false
+            }
+        }
+        guard let network, let server else { return nil }
+        return max(network, server)
+    }
+
+    /// Since when the last action `isKind` picks is `up`: the start when there is none, nil
+    /// when the last is another.
+    private func upSince(up: UserAction, _ isKind: (UserAction) -> Bool) -> Instant? {
+        guard let last = record.actions.last(where: { isKind($0.action) }) else { return .start }
+        return last.action == up ? last.instant : nil
     }
 }

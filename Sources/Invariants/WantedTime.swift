@@ -272,7 +272,7 @@ struct WantedTime {
 }
 
 /// One change of the app's permission by a scenario action (`setAuthorization`,
-/// `setAccuracy`): the authorization and accuracy it leaves, and whether the app was
+/// `setAccuracy`, `setLocationServices`): the authorization and accuracy it leaves, and whether the app was
 /// authorized (When In Use or Always) just before it.
 private struct PermissionChange {
     let instant: Instant
@@ -282,14 +282,18 @@ private struct PermissionChange {
 
     /// Every change in `record`, in time order, from its configuration's permission.
     static func all(in record: RunRecord) -> [PermissionChange] {
-        var authorization = record.configuration.authorization
+        var granted = record.configuration.authorization
         var accuracy = record.configuration.accuracy
+        var servicesOn = true
+        // What the app sees: its own, denied while Location Services are off (R-L41).
+        var authorization: Authorization { servicesOn ? granted : .denied }
         var changes: [PermissionChange] = []
         for scheduled in record.actions {
             let authorizedBefore = authorization == .always || authorization == .whenInUse
             switch scheduled.action {
-            case .setAuthorization(let value): authorization = value
+            case .setAuthorization(let value): granted = value
             case .setAccuracy(let value): accuracy = value
+            case .setLocationServices(let on): servicesOn = on
             default: continue
             }
             changes.append(

@@ -234,9 +234,13 @@ open class CLLocationManager: NSObject {
         CLAuthorizationStatus(ProcessScope.current?.services?.authorizationStatus ?? .notDetermined)
     }
 
-    /// `locationServicesEnabled()`: true. The world models no system-wide Location Services
-    /// switch (a user who turns location off for the app is `denied`).
-    open class func locationServicesEnabled() -> Bool { true }
+    /// `locationServicesEnabled()`: whether the user has Location Services on for the whole
+    /// phone (R-L40; the scenario's `location-services on|off`, on at the start). While off,
+    /// the app's authorization reads `denied` and its delegate is told so (R-L41). Outside a
+    /// simulated process, true.
+    open class func locationServicesEnabled() -> Bool {
+        ProcessScope.current?.services?.locationServicesEnabled ?? true
+    }
 
     /// `significantLocationChangeMonitoringAvailable()`: true (every modelled device has it).
     open class func significantLocationChangeMonitoringAvailable() -> Bool { true }

@@ -207,28 +207,46 @@ open class URLSession: NSObject, @unchecked Sendable {
     /// An upload of a standard session: the world's `uploadTask` at `resume()`, its end
     /// handed back by `ApplicationEngine.didCompleteUpload` through the process scope.
     private func makeStandardTask(_ request: URLRequest, body: String) -> URLSessionUploadTask {
-        standardTaskCount += 1
-        let made = URLSessionUploadTask(
-            taskIdentifier: standardTaskCount, request: request, start: nil)
-        guard let services, let scope = ProcessScope.current else { return made }
-        guard let batch = scope.uploadBody(body) else {
-            preconditionFailure(
-                "upload body \(body) was not made by SimulatedUploadBody in this process")
+        let batch = ProcessScope.current.map { scope in
+            guard let batch = scope.uploadBody(body) else {
+                preconditionFailure(
+                    "upload body \(body) was not made by SimulatedUploadBody in this process")
+            }
+            return batch
         }
+        return makeStandardTask(
+            { URLSessionUploadTask(taskIdentifier: $0, request: request, start: nil) }
+        ) { uploads, delay in
+            // Sent only from a simulated process, where `batch` was found.
+            uploads.uploadTask(with: batch!, earliestBeginAfter: delay)
+        }
+    }
+
+    /// A task of a standard session made by `make` with its `taskIdentifier`, which `send`
+    /// hands the world at `resume()`; its end comes back through the process scope. Outside a
+    /// simulated process the task is detached: it never runs.
+    func makeStandardTask<Task: URLSessionTask>(
+        _ make: (Int) -> Task,
+        sending send: @escaping (UploadSession, VirtualDuration) -> UploadTaskID
+    ) -> Task {
+        standardTaskCount += 1
+        let made = make(standardTaskCount)
+        guard let services, let scope = ProcessScope.current else { return made }
         made.start = { [unowned made] delay, _ in
-            let upload = services.urlSession.uploadTask(with: batch, earliestBeginAfter: delay)
+            let upload = send(services.urlSession, delay)
             scope.register(upload, task: made, session: self)
         }
         tasks.append(made)
         return made
     }
 
-    /// Hands the end of a standard upload to its completion handler, or else to the delegate.
+    /// Hands the end of a standard task to its completion handler (the body the server sent,
+    /// as `Data`, when it answered; nil when no answer came), or else to the delegate.
     func complete(_ task: URLSessionTask, with result: UploadResult) {
         task.complete(with: result)
         if let handler = task.completionHandler {
             task.completionHandler = nil
-            handler(nil, task.response, task.error)
+            handler(task.responseBody, task.response, task.error)
         } else {
             (delegate as? any URLSessionTaskDelegate)?.urlSession(
                 self, task: task, didCompleteWithError: task.error)
@@ -292,12 +310,18 @@ open class URLSessionTask: NSObject {
     /// `currentRequest`: the request as it is now, which Apple says is the original request
     /// unless the server redirected it; the world's server never redirects.
     open var currentRequest: URLRequest? { originalRequest }
-    /// `response`: the server's answer once the task has ended with one. The world's server
-    /// answers only by accepting a batch (R-S2: a repeat is accepted too, "already have it"),
-    /// so an accepted upload has an `HTTPURLResponse` with status 200; a failure of the
-    /// network (down, lost, timed out) or a cancellation reached no server and has none (nil),
-    /// as a `URLError` without a response has on iOS.
+    /// `response`: the server's answer once the task has ended with one, an `HTTPURLResponse`:
+    /// 200 for an upload the server stored (R-N40; R-S2: a repeat is accepted too, "already
+    /// have it"), the refusal's status for one it refused (503 or 429 with a `Retry-After`
+    /// header in whole seconds, 500; R-N41–R-N43), 200 or 404 for a fetch (R-N45). A failure
+    /// of the network (down, lost, timed out) or a cancellation reached no server and has
+    /// none (nil), as a `URLError` without a response has on iOS. A server's answer, whatever
+    /// its status, ends the task without an error, as on iOS.
     public private(set) var response: URLResponse?
+    /// The body the server sent, when it answered (the `data` of a completion handler):
+    /// `{"stored":true}` for a stored upload, the resource for a fetch, `{"error":<status>}`
+    /// for a refusal or a 404. Nil when no answer came.
+    var responseBody: Data?
     /// What `resume()` does: hands the upload to the system with its begin delay.
     var start: ((VirtualDuration, String?) -> Void)?
     /// Where a task made with a completion handler hands its end.
@@ -358,18 +382,32 @@ open class URLSessionTask: NSObject {
         }
     }
 
-    /// The world's end of the transfer, as `error` and `response`.
+    /// The world's end of the transfer, as `error`, `response` and the body.
     func complete(with result: UploadResult) {
         state = .completed
         error = Self.error(for: result)
-        guard case .accepted = result, let url = originalRequest?.url else { return }
+        let answer: ServerAnswer
+        switch result {
+        case .failed: return
+        case .accepted: answer = ServerAnswer(statusCode: 200, body: #"{"stored":true}"#)
+        case .answered(let answered): answer = answered
+        }
+        responseBody = Data(answer.body.utf8)
+        guard let url = originalRequest?.url else { return }
+        var headers: [String: String] = ["Content-Type": "application/json"]
+        if let retryAfter = answer.retryAfter {
+            // RFC 9110: `Retry-After` in whole seconds, rounded up.
+            let second = VirtualDuration.seconds(1).nanoseconds
+            headers["Retry-After"] = "\((retryAfter.nanoseconds + second - 1) / second)"
+        }
         response = HTTPURLResponse(
-            url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: nil)
+            url: url, statusCode: answer.statusCode, httpVersion: "HTTP/1.1",
+            headerFields: headers)
     }
 
     static func error(for result: UploadResult) -> (any Error)? {
         switch result {
-        case .accepted: nil
+        case .accepted, .answered: nil
         case .failed(.notConnectedToInternet): URLError(.notConnectedToInternet)
         case .failed(.networkConnectionLost): URLError(.networkConnectionLost)
         case .failed(.timedOut): URLError(.timedOut)
@@ -386,7 +424,8 @@ open class URLSessionTask: NSObject {
     }
 }
 
-/// `URLSessionDataTask`.
+/// `URLSessionDataTask`: made by `dataTask(with:completionHandler:)` (a fetch, or an upload
+/// whose body is the request's `httpBody`), or the base of an upload task.
 open class URLSessionDataTask: URLSessionTask {}
 
 /// `URLSessionUploadTask`: made by `URLSession.uploadTask(with:fromFile:)` or

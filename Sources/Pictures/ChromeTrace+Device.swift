@@ -22,7 +22,13 @@ extension ChromeTrace {
             )
         }
         events += traceEvents(picture.record)
-        events += networkConditions(picture.actions, horizon: picture.horizon)
+        let serverWords = "server "
+        events += networkConditions(
+            picture.actions.filter { !$0.text.hasPrefix(serverWords) },
+            upText: UserAction.networkUp.description, horizon: picture.horizon)
+        events += networkConditions(
+            picture.actions.filter { $0.text.hasPrefix(serverWords) },
+            upText: UserAction.serverUp.description, horizon: picture.horizon)
         for entry in picture.record.log {
             guard case .uploadCompleted(let task, let result) = entry.kind else { continue }
             events.append(
@@ -96,11 +102,11 @@ extension ChromeTrace {
         .slice("GNSS on", category: "daemon", track: daemon, from: stretch.start, to: stretch.end)
     }
 
-    /// The network's conditions other than up, as slices from the action that set each to the
-    /// next network action (or the horizon).
-    private static func networkConditions(_ actions: [RunPicture.Action], horizon: Instant)
-        -> [ChromeTraceEvent]
-    {
+    /// The network's (or the server's) conditions other than up (`upText`), as slices from the
+    /// action that set each to the next action of `actions` (or the horizon).
+    private static func networkConditions(
+        _ actions: [RunPicture.Action], upText: String, horizon: Instant
+    ) -> [ChromeTraceEvent] {
         var events: [ChromeTraceEvent] = []
         var open: (name: String, start: Instant)?
         for action in actions where action.source == .network {
@@ -110,9 +116,7 @@ extension ChromeTrace {
                         current.name, category: "network", track: network, from: current.start,
                         to: action.instant))
             }
-            open =
-                action.text == UserAction.networkUp.description
-                ? nil : (action.text, action.instant)
+            open = action.text == upText ? nil : (action.text, action.instant)
         }
         if let current = open, horizon > current.start {
             events.append(

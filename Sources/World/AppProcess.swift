@@ -189,6 +189,9 @@ final class AppProcess: SimulationActor, DiskViewSource {
     private var lowPowerMode = false
     /// Background App Refresh as the user last set it (R-H12; told by the operating system).
     private var backgroundRefresh = true
+    /// Location Services for the whole phone as the user last set it (R-L40; told by the
+    /// operating system).
+    private var locationServicesEnabled = true
     /// The background time the operating system last told a process, and which (R-F1).
     private var backgroundTime: (generation: Int, report: BackgroundTimeReport)?
     /// The current boot's time: set at each reboot.
@@ -393,6 +396,14 @@ final class AppProcess: SimulationActor, DiskViewSource {
             lowPowerMode = enabled
         case .user(.setBackgroundRefresh(let enabled)):
             backgroundRefresh = enabled
+        case .user(.setLocationServices(let enabled)):
+            locationServicesEnabled = enabled
+        case .networkCondition(let up):
+            for watcher in services?.pathWatchers.map(\.watcher) ?? [] {
+                route(
+                    .answer(request: watcher, .networkPath(satisfied: up)), for: generation,
+                    &context)
+            }
         case .user(.adjustClock(let offset)):
             clockAdjustment = clockAdjustment + offset
         case .screenLocked(let locked):
@@ -815,6 +826,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
             authorizationStatus: authorization, accuracyAuthorization: accuracy,
             isLowPowerModeEnabled: lowPowerMode,
             isBackgroundRefreshEnabled: backgroundRefresh && !lowPowerMode,
+            locationServicesEnabled: locationServicesEnabled,
             backgroundTime: toldBackgroundTime.flatMap {
                 $0.generation == generation ? $0.report : nil
             }
@@ -881,6 +893,7 @@ final class AppProcess: SimulationActor, DiskViewSource {
         }
         guard let asked else { return endIfCrashed(services, &context) }
         applyTimerRequests(asked.timerRequests, &context)
+        watchNetworkPath(for: asked.newPathWatchers, &context)
         if !asked.requests.isEmpty {
             system.note(asked.requests)
             changeMailbox { $0.noteRequests(asked.requests) }
@@ -893,6 +906,16 @@ final class AppProcess: SimulationActor, DiskViewSource {
             if !tasks.isEmpty { context.send(.requests(tasks, generation: generation), to: os) }
         }
         endIfCrashed(services, &context)
+    }
+
+    /// New network path watchers (R-N47) are told whether the network is up: the network is
+    /// asked, and answers every watcher of the process, then tells them of every change. (A
+    /// watcher already told hears the same status again, as a path update may repeat it.)
+    private func watchNetworkPath(
+        for watchers: [ObjectID], _ context: inout Scheduler<WorldMessage>
+    ) {
+        guard !watchers.isEmpty else { return }
+        context.send(.watchNetworkPath, to: network)
     }
 
     /// An assertion in the callback ends the process.

@@ -178,9 +178,12 @@ extension Network {
                 return
             }
             let transfer = backgroundTransfers.transfers.remove(at: index)
-            let again = acceptAtServer(transfer.request.batch, at: context.now)
-            finishBackgroundTransfer(
-                transfer.request, .accepted(alreadyAccepted: again), &context)
+            let served = serve(
+                UploadRequest(
+                    task: UploadTaskID(transfer.request.task.taskIdentifier),
+                    batch: transfer.request.batch, earliestBeginDelay: .zero),
+                at: context.now)
+            finishBackgroundTransfer(transfer.request, served, &context)
         default: break
         }
     }
@@ -229,8 +232,9 @@ extension Network {
             backgroundTransfers.transfers[index].phase = .waiting  // R-H8
             backgroundTransfers.transfers[index].timer = nil
             return
-        case .up: latency = policy.backgroundTransferDuration
-        case .slow(let extra): latency = policy.backgroundTransferDuration + extra
+        case .up: latency = policy.backgroundTransferDuration + serverExtraLatency
+        case .slow(let extra):
+            latency = policy.backgroundTransferDuration + extra + serverExtraLatency
         }
         let task = backgroundTransfers.transfers[index].request.task
         backgroundTransfers.transfers[index].phase = .inFlight

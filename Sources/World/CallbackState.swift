@@ -9,6 +9,8 @@ struct CallbackMoment {
     var accuracyAuthorization = AccuracyAuthorization.full
     var isLowPowerModeEnabled = false
     var isBackgroundRefreshEnabled = true
+    /// Location Services on for the whole phone (R-L40).
+    var locationServicesEnabled = true
     /// The app's background time as the operating system last told it (R-F1).
     var backgroundTime = BackgroundTimeReport.unlimited
     var bootTime = BootTime(sinceStart: .zero)
@@ -25,6 +27,8 @@ struct CallbackRequests {
     var unavailableCalls: [CoreLocationAPI] = []
     /// Timers scheduled and invalidated.
     var timerRequests: [TimerRequest] = []
+    /// Network path watchers made (R-N47), to be told whether the network is up.
+    var newPathWatchers: [ObjectID] = []
 }
 
 /// A timer request of one callback, applied by the app process when the callback returns.

@@ -457,7 +457,7 @@ public final class LocationServices {
     /// True when the engine asked for anything in this callback.
     var hasRequests: Bool {
         !asked.requests.isEmpty || !asked.unavailableCalls.isEmpty
-            || !asked.timerRequests.isEmpty
+            || !asked.timerRequests.isEmpty || !asked.newPathWatchers.isEmpty
     }
 
     /// Hands the app process what the engine asked for in the callback that returned, and
@@ -546,14 +546,45 @@ public final class LocationServices {
         return request
     }
 
-    /// The system answered `request`: its completion runs, once.
+    /// The system answered `request`: its completion runs, once; a network path watcher's
+    /// runs at every answer (R-N47).
     func receiveAnswer(_ request: ObjectID, _ answer: SystemAnswer) {
+        if case .networkPath(let satisfied) = answer {
+            pathWatchers.first { $0.watcher == request }?.receive(satisfied)
+            return
+        }
         guard let index = awaitedAnswers.firstIndex(where: { $0.request == request }) else {
             return
         }
         let receive = awaitedAnswers.remove(at: index).receive
         receive(answer)
     }
+
+    /// The process's network path watchers (`watchNetworkPath`), in the order made.
+    private(set) var pathWatchers: [(watcher: ObjectID, receive: (Bool) -> Void)] = []
+
+    /// `NWPathMonitor.start(queue:)` (R-N47): `receive` runs with whether the network is up,
+    /// in a later callback, soon after this one, then at every change while the process runs
+    /// (a change while it is suspended reaches it when it runs again), until
+    /// `stopWatchingNetworkPath`.
+    /// - Returns: the watcher, to stop it.
+    public func watchNetworkPath(_ receive: @escaping (Bool) -> Void) -> ObjectID {
+        let watcher = newObject()
+        guard crashReason == nil else { return watcher }
+        pathWatchers.append((watcher, receive))
+        ask { $0.newPathWatchers.append(watcher) }
+        return watcher
+    }
+
+    /// `NWPathMonitor.cancel()`: `watcher`'s receive never runs again.
+    public func stopWatchingNetworkPath(_ watcher: ObjectID) {
+        pathWatchers.removeAll { $0.watcher == watcher }
+    }
+
+    /// `CLLocationManager.locationServicesEnabled()` now: whether the user has Location
+    /// Services on for the whole phone (R-L40; `UserAction.setLocationServices`, on at the
+    /// start).
+    public var locationServicesEnabled: Bool { moment.locationServicesEnabled }
 
     private func newObject() -> ObjectID {
         defer { nextObjectID += 1 }
@@ -915,17 +946,41 @@ public final class UploadSession {
     public func uploadTask(
         with batch: UploadBatch, earliestBeginAfter delay: VirtualDuration = .zero
     ) -> UploadTaskID {
+        enqueue { task in UploadRequest(task: task, batch: batch, earliestBeginDelay: delay) }
+    }
+
+    /// Numbers a new task and, unless the process is halted, appends the request `make` makes
+    /// of it.
+    private func enqueue(_ make: (UploadTaskID) -> UploadRequest) -> UploadTaskID {
         taskCount += 1
         let task = UploadTaskID(taskCount)
         guard !storage.halted else { return task }
         // Appended moved out and back, for the reason of `LocationServices.ask`.
         var moved: [UploadRequest] = []
         swap(&moved, &requests)
-        moved.append(UploadRequest(task: task, batch: batch, earliestBeginDelay: delay))
+        moved.append(make(task))
         swap(&moved, &requests)
         hasRequests = true
         return task
     }
+
+    /// A fetch (`dataTask(with:)` of a `GET`, R-N45) of the server's resource at `path`,
+    /// beginning after `earliestBeginAfter`: the process's own request, as `uploadTask` (R-D13),
+    /// that stores nothing; its end (`UploadResult.answered`, 200 with the resource or 404)
+    /// carries the returned identifier.
+    @discardableResult
+    public func fetchTask(path: String, earliestBeginAfter delay: VirtualDuration = .zero)
+        -> UploadTaskID
+    {
+        enqueue { task in
+            UploadRequest(
+                task: task, batch: UploadBatch(key: Self.fetchKey, rows: []),
+                earliestBeginDelay: delay, fetchPath: path)
+        }
+    }
+
+    /// The key of a fetch's empty batch (it names no rows, and the server stores none).
+    static let fetchKey = UploadBatchKey(firstRowIndex: 0, rowCount: 0)
 
     /// The background tasks of `session` the system holds for the app, whose end has not yet
     /// reached it, by any process, with those handed over in this callback, in the order

@@ -94,11 +94,15 @@ public enum UploadResult: Sendable, Equatable, CustomStringConvertible {
     /// The server holds the batch; `alreadyAccepted` when an earlier request had delivered it.
     case accepted(alreadyAccepted: Bool)
     case failed(UploadError)
+    /// The server answered and stored nothing: a refusal of an upload (503, 429, 500;
+    /// R-N41–R-N43, R-N46) or the answer to a fetch (R-N45).
+    case answered(ServerAnswer)
 
     public var description: String {
         switch self {
         case .accepted(let again): again ? "accepted (already held)" : "accepted"
         case .failed(let error): "failed: \(error)"
+        case .answered(let answer): "answered \(answer)"
         }
     }
 }
@@ -107,11 +111,14 @@ public enum UploadResult: Sendable, Equatable, CustomStringConvertible {
 /// long the network waits before beginning it (`URLSessionTask.earliestBeginDate`, as a delay).
 package struct UploadRequest: Sendable, Equatable, CustomStringConvertible {
     package var task: UploadTaskID
+    /// The rows it sends (none for a fetch).
     package var batch: UploadBatch
     package var earliestBeginDelay: VirtualDuration
+    /// The path a fetch (`GET`) asks for, nil for an upload (R-N45).
+    package var fetchPath: String? = nil
 
     package var description: String {
-        "\(task) \(batch)"
+        (fetchPath.map { "\(task) fetch \($0)" } ?? "\(task) \(batch)")
             + (earliestBeginDelay == .zero ? "" : " after \(earliestBeginDelay)")
     }
 }
@@ -156,6 +163,12 @@ package enum NetworkTimer: Sendable, Equatable, CustomStringConvertible {
 
 /// The network between the app and its server, and the server, as one actor.
 ///
+/// The server answers what reaches it as its condition says (`ServerCondition`, set by the
+/// scenario's `server …` actions, and `serverErrorPercent`, R-N40–R-N46): it stores the batch
+/// and answers 200, or refuses (503, 429, 500) and stores nothing; a fetch stores nothing and
+/// is answered from `serverResources` (R-N45). An app process that watches the network path
+/// (`NWPathMonitor`) is told whether the network is up, then at every change (R-N47).
+///
 /// A request begins after its `earliestBeginDelay`. If the network is down then, it fails at
 /// once. Otherwise it reaches the server `uploadLatency` later (plus the extra latency of a slow
 /// network), where the server accepts its batch, and the answer comes back at that instant. With
@@ -175,7 +188,7 @@ package enum NetworkTimer: Sendable, Equatable, CustomStringConvertible {
 /// same server, and whose ends go to the operating system.
 final class Network: SimulationActor {
     let policy: IOSPolicy
-    private let app: ActorID
+    let app: ActorID
     /// The operating system, told of background transfers' ends (R-H6).
     let operatingSystem: ActorID
     /// The system's background transfer service (`BackgroundTransfers.swift`, R-H5–R-H9).
@@ -183,7 +196,15 @@ final class Network: SimulationActor {
     /// The operating system asked to be told whether the network is up (R-H10).
     var networkWatched = false
     private var random: Xoshiro256StarStar
+    /// The server's own stream: its 500s (R-N42), apart from the network's draws.
+    var serverRandom: Xoshiro256StarStar
     private(set) var condition = NetworkCondition.up
+    /// The server's condition (R-N40–R-N44).
+    private(set) var serverCondition = ServerCondition.up
+    /// What the server serves to a fetch (R-N45).
+    let serverResources: [ServerResource]
+    /// The app process asked to be told whether the network is up (`NWPathMonitor`, R-N47).
+    var pathWatched = false
     private(set) var server: UploadServer
 
     /// A request the network holds: waiting to begin, or on its way to the server.
@@ -204,13 +225,16 @@ final class Network: SimulationActor {
 
     init(
         policy: IOSPolicy, app: ActorID, operatingSystem: ActorID, seed: Seed,
-        deduplication: ServerDeduplication = .byKey, fixArchive: FixArchive
+        deduplication: ServerDeduplication = .byKey, fixArchive: FixArchive,
+        serverResources: [ServerResource] = []
     ) {
         self.policy = policy
         self.app = app
         self.operatingSystem = operatingSystem
+        self.serverResources = serverResources
         server = UploadServer(deduplication: deduplication, fixArchive: fixArchive)
         random = Xoshiro256StarStar(seed: seed)
+        serverRandom = Xoshiro256StarStar(seed: seed.derive("server"))
     }
 
     func receive(_ message: WorldMessage, context: inout Scheduler<WorldMessage>) {
@@ -226,7 +250,12 @@ final class Network: SimulationActor {
             condition = .slow(extra)
             resumeWaitingBackgroundTransfers(&context)
             reportNetworkCondition(&context)
+        case .user(.serverDown): serverCondition = .down
+        case .user(.serverUp): serverCondition = .up
+        case .user(.serverSlow(let extra)): serverCondition = .slow(extra)
+        case .user(.serverThrottling(let retryAfter)): serverCondition = .throttling(retryAfter)
         case .watchNetwork: watchNetwork(&context)
+        case .watchNetworkPath: watchNetworkPath(&context)
         case .backgroundUpload(let request): receiveBackgroundUpload(request, &context)
         case .cancelBackgroundTransfers(let cancellation):
             cancelBackgroundTransfers(cancellation, &context)
@@ -260,9 +289,12 @@ final class Network: SimulationActor {
         }
     }
 
-    /// The server accepts `batch` for the transfer service (R-H5): true when it held its key.
-    func acceptAtServer(_ batch: UploadBatch, at instant: Instant) -> Bool {
-        server.accept(batch, at: instant)
+    /// What the server does with `request` arriving at `instant` (a request of the app's
+    /// process, or a background transfer's, R-H5): answers without storing (`refusal(of:)`),
+    /// or stores its batch (true in `alreadyAccepted` when it held its key).
+    func serve(_ request: UploadRequest, at instant: Instant) -> UploadResult {
+        if let answer = refusal(of: request) { return .answered(answer) }
+        return .accepted(alreadyAccepted: server.accept(request.batch, at: instant))
     }
 
     private func index(of task: UploadTaskID, _ generation: Int) -> Int? {
@@ -276,8 +308,8 @@ final class Network: SimulationActor {
         switch condition {
         case .down:
             return complete(request.task, generation, .failed(.notConnectedToInternet), &context)
-        case .up: latency = policy.uploadLatency
-        case .slow(let extra): latency = policy.uploadLatency + extra
+        case .up: latency = policy.uploadLatency + serverExtraLatency
+        case .slow(let extra): latency = policy.uploadLatency + extra + serverExtraLatency
         }
         var failure: UploadError?
         if policy.networkFailurePercent > 0 {
@@ -300,8 +332,8 @@ final class Network: SimulationActor {
         } else if request.failure == .timedOut {
             result = .failed(.timedOut)
         } else {
-            let again = server.accept(request.request.batch, at: context.now)
-            result = request.failure.map { .failed($0) } ?? .accepted(alreadyAccepted: again)
+            let served = serve(request.request, at: context.now)
+            result = request.failure.map { .failed($0) } ?? served
         }
         complete(request.request.task, request.generation, result, &context)
     }

@@ -58,7 +58,16 @@ final class OperatingSystem: SimulationActor {
     private(set) var state = ProcessState.notRunning
     private(set) var generation = 0
     private(set) var lastTermination: TerminationCause?
-    private var authorization: Authorization
+    /// The app's own authorization, as the user or a prompt last set it.
+    private var grantedAuthorization: Authorization
+    /// Location Services on for the whole phone (R-L40).
+    private var locationServicesEnabled = true
+    /// The authorization the app and the daemon see: its own, but `denied` while Location
+    /// Services are off (R-L41: Apple's `CLAuthorizationStatus.denied` covers "location
+    /// services are disabled globally in Settings").
+    private var authorization: Authorization {
+        locationServicesEnabled ? grantedAuthorization : .denied
+    }
     private var accuracy: AccuracyAuthorization
     private let answers: AuthorizationAnswers
     /// The app has asked for Always once: iOS ignores every later request.
@@ -140,7 +149,7 @@ final class OperatingSystem: SimulationActor {
         self.answers = answers
         self.policy = policy
         self.capabilities = capabilities
-        self.authorization = authorization
+        grantedAuthorization = authorization
         self.accuracy = accuracy
         self.daemon = daemon
         self.app = app
@@ -244,6 +253,10 @@ final class OperatingSystem: SimulationActor {
             // R-H12: the system's setting; the app reads it (`backgroundRefreshStatus`).
             backgroundRefreshEnabled = on
             context.send(.user(action), to: app)
+        case .setLocationServices(let on):
+            setLocationServices(on, &context)
+        case .serverDown, .serverUp, .serverSlow, .serverThrottling:
+            break  // the network's (`World.schedule` sends them there)
         case .silentPush:
             // R-H11: without the remote-notification mode only an app in use receives it.
             guard capabilities.receivesBackgroundNotifications || state == .foreground else {
@@ -280,7 +293,7 @@ final class OperatingSystem: SimulationActor {
         switch timer {
         case .authorizationPromptAnswered(let answer):
             prompt = nil
-            if answer != authorization { setAuthorization(answer, &context) }
+            if answer != grantedAuthorization { setAuthorization(answer, &context) }
         case .temporaryFullAccuracyAnswered(let granted, let generation, let answer):
             prompt = nil
             promptIsTemporaryFullAccuracy = false
@@ -680,9 +693,25 @@ final class OperatingSystem: SimulationActor {
     private func setAuthorization(
         _ value: Authorization, _ context: inout Scheduler<WorldMessage>
     ) {
-        authorization = value
+        let seen = authorization
+        grantedAuthorization = value
+        // While Location Services are off the app's own choice is kept for later (R-L42).
+        guard authorization != seen || locationServicesEnabled else { return }
         context.send(.authorizationChanged(authorization, accuracy), to: daemon)
-        if state.exists { deliverToApp(.authorization(value), &context) }
+        if state.exists { deliverToApp(.authorization(authorization), &context) }
+    }
+
+    /// The user turned Location Services off or on for the whole phone (R-L40–R-L42): the app
+    /// process reads the switch (`locationServicesEnabled()`); the daemon and a running or
+    /// suspended app are told the authorization the app now sees, `denied` while off (R-L41),
+    /// its own when on again (R-L42), as a change of its authorization.
+    private func setLocationServices(_ on: Bool, _ context: inout Scheduler<WorldMessage>) {
+        guard on != locationServicesEnabled else { return }
+        locationServicesEnabled = on
+        context.send(.user(.setLocationServices(on)), to: app)
+        guard grantedAuthorization != .denied else { return }
+        context.send(.authorizationChanged(authorization, accuracy), to: daemon)
+        if state.exists { deliverToApp(.authorization(authorization), &context) }
     }
 
     /// Shows the prompt an authorization request calls for (`AuthorizationAnswers`), if any:

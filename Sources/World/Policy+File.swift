@@ -96,6 +96,7 @@ extension IOSPolicy {
             ("savedRecordWriteDelay", .duration(\.savedRecordWriteDelay)),
             ("uploadLatency", .duration(\.uploadLatency)),
             ("networkFailurePercent", .count(\.networkFailurePercent, 0...100)),
+            ("serverErrorPercent", .count(\.serverErrorPercent, 0...100)),
             ("backgroundTransferDuration", .duration(\.backgroundTransferDuration)),
             (
                 "backgroundTransferDiscretionaryDelay",

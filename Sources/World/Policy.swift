@@ -260,6 +260,17 @@ public struct IOSPolicy: Sendable, Equatable {
     /// research (0, a reliable network, by default).
     public var networkFailurePercent = 0
 
+    // MARK: The server (R-N40–R-N46)
+
+    /// The chance, in percent, that the server answers an upload with 500 Internal Server
+    /// Error while it is up, storing nothing (R-N42, R-N46). Drawn from the server's own
+    /// stream, apart from the network's. No source states it: a parameter for research (0, a
+    /// server that never errs, by default).
+    public var serverErrorPercent = 0
+    /// The `Retry-After` a server down for maintenance sends with its 503 (R-N41). RFC 9110
+    /// lets a 503 carry one; its value is the server's choice: 60 s is an assumption.
+    public var serverRetryAfter = VirtualDuration.seconds(60)
+
     // MARK: Background URLSession (R-H5–R-H9)
 
     /// Time a background session's upload takes in the system's transfer service, from its

@@ -110,8 +110,17 @@ extension Network {
         reportNetworkCondition(&context)
     }
 
-    /// Tells the operating system the network's condition, if it asked to be told.
+    /// The app process asked to be told (an `NWPathMonitor` started, R-N47): it is told now,
+    /// and at every change from then on.
+    func watchNetworkPath(_ context: inout Scheduler<WorldMessage>) {
+        pathWatched = true
+        context.send(.networkCondition(up: condition != .down), to: app)
+    }
+
+    /// Tells the operating system the network's condition, if it asked to be told, and the
+    /// app process, if it did.
     func reportNetworkCondition(_ context: inout Scheduler<WorldMessage>) {
+        if pathWatched { context.send(.networkCondition(up: condition != .down), to: app) }
         guard networkWatched else { return }
         context.send(.networkCondition(up: condition != .down), to: operatingSystem)
     }

@@ -12,9 +12,13 @@ public enum SystemAnswer: Sendable, Equatable, CustomStringConvertible {
     /// The app refresh and processing requests submitted and not yet run
     /// (`getPendingTaskRequests`), app refreshes first.
     case pendingTaskRequests([PendingTaskRequest])
+    /// Whether the network is up, for a network path watcher (`NWPathMonitor`, R-N47): sent
+    /// when it starts and at every change, not once.
+    case networkPath(satisfied: Bool)
 
     public var description: String {
         switch self {
+        case .networkPath(let satisfied): "network path \(satisfied ? "satisfied" : "unsatisfied")"
         case .temporaryFullAccuracy(let outcome): "temporary full accuracy \(outcome.rawValue)"
         case .pendingTaskRequests(let requests):
             "pending task requests [\(requests.map(\.description).joined(separator: ", "))]"

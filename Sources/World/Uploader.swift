@@ -182,6 +182,12 @@ public final class Uploader {
         case .failed:
             failures += 1
             send(batch, after: retryDelay(afterFailures: failures), services: services)
+        case .answered(let answer):
+            // Refused, nothing stored (R-N46): retried, no sooner than its `Retry-After`
+            // (R-N43).
+            failures += 1
+            let delay = retryDelay(afterFailures: failures)
+            send(batch, after: max(delay, answer.retryAfter ?? .zero), services: services)
         }
         return true
     }

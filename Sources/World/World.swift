@@ -29,6 +29,9 @@ public struct WorldConfiguration: Sendable {
     public var serverDeduplication: ServerDeduplication
     /// The Bluetooth beacons placed along the route (R-L45), none by default.
     public var beacons: [Beacon]
+    /// What the app's server serves to a fetch (`GET`, R-N45): none unless set; a fetch of
+    /// any other path is answered 404.
+    public var serverResources: [ServerResource] = []
 
     public init(
         policy: IOSPolicy = .measured, capabilities: AppCapabilities = AppCapabilities(),
@@ -134,7 +137,7 @@ public struct World {
         networkActor = Network(
             policy: configuration.policy, app: app, operatingSystem: operatingSystem,
             seed: root.derive("network"), deduplication: configuration.serverDeduplication,
-            fixArchive: fixArchive)
+            fixArchive: fixArchive, serverResources: configuration.serverResources)
         precondition(simulation.add(os) == operatingSystem)
         precondition(simulation.add(locationDaemon) == daemon)
         precondition(simulation.add(appProcess) == app)

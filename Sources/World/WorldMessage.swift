@@ -66,6 +66,22 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
     /// The user plugs the charger in (true) or pulls it out (false): the battery charges
     /// while it is in, and drains while it is out (R-B1, R-B2). Out at the start.
     case setCharger(Bool)
+    /// The app's server goes down for maintenance (R-N41): it answers every request with 503
+    /// Service Unavailable and `Retry-After` (`IOSPolicy.serverRetryAfter`) and stores nothing,
+    /// until `serverUp`. The network stays up: the request reaches the server.
+    case serverDown
+    /// The server is back to normal: it stores what it receives and answers 200 (R-N40).
+    case serverUp
+    /// The server answers this much later than usual (R-N44): a request takes `uploadLatency`
+    /// plus this (and the network's own extra latency), and is stored when it is answered.
+    case serverSlow(VirtualDuration)
+    /// The server throttles (R-N43): it answers every request with 429 Too Many Requests and
+    /// `Retry-After` of this duration, and stores nothing, until `serverUp`.
+    case serverThrottling(VirtualDuration)
+    /// The user turns Location Services off or on for the whole phone (Settings, Privacy,
+    /// Location Services; R-L40): while off, every app's authorization reads `denied` and its
+    /// location services stop (R-L41); on again, its own authorization comes back (R-L42).
+    case setLocationServices(Bool)
 
     /// True for the actions only the app process reads (the clock).
     var isAppAction: Bool {
@@ -78,6 +94,7 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
     var isNetworkAction: Bool {
         switch self {
         case .networkDown, .networkUp, .networkSlow: true
+        case .serverDown, .serverUp, .serverSlow, .serverThrottling: true
         default: false
         }
     }
@@ -127,6 +144,22 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
         case .setBackgroundRefresh(let on):
             Spelling(.user, "background-refresh", value: Self.onOff(on))
         case .setCharger(let on): Spelling(.user, "charger", value: Self.onOff(on))
+        case .serverDown: Spelling(.network, "server", "down")
+        case .serverUp: Spelling(.network, "server", "up")
+        case .serverSlow(let extra):
+            Spelling(
+                .network, "server", "slow",
+                value: .duration(extra, signed: false, name: "the server's extra latency") {
+                    .serverSlow($0)
+                })
+        case .serverThrottling(let retryAfter):
+            Spelling(
+                .network, "server", "throttling",
+                value: .duration(retryAfter, signed: false, name: "the Retry-After delay") {
+                    .serverThrottling($0)
+                })
+        case .setLocationServices(let on):
+            Spelling(.user, "location-services", value: Self.onOff(on))
         }
     }
 
@@ -143,6 +176,8 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
             .attachTestHost(true), .attachTestHost(false), .silentPush,
             .setBackgroundRefresh(true), .setBackgroundRefresh(false), .setCharger(true),
             .setCharger(false),
+            .serverDown, .serverUp, .serverSlow(.zero), .serverThrottling(.zero),
+            .setLocationServices(false), .setLocationServices(true),
         ]
 }
 
@@ -269,6 +304,9 @@ package enum WorldMessage: Sendable, CustomStringConvertible {
     /// The operating system asks the network to tell it whether it is up, now and at every
     /// change (processing requests that require the network, R-H10).
     case watchNetwork
+    /// The app process asks the network to tell it whether it is up, now and at every change
+    /// (an `NWPathMonitor` started, R-N47).
+    case watchNetworkPath
     // The network to the operating system.
     /// Whether the network is up (R-H10), once asked (`watchNetwork`).
     case networkCondition(up: Bool)
@@ -338,6 +376,7 @@ package enum WorldMessage: Sendable, CustomStringConvertible {
         case .backgroundUpload(let request):
             "background upload \(request) (process \(request.generation))"
         case .watchNetwork: "watch network"
+        case .watchNetworkPath: "watch network path"
         case .networkCondition(let up): "network \(up ? "up" : "down") (to the system)"
         case .cancelBackgroundTransfers(let cancellation):
             "cancel background transfers: \(cancellation)"

@@ -28,6 +28,21 @@ struct GeneratorCoverageTests {
         }
     }
 
+    /// The kinds drawn only with `drawsServerAndLocationServices`.
+    static let serverKinds = [
+        "server down", "server up", "server slow", "server throttling",
+        "location-services",
+    ]
+
+    /// The kinds of action drawn in the scenarios of `generator` for case seeds `0..<count`.
+    static func kindsDrawn(_ generator: ScenarioGenerator, count: Int) -> Set<String> {
+        var seen = Set<String>()
+        for scenario in Self.scenarios(generator, count: count) {
+            for timed in scenario.events { seen.insert(timed.event.spelling.kind) }
+        }
+        return seen
+    }
+
     @Test("every UserAction case is drawn, and every preset", arguments: EngineChoice.all)
     func everyActionDrawn(engine: EngineChoice) {
         var generator = ScenarioGenerator(engine: engine)
@@ -37,8 +52,10 @@ struct GeneratorCoverageTests {
         for scenario in drawn {
             for timed in scenario.events { seen.insert(timed.event.spelling.kind) }
         }
-        let missing = Self.kinds.filter { !seen.contains($0) }
+        let missing = Self.kinds.filter { !seen.contains($0) && !Self.serverKinds.contains($0) }
         #expect(missing.isEmpty, "UserAction cases never drawn: \(missing)")
+        let drawnServer = Self.serverKinds.filter { seen.contains($0) }
+        #expect(drawnServer.isEmpty, "drawn without the option: \(drawnServer)")
         let unreadable = seen.filter { !Self.kinds.contains($0) }.sorted()
         #expect(unreadable.isEmpty, "drawn but not in UserAction.readable: \(unreadable)")
         let presets = Set(drawn.map(\.policy.preset))
@@ -54,6 +71,21 @@ struct GeneratorCoverageTests {
         let charged = Self.scenarios(generator, count: 300)
         #expect(charged.contains { $0.events.contains { $0.event == .setCharger(true) } })
         #expect(charged.contains { $0.events.contains { $0.event == .setCharger(false) } })
+    }
+
+    @Test(
+        "R-N41, R-N43, R-L40: with drawsServerAndLocationServices the server's behaviours, the switch and a 500 rate are drawn"
+    )
+    func serverAndSwitchDrawn() {
+        var generator = ScenarioGenerator(engine: .builtIn(.standard))
+        generator.drawsServerAndLocationServices = true
+        let seen = Self.kindsDrawn(generator, count: 1_000)
+        let missing = Self.serverKinds.filter { !seen.contains($0) }
+        #expect(missing.isEmpty, "never drawn with the option: \(missing)")
+        let erring = Self.scenarios(generator, count: 200).filter { scenario in
+            scenario.policy.overrides.contains { $0.key == "serverErrorPercent" }
+        }
+        #expect(!erring.isEmpty, "serverErrorPercent drawn")
     }
 
     @Test("clock adjustments stay within ±30 s of the start, inside R-B12's 60 s tolerance")

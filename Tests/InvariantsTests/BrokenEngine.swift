@@ -198,7 +198,7 @@ final class BrokenEngine: TrackingEngine {
                 store.delete(row)
                 store.commit()
             }
-        case .failed: send(row, after: .seconds(2), first: false, services)
+        case .failed, .answered: send(row, after: .seconds(2), first: false, services)
         }
         if outbox.isEmpty, let outboxTask {
             services.endBackgroundTask(outboxTask)

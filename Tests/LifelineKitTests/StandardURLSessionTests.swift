@@ -69,7 +69,7 @@ struct StandardURLSessionTests {
         #expect(
             journal.notes == [
                 "running POST", "shared is one object: true",
-                "ended: status 200, error none, data nil",
+                "ended: status 200, error none, data some",
             ])
         #expect(world.server.acceptedBatches.count == 1)
     }

@@ -200,6 +200,7 @@ struct PolicyEffect: Sendable {
         .init("savedRecordWriteDelay", #""100ms""#, .dataKilledAfterHalfASecond),
         .init("uploadLatency", #""10s""#, .uploads),
         .init("networkFailurePercent", "50", .uploads),
+        .init("serverErrorPercent", "50", .uploads),
         .init("backgroundTransferDuration", #""30s""#, .backgroundUpload),
         .init("backgroundTransferDiscretionaryDelay", #""1m""#, .discretionaryUpload),
         .init("backgroundSessionEventsRuntime", #""10s""#, .eventsHandlerNeverCalled),
