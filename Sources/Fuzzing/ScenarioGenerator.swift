@@ -207,9 +207,10 @@ public struct ScenarioGenerator: Sendable {
         let grantable: [Authorization] =
             fuzzesProfile ? [.always, .whenInUse] : profile.authorization.grantable
         let asksForAlways = fuzzesProfile || profile.authorization.asksForAlways
+        let drawsServer = settings.drawsServerAndLocationServices
         let eventKinds = Self.eventKinds(
             authorizations: grantable.reversed(), charger: settings.drawsCharger,
-            server: settings.drawsServerAndLocationServices)
+            server: drawsServer)
         let swarm = Gen<FeatureMask>.swarm(featureCount: eventKinds.count)
         let preset = Gen.element(
             of: settings.presets.isEmpty ? Self.defaultPresets : settings.presets)
