@@ -97,6 +97,7 @@ extension IOSPolicy {
             ("uploadLatency", .duration(\.uploadLatency)),
             ("networkFailurePercent", .count(\.networkFailurePercent, 0...100)),
             ("serverErrorPercent", .count(\.serverErrorPercent, 0...100)),
+            ("serverRetryAfter", .duration(\.serverRetryAfter)),
             ("backgroundTransferDuration", .duration(\.backgroundTransferDuration)),
             (
                 "backgroundTransferDiscretionaryDelay",

@@ -201,6 +201,7 @@ struct PolicyEffect: Sendable {
         .init("uploadLatency", #""10s""#, .uploads),
         .init("networkFailurePercent", "50", .uploads),
         .init("serverErrorPercent", "50", .uploads),
+        .init("serverRetryAfter", #""10s""#, .serverDown),
         .init("backgroundTransferDuration", #""30s""#, .backgroundUpload),
         .init("backgroundTransferDiscretionaryDelay", #""1m""#, .discretionaryUpload),
         .init("backgroundSessionEventsRuntime", #""10s""#, .eventsHandlerNeverCalled),
@@ -569,6 +570,15 @@ extension PolicyScenario {
                     nil
                 }
             } + ["\(world.server.acceptedRows.count) rows on the server"]
+    }
+
+    /// The same app with its server down for maintenance from the start (R-N41): what each
+    /// request was answered, with the `Retry-After` the server gave.
+    static let serverDown = PolicyScenario(name: "server down") { policy in
+        let world = runWorld(policy: policy, until: 120, actions: [(0, .open), (0, .serverDown)]) {
+            UploadingEngine(recordUntil: .start + .seconds(10))
+        }
+        return world.uploadResults.map { "\($0.result) at \($0.seconds)" }
     }
 
     static let dataKilledAfterHalfASecond = PolicyScenario(name: "data killed after 0.5 s") {
