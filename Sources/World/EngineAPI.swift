@@ -568,7 +568,7 @@ public final class LocationServices {
     /// (a change while it is suspended reaches it when it runs again), until
     /// `stopWatchingNetworkPath`.
     /// - Returns: the watcher, to stop it.
-    public func watchNetworkPath(_ receive: @escaping (Bool) -> Void) -> ObjectID {
+    package func watchNetworkPath(_ receive: @escaping (Bool) -> Void) -> ObjectID {
         let watcher = newObject()
         guard crashReason == nil else { return watcher }
         pathWatchers.append((watcher, receive))
@@ -577,7 +577,7 @@ public final class LocationServices {
     }
 
     /// `NWPathMonitor.cancel()`: `watcher`'s receive never runs again.
-    public func stopWatchingNetworkPath(_ watcher: ObjectID) {
+    package func stopWatchingNetworkPath(_ watcher: ObjectID) {
         pathWatchers.removeAll { $0.watcher == watcher }
     }
 
