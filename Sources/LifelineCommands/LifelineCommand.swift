@@ -197,11 +197,9 @@ public enum LifelineCommand {
             return 2
         } catch let status as ExitStatus {
             return status.code
-        } catch let loop as ModelLoop {
-            output.error("lifeline: \(loop)")
-            return internalErrorCode
-        } catch let finding as ModelLoopFinding {
-            output.error("lifeline: \(finding)")
+        } catch  where error is ModelLoop || error is ModelLoopFinding {
+            // Lifeline's own error, which says so itself ("not the app's fault").
+            output.problem("\(error)")
             return internalErrorCode
         } catch {
             output.problem("internal error: \(error)")
