@@ -61,7 +61,7 @@ struct VerdictTrustTests {
             result.error.contains(
                 "case 0 hung with --jobs 2, but not when the cases up to it ran again on one "
                     + "thread"), "\(result.error)")
-        #expect(result.error.contains("lifeline: inconclusive: slow-beside-others"))
+        #expect(result.error.contains("lifeline-fixtures: inconclusive: slow-beside-others"))
         // The whole search ran again on one thread: every case asked for is counted.
         #expect(result.standard.contains("\"cases\": 4,"), "\(result.standard)")
         #expect(result.standard.contains("\"inconclusive\": \"case 0 hung"))
@@ -136,7 +136,9 @@ extension VerdictTrustTests {
             ], cues: ["standard: 100 cases"])
         let text = lines.joined(separator: "\n")
         #expect(termination == .exited(130), "\(text)")
-        #expect(text.contains("lifeline: interrupted: the summary covers the cases run so far"))
+        #expect(
+            text.contains(
+                "lifeline-fixtures: interrupted: the summary covers the cases run so far"))
         #expect(lines.contains { $0.hasPrefix("standard ") && $0.hasSuffix("ok  ") }, "\(text)")
     }
 }
