@@ -18,8 +18,10 @@ import LifelineCommands
 public enum LifelineCLI {
     /// Runs the command that `CommandLine.arguments` names with `engines` registered, and exits
     /// with its status (2 for engine names that clash, listing every known name). The process
-    /// keeps memory its runs free for the next (`HeapRetention`).
+    /// runs with a fixed hash seed (`FixedHashSeed`) and keeps memory its runs free for the
+    /// next (`HeapRetention`).
     public static func main(engines: [CustomEngine]) -> Never {
+        FixedHashSeed.apply()
         HeapRetention.apply()
         exit(
             LifelineCommand.main(

@@ -108,6 +108,7 @@ public struct World {
         _ configuration: WorldConfiguration, ordering: OrderingStrategy,
         trace: (any TraceSink<WorldMessage>)?, engine: @escaping () -> any AppEngine
     ) {
+        _ = HashTableOrder.fixed
         let root = Seed(configuration.seed)
         let battery = Battery()
         self.battery = battery

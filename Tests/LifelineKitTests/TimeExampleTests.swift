@@ -382,13 +382,7 @@ struct TimeExampleTests {
             + (report.failure?.invariant ?? "none")
     }
 
-    /// Off unless `LIFELINE_FILE_TESTS=1` (`.ci/run` runs it in a process of its own): beside
-    /// other tests in one process, two jobs once gave `escaped-simulation` (the open bug of
-    /// state shared across threads that FileSharerTests' comment describes).
-    @Test(
-        "each example's fuzz summary is the same with one worker and with two",
-        .enabled(
-            if: Foundation.ProcessInfo.processInfo.environment["LIFELINE_FILE_TESTS"] != nil))
+    @Test("each example's fuzz summary is the same with one worker and with two")
     func sameSummaryWithAnyJobs() throws {
         let examples = [
             ("batched-reporter", batchedReporter, Invariant.builtIn),

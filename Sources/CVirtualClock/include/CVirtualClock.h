@@ -55,5 +55,6 @@ void lifeline_vc_set_escape_sink(void *sink);
 
 // The simulated device's files (VirtualFiles.c).
 #include "VirtualFiles.h"
+#include "HashTableOrder.h"
 
 #endif
