@@ -16,6 +16,9 @@ struct MotionState {
     var lastFix: Fix?
     /// The latest fix within `minimumAccuracyMeters`: the only kind a region is drawn around.
     var lastPreciseFix: Fix?
+    /// The fastest speed of any fix since `lastPreciseFix` (itself included): how far the
+    /// device may be from it now, when only imprecise fixes came after it.
+    var fastestSincePreciseFix = 0.0
 }
 
 extension StandardEngine {
@@ -28,6 +31,10 @@ extension StandardEngine {
         motion.lastFix = fix
         if fix.horizontalAccuracyMeters <= settings.minimumAccuracyMeters {
             motion.lastPreciseFix = fix
+            motion.fastestSincePreciseFix = fix.speedMetersPerSecond
+        } else {
+            motion.fastestSincePreciseFix = max(
+                motion.fastestSincePreciseFix, fix.speedMetersPerSecond)
         }
         guard fix.speedMetersPerSecond < settings.parkedSpeedMetersPerSecondMax else {
             motion.slowSince = nil
@@ -55,9 +62,11 @@ extension StandardEngine {
     /// R-D7 at a swipe-away with `stopOnTerminate` false: significant change stays on, the
     /// parked region stays, and a moving device gets a region around its last precise fix.
     /// That region's radius grows by the distance the device may have covered since the fix
-    /// (its speed × the fix's age, plus its accuracy): a region registered around a point the
-    /// device has already left reports no exit, and would relaunch nothing (the engine's own
-    /// choice; D says only "a region around the last position").
+    /// (the fastest speed seen since it × the fix's age, plus its accuracy): a region
+    /// registered around a point the device has already left reports no exit, and would
+    /// relaunch nothing (the engine's own choice; D says only "a region around the last
+    /// position"). The fastest speed, not the last: a device that drove through a stretch of
+    /// imprecise fixes and then stopped is far from the fix, though its last speed is zero.
     func keepRegistrationsForRelaunch() {
         guard let manager, let services else { return }
         manager.startMonitoringSignificantLocationChanges()
@@ -66,7 +75,7 @@ extension StandardEngine {
             return
         }
         guard let anchor = motion.lastPreciseFix ?? motion.lastFix else { return }
-        let speed = motion.lastFix?.speedMetersPerSecond ?? 0
+        let speed = max(motion.fastestSincePreciseFix, motion.lastFix?.speedMetersPerSecond ?? 0)
         let covered =
             anchor.horizontalAccuracyMeters + speed * (services.now - anchor.instant).seconds
         monitorRegion(
