@@ -136,16 +136,27 @@ final class ProcessScope: @unchecked Sendable {
         session.complete(task, with: result)
     }
 
+    /// Where upload bodies' names start and end: `/lifeline/uploads/N.batch`, N counting from 1.
+    private static let uploadBodyPrefix = "/lifeline/uploads/"
+    private static let uploadBodySuffix = ".batch"
+
     /// Records an upload body for `batch` and returns its name (a path).
     func registerUploadBody(_ batch: UploadBatch) -> String {
-        let name = "/lifeline/uploads/\(uploadBodies.count + 1).batch"
+        let name = Self.uploadBodyPrefix + "\(uploadBodies.count + 1)" + Self.uploadBodySuffix
         uploadBodies.append((name, batch))
         return name
     }
 
-    /// The batch of the upload body called `name`, if this process made it.
+    /// The batch of the upload body called `name`, if this process made it: found by the
+    /// number in its name, so that an app uploading each fix alone (thousands of bodies in a
+    /// process) pays no search per upload.
     func uploadBody(_ name: String) -> UploadBatch? {
-        uploadBodies.first { $0.name == name }?.batch
+        guard name.hasPrefix(Self.uploadBodyPrefix), name.hasSuffix(Self.uploadBodySuffix),
+            let number = Int(
+                name.dropFirst(Self.uploadBodyPrefix.count).dropLast(Self.uploadBodySuffix.count)),
+            uploadBodies.indices.contains(number - 1), uploadBodies[number - 1].name == name
+        else { return nil }
+        return uploadBodies[number - 1].batch
     }
 
     /// The registered region with `identifier`, if this process registered one.
