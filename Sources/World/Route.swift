@@ -12,9 +12,9 @@ public struct Route: Sendable {
     /// One timed point of the route.
     public struct Waypoint: Sendable, Equatable {
         public var instant: Instant
-        public var coordinate: Coordinate
+        package var coordinate: Coordinate
 
-        public init(instant: Instant, coordinate: Coordinate) {
+        package init(instant: Instant, coordinate: Coordinate) {
             self.instant = instant
             self.coordinate = coordinate
         }
@@ -28,9 +28,9 @@ public struct Route: Sendable {
         /// Metres per second (0 for park).
         public var speedMetersPerSecond: Double
         /// Degrees added to the heading at the segment's start.
-        public var headingChangeDegrees: Double
+        package var headingChangeDegrees: Double
 
-        public init(
+        package init(
             _ kind: Kind, _ duration: VirtualDuration, speedMetersPerSecond: Double = 0,
             headingChangeDegrees: Double = 0
         ) {
@@ -46,7 +46,7 @@ public struct Route: Sendable {
     }
 
     // invariant: waypoints sorted by instant, at least one
-    public let waypoints: [Waypoint]
+    package let waypoints: [Waypoint]
     // invariant: legSpeeds[i] is the ground speed from waypoint i to i + 1 (metres per second)
     let legSpeeds: [Double]
 
@@ -106,7 +106,7 @@ public struct Route: Sendable {
     }
 
     /// The same route starting `delay` later, the device waiting at its first point until then.
-    public func delayed(by delay: VirtualDuration) -> Route {
+    package func delayed(by delay: VirtualDuration) -> Route {
         precondition(delay.nanoseconds >= 0, "a delay is not negative")
         let shifted = waypoints.map {
             Waypoint(instant: $0.instant + delay, coordinate: $0.coordinate)
@@ -169,7 +169,7 @@ public struct Route: Sendable {
     }
 
     /// When the route ends.
-    public var endInstant: Instant { waypoints.last!.instant }
+    package var endInstant: Instant { waypoints.last!.instant }
 
     /// `position(at: instant)` for an instant known to lie in leg `index`, at or after waypoint
     /// `index` and before waypoint `index + 1`, which `locate` would find: the same
