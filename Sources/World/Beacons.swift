@@ -11,7 +11,7 @@ public struct Beacon: Sendable, Equatable {
     package var minor: UInt16
     package var coordinate: Coordinate
 
-    package init(uuid: String, major: UInt16, minor: UInt16, coordinate: Coordinate) {
+    public init(uuid: String, major: UInt16, minor: UInt16, coordinate: Coordinate) {
         self.uuid = uuid.uppercased()
         self.major = major
         self.minor = minor

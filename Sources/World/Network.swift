@@ -15,10 +15,10 @@ public struct UploadTaskID: Hashable, Sendable, CustomStringConvertible {
 /// (an idempotency key).
 public struct UploadBatchKey: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The index in the store's committed rows of the batch's first row.
-    package var firstRowIndex: Int
+    public var firstRowIndex: Int
     public var rowCount: Int
 
-    package init(firstRowIndex: Int, rowCount: Int) {
+    public init(firstRowIndex: Int, rowCount: Int) {
         self.firstRowIndex = firstRowIndex
         self.rowCount = rowCount
     }
@@ -40,7 +40,7 @@ public struct UploadBatch: Sendable, Equatable, CustomStringConvertible {
     /// a retry after a lost answer is stored again (`UploadServer`, R-S2).
     public var carriesIdempotencyKey: Bool
 
-    package init(key: UploadBatchKey, rows: [StoredRow], carriesIdempotencyKey: Bool = true) {
+    public init(key: UploadBatchKey, rows: [StoredRow], carriesIdempotencyKey: Bool = true) {
         self.key = key
         self.rows = rows
         self.carriesIdempotencyKey = carriesIdempotencyKey

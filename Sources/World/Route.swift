@@ -12,9 +12,9 @@ public struct Route: Sendable {
     /// One timed point of the route.
     public struct Waypoint: Sendable, Equatable {
         public var instant: Instant
-        package var coordinate: Coordinate
+        public var coordinate: Coordinate
 
-        package init(instant: Instant, coordinate: Coordinate) {
+        public init(instant: Instant, coordinate: Coordinate) {
             self.instant = instant
             self.coordinate = coordinate
         }
@@ -28,9 +28,9 @@ public struct Route: Sendable {
         /// Metres per second (0 for park).
         public var speedMetersPerSecond: Double
         /// Degrees added to the heading at the segment's start.
-        package var headingChangeDegrees: Double
+        public var headingChangeDegrees: Double
 
-        package init(
+        public init(
             _ kind: Kind, _ duration: VirtualDuration, speedMetersPerSecond: Double = 0,
             headingChangeDegrees: Double = 0
         ) {

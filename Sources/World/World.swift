@@ -63,6 +63,28 @@ public struct WorldConfiguration: Sendable {
 ///     world.schedule(.leave, at: .start + .seconds(2))
 ///     _ = world.run(until: .start + .seconds(30))
 ///     world.log   // what the app saw
+///
+/// ## Topics
+///
+/// ### Making a world
+///
+/// - ``init(_:engine:)``
+/// - ``init(_:ordering:engine:)``
+/// - ``WorldConfiguration``
+///
+/// ### Scheduling
+///
+/// - ``schedule(_:at:)``
+///
+/// ### Running
+///
+/// - ``run(until:eventCountMax:)``
+///
+/// ### Reading results
+///
+/// - ``log``
+/// - ``storedRows``
+/// - ``savedRecordOnDisk``
 public struct World {
     /// The simulation the actors run on.
     package var simulation: Simulation<WorldMessage>
@@ -191,7 +213,7 @@ public struct World {
         locationDaemon.indicatorChanges
     }
     /// The server the app uploads to: every batch it accepted, read-only.
-    public var server: UploadServer { networkActor.server }
+    package var server: UploadServer { networkActor.server }
 
     /// The network's condition now.
     package var networkCondition: NetworkCondition { networkActor.condition }

@@ -343,7 +343,7 @@ public struct CircularRegion: Sendable, Equatable {
     public var center: Coordinate
     public var radiusMeters: Double
 
-    package init(identifier: String, center: Coordinate, radiusMeters: Double) {
+    public init(identifier: String, center: Coordinate, radiusMeters: Double) {
         self.identifier = identifier
         self.center = center
         self.radiusMeters = radiusMeters
