@@ -3,7 +3,7 @@
 
 extension DeviceFiles {
     /// The key of the row that holds the file at device path `path`: "file " and the path.
-    package static func rowKey(ofPath path: String) -> String { rowKeyPrefix + path }
+    public static func rowKey(ofPath path: String) -> String { rowKeyPrefix + path }
     /// What every file row's key starts with.
     package static let rowKeyPrefix = "file "
 

@@ -58,7 +58,7 @@ package enum FileAccess: Int32, Sendable {
 /// the pages); a power loss is not modelled.
 public final class DeviceFiles: @unchecked Sendable {
     /// The app's container, as `NSHomeDirectory()` answers it.
-    package static let containerPath =
+    public static let containerPath =
         "/var/mobile/Containers/Data/Application/6E1C3C52-9F1B-4B2A-8D2E-5A0C1F3B7D90"
     /// Where app groups' containers live.
     static let appGroupsPath = "/var/mobile/Containers/Shared/AppGroup"

@@ -45,7 +45,7 @@ package struct ServerResource: Sendable, Equatable {
 /// 404 without one: R-N45). A refused upload stored nothing (R-N46).
 public struct ServerAnswer: Sendable, Equatable, CustomStringConvertible {
     /// The HTTP status code.
-    package var statusCode: Int
+    public var statusCode: Int
     /// The `Retry-After` header's delay, when the answer carries one (503, 429).
     public var retryAfter: VirtualDuration?
     /// The body, as text (empty for none).
