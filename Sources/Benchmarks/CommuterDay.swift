@@ -6,13 +6,13 @@ import World
 /// 07:00 drive 45 min at 15 m/s, walk 10 min, parked until 17:30, walk 10 min, drive 45 min,
 /// parked until midnight; the app tracks with live updates and a background activity session,
 /// opened at 06:50 and left at 06:51.
-public struct CommuterDay: Sendable {
-    public var policy = IOSPolicy.measured
-    public var seed: UInt64 = 1
-    public init() {}
+package struct CommuterDay: Sendable {
+    package var policy = IOSPolicy.measured
+    package var seed: UInt64 = 1
+    package init() {}
 
     /// The day's route from a home in London.
-    public static var route: Route {
+    package static var route: Route {
         Route(
             start: Coordinate(latitude: 51.5007, longitude: -0.1246), headingDegrees: 90,
             segments: [
@@ -27,17 +27,17 @@ public struct CommuterDay: Sendable {
     }
 
     /// What a day did.
-    public struct Outcome: Sendable {
-        public var deliveries: Int
-        public var fixesReceived: Int
-        public var stationaryUpdates: Int
-        public var launches: Int
+    package struct Outcome: Sendable {
+        package var deliveries: Int
+        package var fixesReceived: Int
+        package var stationaryUpdates: Int
+        package var launches: Int
         /// The kernel's trace hash over every delivery of the day, when asked for.
-        public var traceHash: UInt64?
+        package var traceHash: UInt64?
     }
 
     /// Runs the day; with `hashesTrace`, also folds every delivery into the kernel's trace hash.
-    public func run(hashesTrace: Bool = false) -> Outcome {
+    package func run(hashesTrace: Bool = false) -> Outcome {
         let configuration = WorldConfiguration(
             policy: policy, authorization: .whenInUse, route: Self.route, seed: seed)
         let trace = hashesTrace ? HashingTrace<WorldMessage>() : nil

@@ -9,18 +9,18 @@ import World
 /// second (a seeded generator), turning a full circle about every hour, so that it stays within
 /// a few tens of kilometres of London however long it runs. Written as GPX 1.1, about 87 bytes a
 /// point.
-public struct SyntheticGPXTrack {
-    public var pointCount: Int
-    public var seed: UInt64 = 12
+package struct SyntheticGPXTrack {
+    package var pointCount: Int
+    package var seed: UInt64 = 12
 
-    public init(pointCount: Int) {
+    package init(pointCount: Int) {
         precondition(pointCount > 0, "a track has a point")
         self.pointCount = pointCount
     }
 
     /// Writes the track to `path` a megabyte at a time; returns its size in bytes.
     @discardableResult
-    public func write(to path: String) throws -> Int {
+    package func write(to path: String) throws -> Int {
         guard FileManager.default.createFile(atPath: path, contents: nil),
             let handle = FileHandle(forWritingAtPath: path)
         else {
@@ -127,22 +127,22 @@ public struct SyntheticGPXTrack {
 
 /// Writes a `SyntheticGPXTrack` of `pointCount` points to a temporary file, reads it into a
 /// `Route` (timed), and reports the time taken and the process's peak resident memory.
-public struct GPXLoadBenchmark {
-    public var pointCount: Int
+package struct GPXLoadBenchmark {
+    package var pointCount: Int
 
-    public struct Result: Sendable {
-        public var points: Int
-        public var fileBytes: Int
-        public var wallSeconds: Double
+    package struct Result: Sendable {
+        package var points: Int
+        package var fileBytes: Int
+        package var wallSeconds: Double
         /// The process's peak resident memory (Linux `VmHWM`), nil elsewhere.
-        public var peakResidentBytes: Int?
+        package var peakResidentBytes: Int?
         /// The route's own size: its waypoints and leg speeds.
-        public var routeBytes: Int
+        package var routeBytes: Int
     }
 
-    public init(pointCount: Int) { self.pointCount = pointCount }
+    package init(pointCount: Int) { self.pointCount = pointCount }
 
-    public func run() throws -> Result {
+    package func run() throws -> Result {
         let path =
             FileManager.default.temporaryDirectory.appendingPathComponent(
                 "lifeline-bench-gpx-\(ProcessInfo.processInfo.processIdentifier)-\(pointCount).gpx"

@@ -16,29 +16,29 @@ import Simulation
 /// the order of draws is part of their definition. That stream (`SharedDraws`) is the one piece
 /// of state these actors share, because the model demands it; no world actor shares anything.
 /// Fingerprints to match (P = 1000, seed 42): see `expectedFingerprints`.
-public struct KernelBenchmark {
+package struct KernelBenchmark {
     /// Which peer model.
-    public enum Model: Int, Sendable {
+    package enum Model: Int, Sendable {
         case hold = 1
         case cancellable = 2
     }
 
-    public var model: Model
-    public var processCount: Int
-    public var eventCount: Int
-    public var seed: UInt64
+    package var model: Model
+    package var processCount: Int
+    package var eventCount: Int
+    package var seed: UInt64
     /// Also compute the peer models' trace hash.
-    public var computesTraceHash: Bool
+    package var computesTraceHash: Bool
     /// Also compute the kernel's own trace hash (FNV-1a over the JSON lines of every delivery).
-    public var computesKernelTraceHash: Bool
+    package var computesKernelTraceHash: Bool
     /// The order of simultaneous deliveries (ties are rare in these models unless
     /// `resolutionNanoseconds` coarsens time).
-    public var ordering: OrderingSpecification
+    package var ordering: OrderingSpecification
     /// Every delay is rounded down to a multiple of this (1 = the peer model exactly). A
     /// coarser resolution makes simultaneous deliveries common, for exercising the orderings.
-    public var resolutionNanoseconds: Int64
+    package var resolutionNanoseconds: Int64
 
-    public init(
+    package init(
         model: Model, processCount: Int = 1000, eventCount: Int = 1_000_000,
         seed: UInt64 = 42, computesTraceHash: Bool = false,
         computesKernelTraceHash: Bool = false, ordering: OrderingSpecification = .fifo,
@@ -57,19 +57,19 @@ public struct KernelBenchmark {
     }
 
     /// What a run printed: the fingerprint fields and the time taken.
-    public struct Result: Sendable, Equatable {
-        public var events: Int
-        public var simulatedNanoseconds: Int64
-        public var fired: Int?
-        public var cancelled: Int?
-        public var traceHash: UInt64?
-        public var kernelTraceHash: UInt64?
-        public var scheduled: Int
-        public var wallSeconds: Double
+    package struct Result: Sendable, Equatable {
+        package var events: Int
+        package var simulatedNanoseconds: Int64
+        package var fired: Int?
+        package var cancelled: Int?
+        package var traceHash: UInt64?
+        package var kernelTraceHash: UInt64?
+        package var scheduled: Int
+        package var wallSeconds: Double
     }
 
     /// Builds the model, runs it to the N-th model event, and reports.
-    public func run() -> Result {
+    package func run() -> Result {
         let started = WallClock.seconds()
         let draws = SharedDraws(seed: seed, resolutionNanoseconds: resolutionNanoseconds)
         let kernelHash = computesKernelTraceHash ? HashingTrace<BenchmarkMessage>() : nil
@@ -109,7 +109,7 @@ public struct KernelBenchmark {
     /// The fingerprints `simpy_bench.py --time ns --trace-hash` prints (P = 1000, seed 42),
     /// as the DES peer benchmark publishes them: (model, N) → (sim_time ns, fired, cancelled,
     /// hash).
-    public static let expectedFingerprints:
+    package static let expectedFingerprints:
         [(
             model: Model, events: Int, simulatedNanoseconds: Int64,
             fired: Int?, cancelled: Int?, traceHash: UInt64
@@ -122,11 +122,11 @@ public struct KernelBenchmark {
 }
 
 /// The messages of the benchmark models: a worker's timer, and (model 2) its canceller.
-public enum BenchmarkMessage: CustomStringConvertible, Sendable {
+package enum BenchmarkMessage: CustomStringConvertible, Sendable {
     case timer
     case canceller
 
-    public var description: String { self == .timer ? "timer" : "canceller" }
+    package var description: String { self == .timer ? "timer" : "canceller" }
 }
 
 /// Model 1's delay for one draw: 0.5 s plus `(u53 · 10^9) >> 53` ns, exactly.

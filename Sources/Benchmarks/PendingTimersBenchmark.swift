@@ -4,24 +4,24 @@ import Simulation
 /// Schedules `timerCount` timers at seeded random instants within an hour, reads the process's
 /// peak resident memory while they are all pending, then delivers them all and checks that
 /// each arrived exactly once. The target: 1,000,000 pending timers under 100 MB.
-public struct PendingTimersBenchmark {
-    public var timerCount: Int
-    public var seed: UInt64
+package struct PendingTimersBenchmark {
+    package var timerCount: Int
+    package var seed: UInt64
 
-    public init(timerCount: Int = 1_000_000, seed: UInt64 = 42) {
+    package init(timerCount: Int = 1_000_000, seed: UInt64 = 42) {
         precondition(timerCount >= 1, "at least one timer")
         self.timerCount = timerCount
         self.seed = seed
     }
 
-    public struct Result: Sendable {
-        public var pendingAtPeak: Int
-        public var peakResidentBytes: Int?
-        public var delivered: Int
-        public var wallSeconds: Double
+    package struct Result: Sendable {
+        package var pendingAtPeak: Int
+        package var peakResidentBytes: Int?
+        package var delivered: Int
+        package var wallSeconds: Double
     }
 
-    public func run() -> Result {
+    package func run() -> Result {
         let started = WallClock.seconds()
         var random = Xoshiro256StarStar(seed: seed)
         var simulation = Simulation<BenchmarkMessage>()

@@ -6,9 +6,9 @@
 #endif
 
 /// Measurements of the running process, for benchmarks.
-public enum ProcessMemory {
+package enum ProcessMemory {
     /// The process's peak resident memory so far in bytes (Linux `VmHWM`), or nil elsewhere.
-    public static func peakResidentBytes() -> Int? {
+    package static func peakResidentBytes() -> Int? {
         guard let file = fopen("/proc/self/status", "r") else { return nil }
         defer { fclose(file) }
         var line = [CChar](repeating: 0, count: 256)

@@ -30,19 +30,19 @@ import World
 ///   they were wanted) and the first stored after.
 /// - `relaunchSeconds`: from the moment fixes are wanted to the first launch after the
 ///   boundary, nil when the app was not launched again.
-public struct LifecycleMatrix: Sendable {
+package struct LifecycleMatrix: Sendable {
     /// The five scenarios, with source B's names.
-    public enum Scenario: String, Sendable, CaseIterable, CustomStringConvertible {
+    package enum Scenario: String, Sendable, CaseIterable, CustomStringConvertible {
         case backgrounded
         case suspendedParked = "suspended-parked"
         case memoryKill = "memory-kill"
         case forceQuit = "force-quit"
         case rebootParked = "reboot-parked"
 
-        public var description: String { rawValue }
+        package var description: String { rawValue }
 
         /// Source B's measured gap for its session engine.
-        public var measuredGap: String {
+        package var measuredGap: String {
             switch self {
             case .backgrounded: "none"
             case .suspendedParked: "none once moving"
@@ -53,57 +53,57 @@ public struct LifecycleMatrix: Sendable {
     }
 
     /// One run's figures.
-    public struct Row: Sendable, Equatable {
+    package struct Row: Sendable, Equatable {
         /// A built-in engine, or a team's own (`lifeline experiment matrix --engine NAME`).
-        public var engine: EngineChoice
-        public var scenario: Scenario
-        public var gapSeconds: Double
-        public var fixesLost: Int
-        public var relaunchSeconds: Double?
+        package var engine: EngineChoice
+        package var scenario: Scenario
+        package var gapSeconds: Double
+        package var fixesLost: Int
+        package var relaunchSeconds: Double?
     }
 
-    public var policy: IOSPolicy
+    package var policy: IOSPolicy
     /// 50 km/h, a town drive.
-    public var driveSpeedMetersPerSecond = 13.9
+    package var driveSpeedMetersPerSecond = 13.9
     /// When the user leaves the app after opening it.
-    public var leaveAfter = VirtualDuration.seconds(60)
+    package var leaveAfter = VirtualDuration.seconds(60)
     /// When the device parks, or the app is swiped away while driving.
-    public var parkAfter = VirtualDuration.minutes(5)
+    package var parkAfter = VirtualDuration.minutes(5)
     /// How long it stays parked: long enough for live updates to pause (R-C2) and the app to
     /// be suspended.
-    public var parkedFor = VirtualDuration.minutes(20)
+    package var parkedFor = VirtualDuration.minutes(20)
     /// When, into the park, memory pressure or the reboot comes.
-    public var killAfterParking = VirtualDuration.minutes(10)
+    package var killAfterParking = VirtualDuration.minutes(10)
     /// When the user unlocks the phone after the reboot (R-D9: the engine's saved state is
     /// unreadable until then).
-    public var unlockAfterReboot = VirtualDuration.seconds(20)
+    package var unlockAfterReboot = VirtualDuration.seconds(20)
     /// How long each run goes on after fixes are wanted.
-    public var observedFor = VirtualDuration.minutes(15)
-    public var seed: UInt64 = 1
+    package var observedFor = VirtualDuration.minutes(15)
+    package var seed: UInt64 = 1
     /// Engines with a `startOnBoot` setting run with it on (R-B12): source B measured its
     /// reboot row so ("Reboot: enable startOnBoot, start tracking, reboot").
-    public var startOnBoot = true
+    package var startOnBoot = true
 
-    public init(policy: IOSPolicy = .measured) { self.policy = policy }
+    package init(policy: IOSPolicy = .measured) { self.policy = policy }
 
     /// Every scenario for each engine, engines in the given order.
-    public func run(engines: [BuiltInEngine] = BuiltInEngine.allCases) -> [Row] {
+    package func run(engines: [BuiltInEngine] = BuiltInEngine.allCases) -> [Row] {
         run(choices: engines.map(EngineChoice.builtIn))
     }
 
     /// Every scenario for each engine, built-in or a team's own, in the given order.
-    public func run(choices engines: [EngineChoice]) -> [Row] {
+    package func run(choices engines: [EngineChoice]) -> [Row] {
         engines.flatMap { engine in Scenario.allCases.map { run(engine, $0) } }
     }
 
     /// One scenario for one built-in engine.
-    public func run(_ engine: BuiltInEngine, _ scenario: Scenario) -> Row {
+    package func run(_ engine: BuiltInEngine, _ scenario: Scenario) -> Row {
         run(.builtIn(engine), scenario)
     }
 
     /// One scenario for one engine. A custom engine's recording interval is taken to be the
     /// policy's `fixInterval` (a fix wanted every interval).
-    public func run(_ engine: EngineChoice, _ scenario: Scenario) -> Row {
+    package func run(_ engine: EngineChoice, _ scenario: Scenario) -> Row {
         let plan = self.plan(scenario)
         var world = World(
             WorldConfiguration(
@@ -145,20 +145,20 @@ public struct LifecycleMatrix: Sendable {
 
     /// A scenario's route, its actions, when its boundary happens and when fixes are wanted:
     /// what a run of the scenario is built from (the invariants' tests run the same scenarios).
-    public struct Plan: Sendable {
+    package struct Plan: Sendable {
         /// Where the device goes.
-        public var route: Route
+        package var route: Route
         /// The user's and the system's actions, as offsets from the start, in order.
-        public var actions: [(VirtualDuration, UserAction)]
+        package var actions: [(VirtualDuration, UserAction)]
         /// When the scenario's boundary (the leave, the park, the kill, the swipe, the reboot)
         /// happens, from the start.
-        public var boundary: VirtualDuration
+        package var boundary: VirtualDuration
         /// From when fixes are wanted again after the boundary, from the start.
-        public var fixesWantedFrom: VirtualDuration
+        package var fixesWantedFrom: VirtualDuration
     }
 
     /// The plan of `scenario` under this matrix's numbers.
-    public func plan(_ scenario: Scenario) -> Plan {
+    package func plan(_ scenario: Scenario) -> Plan {
         let drive = Route.Segment(
             .drive, parkAfter, speedMetersPerSecond: driveSpeedMetersPerSecond)
         let driveOn = Route.Segment(

@@ -8,26 +8,26 @@ import World
 /// the disk, the network and the OS, never by its narration, so a `SilentEngine` around any
 /// engine meets the same verdicts as the engine itself (`SilentEngineTests` and the
 /// planted-bug table in docs/fuzzing.md hold Lifeline to it).
-public final class SilentEngine: TrackingEngine, FirstFormCallbacks {
+package final class SilentEngine: TrackingEngine, FirstFormCallbacks {
     /// The engine whose behaviour this one has.
-    public let wrapped: any TrackingEngine
+    package let wrapped: any TrackingEngine
 
-    public init(_ wrapped: any TrackingEngine) { self.wrapped = wrapped }
+    package init(_ wrapped: any TrackingEngine) { self.wrapped = wrapped }
 
     /// Nothing, ever.
-    public var events: [TrackingEvent] { [] }
+    package var events: [TrackingEvent] { [] }
 
-    public func start(services: LocationServices) { wrapped.start(services: services) }
-    public func stop(services: LocationServices) { wrapped.stop(services: services) }
-    public func state(at now: Instant) -> EngineState { wrapped.state(at: now) }
+    package func start(services: LocationServices) { wrapped.start(services: services) }
+    package func stop(services: LocationServices) { wrapped.stop(services: services) }
+    package func state(at now: Instant) -> EngineState { wrapped.state(at: now) }
 
-    public func didLaunch(_ launch: LaunchContext, services: LocationServices) {
+    package func didLaunch(_ launch: LaunchContext, services: LocationServices) {
         wrapped.didLaunch(launch, services: services)
     }
-    public func lifecycleChanged(to state: ProcessState, services: LocationServices) {
+    package func lifecycleChanged(to state: ProcessState, services: LocationServices) {
         wrapped.lifecycleChanged(to: state, services: services)
     }
-    public func didReceive(_ update: LocationUpdate, services: LocationServices) {
+    package func didReceive(_ update: LocationUpdate, services: LocationServices) {
         wrapped.didReceive(update, services: services)
     }
     package func didFail(_ error: LocationError, manager: ObjectID, services: LocationServices) {
@@ -39,13 +39,13 @@ public final class SilentEngine: TrackingEngine, FirstFormCallbacks {
         (wrapped as? any FirstFormCallbacks)?.monitoringDidFail(
             for: region, error: error, manager: manager, services: services)
     }
-    public func didReceive(_ event: MonitoringEvent, services: LocationServices) {
+    package func didReceive(_ event: MonitoringEvent, services: LocationServices) {
         wrapped.didReceive(event, services: services)
     }
-    public func authorizationChanged(to authorization: Authorization, services: LocationServices) {
+    package func authorizationChanged(to authorization: Authorization, services: LocationServices) {
         wrapped.authorizationChanged(to: authorization, services: services)
     }
-    public func accuracyAuthorizationChanged(
+    package func accuracyAuthorizationChanged(
         to accuracy: AccuracyAuthorization, services: LocationServices
     ) {
         wrapped.accuracyAuthorizationChanged(to: accuracy, services: services)
@@ -56,27 +56,27 @@ public final class SilentEngine: TrackingEngine, FirstFormCallbacks {
         (wrapped as? any FirstFormCallbacks)?.locationUpdatesPausedChanged(
             manager: manager, paused: paused, services: services)
     }
-    public func protectedDataDidBecomeAvailable(services: LocationServices) {
+    package func protectedDataDidBecomeAvailable(services: LocationServices) {
         wrapped.protectedDataDidBecomeAvailable(services: services)
     }
-    public func backgroundTaskWillExpire(_ task: BackgroundTaskID, services: LocationServices) {
+    package func backgroundTaskWillExpire(_ task: BackgroundTaskID, services: LocationServices) {
         wrapped.backgroundTaskWillExpire(task, services: services)
     }
-    public func storeDidCommit(_ commit: CommitID, services: LocationServices) {
+    package func storeDidCommit(_ commit: CommitID, services: LocationServices) {
         wrapped.storeDidCommit(commit, services: services)
     }
-    public func didCompleteUpload(
+    package func didCompleteUpload(
         _ task: UploadTaskID, result: UploadResult, services: LocationServices
     ) {
         wrapped.didCompleteUpload(task, result: result, services: services)
     }
-    public func timerDidFire(_ timer: TimerID, services: LocationServices) {
+    package func timerDidFire(_ timer: TimerID, services: LocationServices) {
         wrapped.timerDidFire(timer, services: services)
     }
-    public func userDidSetTracking(_ on: Bool, services: LocationServices) {
+    package func userDidSetTracking(_ on: Bool, services: LocationServices) {
         wrapped.userDidSetTracking(on, services: services)
     }
-    public func applicationWillTerminate(services: LocationServices) {
+    package func applicationWillTerminate(services: LocationServices) {
         wrapped.applicationWillTerminate(services: services)
     }
 }

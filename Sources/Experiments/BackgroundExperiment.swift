@@ -11,48 +11,48 @@ import World
 /// background count, as the article's tally did. XCTest hosted the app and kept its process
 /// running, so the experiment attaches a test host: it shows Core Location's decisions, not
 /// suspension (A).
-public struct BackgroundExperiment: Sendable {
+package struct BackgroundExperiment: Sendable {
     /// Ground speed of the drive (A: simctl `--speed=20`).
-    public var speedMetersPerSecond = 20.0
+    package var speedMetersPerSecond = 20.0
     /// How long fixes are counted after leaving begins (A: 20 s).
-    public var window = VirtualDuration.seconds(20)
-    public var policy = IOSPolicy.measured
+    package var window = VirtualDuration.seconds(20)
+    package var policy = IOSPolicy.measured
     /// A route to follow instead of the straight drive at `speedMetersPerSecond` (a GPX track,
     /// say): the app opens at its start and leaves two seconds later. A parked route pauses
     /// live updates once the device has been still for `stationaryPauseDelay` (R-C2).
-    public var route: Route?
+    package var route: Route?
 
     /// Offset of the fix grid from the instant leaving began: the measured fixes fell on x.4–x.5
     /// seconds (A: last fixes at 11.4–11.5 s and 20.4–20.5 s).
-    public static let fixPhase = VirtualDuration.milliseconds(450)
+    package static let fixPhase = VirtualDuration.milliseconds(450)
     /// Time between taking the start time and starting the 20 s sleep in the article's harness
     /// (the simctl command that opens Settings), which extends the window: a fix at 20.45 s was
     /// still counted (A).
-    public static let harnessLatency = VirtualDuration.milliseconds(600)
+    package static let harnessLatency = VirtualDuration.milliseconds(600)
     /// When the user leaves, after the app opened.
     static let leaveAfterOpen = VirtualDuration.seconds(2)
 
-    public init() {}
+    package init() {}
 
     /// One probe's result.
-    public struct Row: Sendable, Equatable {
-        public var probe: Probe
+    package struct Row: Sendable, Equatable {
+        package var probe: Probe
         /// Fixes received in the background within the window.
-        public var fixes: Int
+        package var fixes: Int
         /// Seconds from leaving to the last fix, if any.
-        public var lastFixSeconds: Double?
+        package var lastFixSeconds: Double?
         /// The first failure the app was told of, if any (`denied`).
-        public var signal: String?
-        public var signalSeconds: Double?
+        package var signal: String?
+        package var signalSeconds: Double?
     }
 
     /// The four probes, in the article's order.
-    public enum Probe: String, Sendable, CaseIterable {
+    package enum Probe: String, Sendable, CaseIterable {
         case plain, background, live
         case liveSession = "live-session"
 
         /// A new probe app: the factory a world calls at every launch.
-        public func makeEngine() -> any AppEngine {
+        package func makeEngine() -> any AppEngine {
             switch self {
             case .plain: PlainManagerProbe()
             case .background: BackgroundManagerProbe()
@@ -63,21 +63,21 @@ public struct BackgroundExperiment: Sendable {
     }
 
     /// Runs every probe.
-    public func run() -> [Row] { Probe.allCases.map(run) }
+    package func run() -> [Row] { Probe.allCases.map(run) }
 
     /// The protocol of one run, for any probe: the world's configuration, the actions at
     /// their instants (the test host, the open, the leave), when leaving began and when the
     /// count ends. `lifeline sweep --probes` runs the probes on it too.
-    public struct Plan: Sendable {
-        public var configuration: WorldConfiguration
+    package struct Plan: Sendable {
+        package var configuration: WorldConfiguration
         /// In time order.
-        public var actions: [(instant: Instant, action: UserAction)]
-        public var leftAt: Instant
-        public var end: Instant
+        package var actions: [(instant: Instant, action: UserAction)]
+        package var leftAt: Instant
+        package var end: Instant
     }
 
     /// The plan every probe runs under this experiment's numbers.
-    public var plan: Plan {
+    package var plan: Plan {
         let leftAt = Instant.start + Self.leaveAfterOpen
         let end = leftAt + window + Self.harnessLatency
         let route =
@@ -99,7 +99,7 @@ public struct BackgroundExperiment: Sendable {
     }
 
     /// Runs one probe in a fresh world.
-    public func run(_ probe: Probe) -> Row {
+    package func run(_ probe: Probe) -> Row {
         let plan = self.plan
         let leftAt = plan.leftAt
         var world = World(plan.configuration) { probe.makeEngine() }
@@ -122,7 +122,7 @@ public struct BackgroundExperiment: Sendable {
     }
 
     /// Source A's table, for comparison: fixes, last fix, signal.
-    public static let measured: [(probe: Probe, fixes: Int, lastFix: String, signal: String)] = [
+    package static let measured: [(probe: Probe, fixes: Int, lastFix: String, signal: String)] = [
         (.plain, 10, "11.4–11.5 s", "denied at 13.4–13.5 s"),
         (.background, 19, "20.4–20.5 s", "none needed"),
         (.live, 11, "11.4–11.6 s", "none"),

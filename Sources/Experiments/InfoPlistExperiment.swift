@@ -6,25 +6,25 @@ import World
 
 /// Sets the flag at launch in an app without the background mode, once per authorization,
 /// and in an app with it as a control.
-public struct InfoPlistExperiment: Sendable {
-    public var policy = IOSPolicy.measured
-    public init() {}
+package struct InfoPlistExperiment: Sendable {
+    package var policy = IOSPolicy.measured
+    package init() {}
 
-    public struct Row: Sendable, Equatable {
-        public var authorization: Authorization
-        public var backgroundMode: Bool
+    package struct Row: Sendable, Equatable {
+        package var authorization: Authorization
+        package var backgroundMode: Bool
         /// The assertion that ended the process, if one did.
-        public var crash: String?
+        package var crash: String?
         /// Seconds from launch to the end of the process.
-        public var endedAfterSeconds: Double?
+        package var endedAfterSeconds: Double?
     }
 
-    public func run() -> [Row] {
+    package func run() -> [Row] {
         Authorization.allCases.map { run(authorization: $0, backgroundMode: false) }
             + [run(authorization: .always, backgroundMode: true)]
     }
 
-    public func run(authorization: Authorization, backgroundMode: Bool) -> Row {
+    package func run(authorization: Authorization, backgroundMode: Bool) -> Row {
         let route = Route(waypoints: [
             .init(instant: .start, coordinate: Coordinate(latitude: 51.5007, longitude: -0.1246))
         ])

@@ -10,27 +10,27 @@ import World
 ///
 /// The probes implement only `didLaunch`; every other callback is `AppEngine`'s default in the
 /// probe and here alike, so a world around this engine runs exactly as around the probe.
-public final class ProbeEngine: TrackingEngine {
+package final class ProbeEngine: TrackingEngine {
     /// Which probe.
-    public let probe: BackgroundExperiment.Probe
+    package let probe: BackgroundExperiment.Probe
     private let app: any AppEngine
 
-    public init(_ probe: BackgroundExperiment.Probe) {
+    package init(_ probe: BackgroundExperiment.Probe) {
         self.probe = probe
         app = probe.makeEngine()
     }
 
-    public func didLaunch(_ launch: LaunchContext, services: LocationServices) {
+    package func didLaunch(_ launch: LaunchContext, services: LocationServices) {
         app.didLaunch(launch, services: services)
     }
 
     /// A probe has no tracking switch: it asks for location at every launch.
-    public func start(services: LocationServices) {}
-    public func stop(services: LocationServices) {}
+    package func start(services: LocationServices) {}
+    package func stop(services: LocationServices) {}
 
-    public func state(at now: Instant) -> EngineState {
+    package func state(at now: Instant) -> EngineState {
         EngineState(enabled: false, lastAcceptedFixAge: nil, sessionEngineActive: false)
     }
 
-    public var events: [TrackingEvent] { [] }
+    package var events: [TrackingEvent] { [] }
 }

@@ -9,15 +9,15 @@ import World
 /// test ends. A minute later the drive starts. The host app creates no manager when it is
 /// launched in the background, so the events that relaunch it go nowhere (R-A12), and it
 /// ends once its wake runtime is over. Launches are counted from the start of the drive.
-public struct RelaunchExperiment: Sendable {
+package struct RelaunchExperiment: Sendable {
     /// Ground speed of the drive (A: simctl `--speed=50`).
-    public var speedMetersPerSecond = 50.0
+    package var speedMetersPerSecond = 50.0
     /// How long the drive lasts and launches are counted (A: 150 s).
-    public var duration = VirtualDuration.seconds(150)
-    public var policy = IOSPolicy.measured
+    package var duration = VirtualDuration.seconds(150)
+    package var policy = IOSPolicy.measured
     /// A route to drive instead of the straight one at `speedMetersPerSecond` (a GPX track, say);
     /// it starts when the drive does, the device parked at its first point until then.
-    public var route: Route?
+    package var route: Route?
 
     /// When the test ends and the app exits, after it opened.
     static let exitAfterOpen = VirtualDuration.seconds(10)
@@ -26,30 +26,30 @@ public struct RelaunchExperiment: Sendable {
     static let driveAfterOpen = VirtualDuration.seconds(60)
     /// Radius of the circular condition around the start (the article does not say; 100 m is
     /// the practical minimum, F).
-    public static let conditionRadiusMeters = 100.0
+    package static let conditionRadiusMeters = 100.0
 
-    public init() {}
+    package init() {}
 
     /// What was monitored.
-    public enum Monitoring: String, Sendable, CaseIterable {
+    package enum Monitoring: String, Sendable, CaseIterable {
         case significantVisitsCondition = "significant-visits-condition"
         case none
         case significant
     }
 
     /// One run's launches.
-    public struct Row: Sendable, Equatable {
-        public var monitoring: Monitoring
+    package struct Row: Sendable, Equatable {
+        package var monitoring: Monitoring
         /// Seconds from the start of the drive to each launch.
-        public var launches: [Double]
+        package var launches: [Double]
         /// The launch options of each launch.
-        public var launchOptions: [[String]]
+        package var launchOptions: [[String]]
     }
 
     /// The three runs, in the article's order.
-    public func run() -> [Row] { Monitoring.allCases.map(run) }
+    package func run() -> [Row] { Monitoring.allCases.map(run) }
 
-    public func run(_ monitoring: Monitoring) -> Row {
+    package func run(_ monitoring: Monitoring) -> Row {
         let driveStart = Instant.start + Self.driveAfterOpen
         let end = driveStart + duration
         let route =
@@ -80,7 +80,7 @@ public struct RelaunchExperiment: Sendable {
     }
 
     /// Source A's table: launches during the drive.
-    public static let measured: [(monitoring: Monitoring, launches: String)] = [
+    package static let measured: [(monitoring: Monitoring, launches: String)] = [
         (.significantVisitsCondition, "2, at 23 s and 92 s"), (.none, "0"),
         (.significant, "1, at 25 s"),
     ]

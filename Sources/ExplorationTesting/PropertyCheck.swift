@@ -26,7 +26,7 @@ import Testing
 ///     new failure is saved there.
 /// - Returns: the result, for tests that assert on the failure itself.
 @discardableResult
-public func propertyCheck<Value>(
+package func propertyCheck<Value>(
     in suite: Any.Type, function: String = #function, _ generator: Gen<Value>,
     cases: Int = 100, seed: UInt64? = nil, corpus: String? = nil,
     describe: @escaping (Value) -> String = { String(describing: $0) },
@@ -67,7 +67,9 @@ public func propertyCheck<Value>(
 
 /// The report of a failure: message, shrunk value, seed, counts and replay command, and
 /// whether shrinking stopped at its budget rather than at a fixed point.
-public func failureReport<Value>(_ failure: ExplorationFailure<Value>, seed: UInt64, testID: String)
+package func failureReport<Value>(
+    _ failure: ExplorationFailure<Value>, seed: UInt64, testID: String
+)
     -> String
 {
     let budgetNote =

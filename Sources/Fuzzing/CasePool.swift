@@ -40,7 +40,7 @@ public struct CasePool: Sendable {
     private var totals: [UInt64] = []
     private var addedCount: UInt64 = 0
     /// Cases kept at most.
-    public let capacity: Int
+    package let capacity: Int
     /// The default `capacity`. A small pool is a selection: once it is full, every case that
     /// reaches something new pushes out the kept case of the least energy, so the pool holds
     /// the cases that reached the rarest states and mutants are spent around them. Measured
@@ -48,21 +48,21 @@ public struct CasePool: Sendable {
     /// cases, seeds 4 and 5): 32 cases reached 1.21× to 1.23× the states of 256 on the first
     /// seeds, 1.01× and 1.06× on the others; 16 and 64 about as many as 32; 128 and 1,024 no
     /// more than 256 (docs/guided-search.md).
-    public static let defaultCapacity = 32
+    package static let defaultCapacity = 32
 
     /// The chance, in percent, that a case is a mutant of a kept one (when one is kept).
-    public static let mutationPercent: UInt64 = 50
+    package static let mutationPercent: UInt64 = 50
     /// The chance once a kept case reached something rare (energy above `rareEnergyMin`):
     /// mutants of rare parents reach new states more often than fresh cases do once the
     /// common states are all found (measured: docs/guided-search.md).
-    public static let mutationPercentRare: UInt64 = 90
+    package static let mutationPercentRare: UInt64 = 90
     /// The energy above which a kept case counts as rare: one state or transition that at
     /// most 4 runs reached, for a case of typical cost (`weight(_:of:)`).
     static let rareEnergyMin = LifecycleStates.rarityScale / 4
     /// One parent in this many is drawn uniformly, not by energy.
     static let uniformParentOneIn: UInt64 = 8
     /// Edits stacked on one mutant, at most.
-    public static let stackedMutationMax: UInt64 = 3
+    package static let stackedMutationMax: UInt64 = 3
     /// The deliveries of a case of typical cost, which `weight(_:of:)` leaves as it is: about a
     /// simulated hour of a tracking app (`lifeline bench fuzz` measures 4,860 per scenario).
     static let typicalDeliveries = 5_000
@@ -72,9 +72,9 @@ public struct CasePool: Sendable {
 
     /// Mutants tried per case before a case falls back to fresh random choices: a mutant that
     /// builds an invalid scenario, or the parent's own scenario, is tried again.
-    public static let attemptMax = 4
+    package static let attemptMax = 4
 
-    public init(capacity: Int = defaultCapacity) {
+    package init(capacity: Int = defaultCapacity) {
         precondition(capacity >= 1, "a pool keeps at least one case")
         self.capacity = capacity
     }

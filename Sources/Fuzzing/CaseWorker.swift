@@ -19,19 +19,19 @@ import World
 /// written as it happens, so the lines before a death are the last things it did. For
 /// `check INVARIANT BYTES\n` and the text it answers every entry of the app's log as `l TEXT`
 /// and the number of `INVARIANT`'s violations as `v COUNT` before `ok` (`FreshProcessCheck`).
-public final class CaseWorker {
+package final class CaseWorker {
     /// The worker command: an executable and its arguments (the tool's hidden subcommand).
-    public let executable: String
-    public let arguments: [String]
+    package let executable: String
+    package let arguments: [String]
     /// Seconds of processor time one scenario may use before it counts as hung and the worker
     /// is killed (`HangWatch`, which also says how long a blocked one may wait).
-    public var caseTimeoutSeconds: Double
+    package var caseTimeoutSeconds: Double
     /// Worker processes started so far.
-    public private(set) var processCount = 0
+    package private(set) var processCount = 0
     private var process: WorkerProcess?
     private var errorPath: String?
 
-    public init(executable: String, arguments: [String], caseTimeoutSeconds: Double) {
+    package init(executable: String, arguments: [String], caseTimeoutSeconds: Double) {
         self.executable = executable
         self.arguments = arguments
         self.caseTimeoutSeconds = caseTimeoutSeconds
@@ -40,7 +40,7 @@ public final class CaseWorker {
     deinit { stop() }
 
     /// How one scenario's run in the worker ended.
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         /// It reached its horizon.
         case completed
         /// The worker died: a signal, or an exit in the middle of the run.
@@ -52,28 +52,28 @@ public final class CaseWorker {
     }
 
     /// One run in the worker.
-    public struct Run: Sendable {
-        public var outcome: Outcome
+    package struct Run: Sendable {
+        package var outcome: Outcome
         /// The last deliveries before the end, oldest first, with their instants (when the
         /// trace was asked for).
-        public var traceTail: [(instant: Instant, text: String)] = []
+        package var traceTail: [(instant: Instant, text: String)] = []
         /// Whether an engine callback had begun and not ended when it ended.
-        public var inEngineCallback = false
+        package var inEngineCallback = false
         /// How long it ran before it counted as hung, in words (`HangWatch.Hang`).
-        public var hang: String?
+        package var hang: String?
         /// The worker's last words on standard error (the runtime's "Fatal error: …").
-        public var message: String?
+        package var message: String?
         /// Every entry of the app's log in words, when the run checked an invariant.
-        public var log: [String] = []
+        package var log: [String] = []
         /// The checked invariant's violations, when the run checked one to its end.
-        public var violationCount: Int?
+        package var violationCount: Int?
 
-        public init(outcome: Outcome) { self.outcome = outcome }
+        package init(outcome: Outcome) { self.outcome = outcome }
     }
 
     /// Runs `scenario` in the worker (started if needed); with `traceTail` above 0, keeps its
     /// last deliveries; with `checking`, the app's log and that invariant's violations.
-    public func run(_ scenario: Scenario, traceTail: Int = 0, checking: String? = nil) -> Run {
+    package func run(_ scenario: Scenario, traceTail: Int = 0, checking: String? = nil) -> Run {
         if process == nil {
             do { try start() } catch { return Run(outcome: .unavailable("\(error)")) }
         }
@@ -129,7 +129,7 @@ public final class CaseWorker {
     }
 
     /// Ends the worker, if one runs.
-    public func stop() {
+    package func stop() {
         if let process {
             process.closeInput()
             process.wait()
@@ -176,12 +176,12 @@ public final class CaseWorker {
     // MARK: - The worker's side
 
     /// The tool's hidden subcommand that serves as a worker.
-    public static let subcommand = "__case-worker"
+    package static let subcommand = "__case-worker"
 
     /// The worker's loop: reads requests on standard input until it ends, runs each scenario
     /// (which may name one of `engines`) and answers on standard output. Returns the exit
     /// status: 0 at the end of its input, 2 for a request it cannot read.
-    public static func serve(engines: [CustomEngine]) -> Int32 {
+    package static func serve(engines: [CustomEngine]) -> Int32 {
         let reader = LineReader(0)
         while case .line(let header) = reader.readLine() {
             let words = header.split(separator: " ")

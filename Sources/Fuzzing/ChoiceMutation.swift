@@ -9,15 +9,15 @@ import Simulation
 public struct PooledCase: Sendable, Equatable {
     public var values: [UInt64]
     // invariant: bounds.count == values.count == kinds.count; values[i] <= bounds[i]
-    public var bounds: [UInt64]
-    public var kinds: [ChoiceKind]
-    public var spans: [Span]
+    package var bounds: [UInt64]
+    package var kinds: [ChoiceKind]
+    package var spans: [Span]
     /// What running the case cost: its deliveries (0 when not run, as for a mutant's parent).
     public var deliveries: Int
 
     /// The choices `testCase` recorded (after generating from it), and the deliveries its run
     /// cost.
-    public init(_ testCase: TestCase, deliveries: Int = 0) {
+    package init(_ testCase: TestCase, deliveries: Int = 0) {
         values = testCase.values
         bounds = testCase.bounds
         kinds = testCase.kinds
@@ -45,10 +45,10 @@ public struct PooledCase: Sendable, Equatable {
 /// - `insertSpan` puts a new sub-value after one, drawn afresh but for its first choice (a
 ///   list element's go-on coin, so the list goes on; an event's minute, so the new event
 ///   comes in the same minute as the old one).
-public enum ChoiceMutation: Int, Sendable, CaseIterable, CustomStringConvertible {
+package enum ChoiceMutation: Int, Sendable, CaseIterable, CustomStringConvertible {
     case redrawSpan, splice, nudgeInteger, redrawChoice, duplicateSpan, deleteSpan, insertSpan
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .redrawSpan: "redraw span"
         case .splice: "splice"
@@ -80,7 +80,7 @@ public enum ChoiceMutation: Int, Sendable, CaseIterable, CustomStringConvertible
     /// `parent`'s choices with this edit applied, drawing from `random`; `donor` is another
     /// kept case (for `splice`). The result may equal `parent.values` when there was nothing
     /// to change (no integer to nudge, say): the caller tries again.
-    public func apply(
+    package func apply(
         to parent: PooledCase, donor: PooledCase, random: inout Xoshiro256StarStar
     ) -> [UInt64] {
         var values = parent.values

@@ -10,14 +10,14 @@ import Simulation
 extension FuzzFailure {
     /// The invariant of a case that ended its process: a signal (a trap, a bad access, an
     /// abort) in the engine or in Lifeline's model.
-    public static let crashInvariant = "no-crash"
+    package static let crashInvariant = "no-crash"
     /// The invariant of a case still running after the case timeout (a callback that never
     /// returns, or a model that loops).
-    public static let hangInvariant = "no-hang"
+    package static let hangInvariant = "no-hang"
 
     /// Whether the failure ended or stalled the process that ran it (`no-crash`, `no-hang`):
     /// its scenario must not be run in-process again.
-    public var isProcessFailure: Bool { Self.isProcessInvariant(invariant) }
+    package var isProcessFailure: Bool { Self.isProcessInvariant(invariant) }
 
     /// Whether `invariant` is `no-crash` or `no-hang`.
     public static func isProcessInvariant(_ invariant: String) -> Bool {
@@ -26,17 +26,17 @@ extension FuzzFailure {
 }
 
 /// Shrinking and describing a case that crashed or hung, through a `CaseWorker`.
-public enum CrashFinding {
+package enum CrashFinding {
     /// Deliveries kept before the end, for the report.
-    public static let traceTailCount = 12
+    package static let traceTailCount = 12
     /// Candidates a crash's shrinking may run (each death costs a fresh worker process).
-    public static let crashShrinkEvaluationMax = 600
+    package static let crashShrinkEvaluationMax = 600
     /// Candidates a hang's shrinking may run (each hang costs the case timeout).
-    public static let hangShrinkEvaluationMax = 6
+    package static let hangShrinkEvaluationMax = 6
 
     /// The invariant that `outcome` breaks: `no-crash` for a death, `no-hang` for a hang, nil
     /// otherwise.
-    public static func invariant(of outcome: CaseWorker.Outcome) -> String? {
+    package static func invariant(of outcome: CaseWorker.Outcome) -> String? {
         switch outcome {
         case .died: FuzzFailure.crashInvariant
         case .hung: FuzzFailure.hangInvariant
@@ -47,7 +47,7 @@ public enum CrashFinding {
     /// The failure of a generated case (its `choices`, for `generator`) that crashed or hung
     /// (`invariant`): shrunk to the simplest scenario that still does so in `worker`, then run
     /// once more for its last deliveries.
-    public static func failure(
+    package static func failure(
         choices: [UInt64], invariant: String, generator: Gen<Scenario>, worker: CaseWorker,
         caseIndex: Int
     ) -> FuzzFailure {
@@ -75,7 +75,7 @@ public enum CrashFinding {
 
     /// The failure of `scenario` as it is (a corpus entry, or a shrunk case): run once more in
     /// `worker` for its signal and last deliveries.
-    public static func failure(
+    package static func failure(
         _ scenario: Scenario, invariant: String, worker: CaseWorker
     ) -> FuzzFailure {
         let run = worker.run(scenario, traceTail: traceTailCount)
@@ -90,7 +90,7 @@ public enum CrashFinding {
     /// What the run says in words: who crashed or hung (the engine, when one of its callbacks
     /// was running; Lifeline's model otherwise), the signal, the runtime's message and the
     /// last deliveries before it.
-    public static func violation(
+    package static func violation(
         _ run: CaseWorker.Run, invariant: String, scenario: Scenario, worker: CaseWorker
     ) -> Violation {
         let engine = scenario.engine.name.name

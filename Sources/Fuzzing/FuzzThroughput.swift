@@ -13,43 +13,43 @@ import Simulation
 ///
 /// Cases are committed in index order as in `Fuzzer.fuzz`, so the counts are a prefix of the
 /// case indices; only how far the prefix goes depends on the machine.
-public struct FuzzThroughput: Sendable {
+package struct FuzzThroughput: Sendable {
     /// The engine under test.
-    public var engine: EngineChoice
+    package var engine: EngineChoice
     /// The scenarios generated (`ScenarioGenerator.benchmark` for the workload).
-    public var generator: ScenarioGenerator
-    public var seed: UInt64 = 1
+    package var generator: ScenarioGenerator
+    package var seed: UInt64 = 1
     /// Worker threads, at least 1.
-    public var jobCount = 1
+    package var jobCount = 1
     /// Wall-clock seconds to run for.
-    public var secondsMax = 10.0
+    package var secondsMax = 10.0
     /// Cases at most (`Int.max`: only the time bounds it).
-    public var caseCount = Int.max
-    public var invariants = Invariant.builtIn
+    package var caseCount = Int.max
+    package var invariants = Invariant.builtIn
 
-    public init(engine: EngineChoice, generator: ScenarioGenerator) {
+    package init(engine: EngineChoice, generator: ScenarioGenerator) {
         self.engine = engine
         self.generator = generator
     }
 
     /// What a run measured. Phase times are summed over workers (CPU-side seconds, not wall).
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// Cases generated, the invalid ones included.
-        public var generated = 0
+        package var generated = 0
         /// Valid cases run and checked.
-        public var checked = 0
-        public var failures = 0
-        public var wallSeconds = 0.0
-        public var generateSeconds = 0.0
-        public var runSeconds = 0.0
-        public var checkSeconds = 0.0
+        package var checked = 0
+        package var failures = 0
+        package var wallSeconds = 0.0
+        package var generateSeconds = 0.0
+        package var runSeconds = 0.0
+        package var checkSeconds = 0.0
         /// Deliveries (kernel events) over all checked runs.
-        public var deliveries = 0
+        package var deliveries = 0
         /// Simulated time over all checked runs.
-        public var simulatedNanoseconds: Int64 = 0
+        package var simulatedNanoseconds: Int64 = 0
         /// External events over all checked scenarios, the opening one included.
-        public var externalEvents = 0
-        public var distinctStates = 0
+        package var externalEvents = 0
+        package var distinctStates = 0
     }
 
     /// One case as a worker measured it.
@@ -66,7 +66,7 @@ public struct FuzzThroughput: Sendable {
     }
 
     /// Runs the benchmark.
-    public func run() -> Result {
+    package func run() -> Result {
         precondition(jobCount >= 1 && secondsMax >= 0, "at least one worker, a time bound")
         let benchmark = self
         var result = Result()

@@ -12,15 +12,15 @@ import Simulation
 /// seconds of processor time, or when `blockedFactor` times `timeout` seconds of wall time have
 /// passed (a case blocked in a wait that uses no processor time). Where processor time cannot
 /// be read (`ProcessorTime`), the wall clock alone counts, with `timeout`.
-public struct HangWatch {
+package struct HangWatch {
     /// How many timeouts of wall time a case may spend without using the processor before it
     /// counts as hung: one blocked in a real wait that only the real world could end.
-    public static let blockedFactor = 10.0
+    package static let blockedFactor = 10.0
     /// How often, in wall-clock seconds at most, the processor time of the cases is read.
     static let pollInterval = 0.5
 
-    public let pid: pid_t
-    public let timeout: Double
+    package let pid: pid_t
+    package let timeout: Double
     private let clocks: Clocks
     private var started: [Int: Start] = [:]
 
@@ -43,7 +43,7 @@ public struct HangWatch {
         var processor: Double?
     }
 
-    public init(pid: pid_t, timeout: Double) {
+    package init(pid: pid_t, timeout: Double) {
         self.init(pid: pid, timeout: timeout, clocks: .machine)
     }
 
@@ -54,16 +54,16 @@ public struct HangWatch {
     }
 
     /// The cases in flight, the lowest first.
-    public var inFlight: [Int] { started.keys.sorted() }
+    package var inFlight: [Int] { started.keys.sorted() }
 
     /// Case `index` began now, on thread `thread` of the child if known.
-    public mutating func started(_ index: Int, thread: Int32? = nil) {
+    package mutating func started(_ index: Int, thread: Int32? = nil) {
         started[index] = Start(
             wall: clocks.wall(), thread: thread, processor: clocks.processor(pid, thread))
     }
 
     /// Case `index` now runs on thread `thread`: its processor time counts from here.
-    public mutating func runs(_ index: Int, onThread thread: Int32) {
+    package mutating func runs(_ index: Int, onThread thread: Int32) {
         guard var start = started[index] else { return }
         start.thread = thread
         start.processor = clocks.processor(pid, thread)
@@ -71,30 +71,30 @@ public struct HangWatch {
     }
 
     /// Case `index` ended.
-    public mutating func finished(_ index: Int) { started[index] = nil }
+    package mutating func finished(_ index: Int) { started[index] = nil }
 
     /// The wall-clock instant by which the cases must be looked at again (nil: none in flight).
-    public func nextCheck() -> Double? {
+    package func nextCheck() -> Double? {
         guard let earliest = started.values.map(\.wall).min() else { return nil }
         return max(earliest + timeout, clocks.wall() + Self.pollInterval)
     }
 
     /// A case that hung, and how.
-    public struct Hang: Equatable, Sendable {
-        public var caseIndex: Int
+    package struct Hang: Equatable, Sendable {
+        package var caseIndex: Int
         /// How it was told: `timeout` seconds of processor time, ten timeouts of wall time
         /// without using the processor, or `timeout` of wall time where processor time is
         /// unknown.
-        public var measure: Measure
+        package var measure: Measure
 
-        public enum Measure: Equatable, Sendable {
+        package enum Measure: Equatable, Sendable {
             case processor
             case blocked
             case wall
         }
 
         /// The words for how long it ran, for a `no-hang` violation.
-        public func describe(timeout: Double) -> String {
+        package func describe(timeout: Double) -> String {
             switch measure {
             case .processor: "after using \(timeout) s of processor time"
             case .blocked:
@@ -106,7 +106,7 @@ public struct HangWatch {
     }
 
     /// The lowest case in flight that has hung, if one has.
-    public func hung() -> Hang? {
+    package func hung() -> Hang? {
         let now = clocks.wall()
         for index in started.keys.sorted() {
             guard let start = started[index] else { continue }

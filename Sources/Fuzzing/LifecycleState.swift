@@ -23,26 +23,26 @@ import World
 ///
 /// Bounds: 5 process states × about 60 entry kinds × 2⁵ service sets × 4 authorizations × 2
 /// × 2 × 2, so the set of states, and of transitions between them, is finite.
-public struct LifecycleState: Hashable, Sendable {
-    public var processState: ProcessState
+package struct LifecycleState: Hashable, Sendable {
+    package var processState: ProcessState
     /// What just happened, in words (`kind(of:)`).
-    public var entryKind: String { kind.text }
+    package var entryKind: String { kind.text }
     var kind: EntryKind
     /// In `LocationService`'s order.
-    public var services: [LocationService] {
+    package var services: [LocationService] {
         get { LocationService.allCases.filter { servicesMask & Self.bit(of: $0) != 0 } }
         set { servicesMask = newValue.reduce(0) { $0 | Self.bit(of: $1) } }
     }
     /// `services` as a set of bits, one per service in `LocationService`'s order: the walk
     /// keeps it as it goes, so that no entry builds or reads an array of services.
     var servicesMask: UInt64
-    public var authorization: Authorization
-    public var isDataReadable: Bool
-    public var isCommitInFlight: Bool
-    public var isUploadInFlight: Bool
+    package var authorization: Authorization
+    package var isDataReadable: Bool
+    package var isCommitInFlight: Bool
+    package var isUploadInFlight: Bool
 
     /// The state as one number, the same in every process (FNV-1a, never `hashValue`).
-    public var key: UInt64 { Self.key(kind.hash, packed) }
+    package var key: UInt64 { Self.key(kind.hash, packed) }
 
     /// Every field but the kind, in one word: what `key` hashes after the kind's words.
     var packed: UInt64 {
@@ -64,7 +64,7 @@ public struct LifecycleState: Hashable, Sendable {
     }
 
     /// The key of the transition from `source` to `target` (keys of states).
-    public static func transitionKey(from source: UInt64, to target: UInt64) -> UInt64 {
+    package static func transitionKey(from source: UInt64, to target: UInt64) -> UInt64 {
         var hash = FNV1a64()
         hash.combine(word: source)
         hash.combine(word: target)
@@ -72,7 +72,7 @@ public struct LifecycleState: Hashable, Sendable {
     }
 
     /// The state at each entry of `record`'s log, in order.
-    public static func walk(_ record: RunRecord, _ visit: (LifecycleState) -> Void) {
+    package static func walk(_ record: RunRecord, _ visit: (LifecycleState) -> Void) {
         // The log is read field by field: building whole entries decoded each one's kind.
         let log = record.log
         var behind = BehindTheLog(record)

@@ -8,12 +8,12 @@ import Simulation
 /// reached.
 public struct LifecyclePath: Sendable, Equatable {
     public var states: [UInt64] = []
-    public var transitions: [UInt64] = []
+    package var transitions: [UInt64] = []
 
-    public init() {}
+    package init() {}
 
     /// The path of `record`'s run.
-    public init(_ record: RunRecord) {
+    package init(_ record: RunRecord) {
         var reachedStates = KeySet()  // membership only; the arrays keep the order
         var reachedTransitions = KeySet()
         // The pairs of states seen in a row: a transition's key is hashed only the first
@@ -56,12 +56,12 @@ public struct LifecycleStates: Sendable {
     private var transitionHits: [UInt64: UInt32] = [:]
 
     /// States, and transitions, kept at most (far above what runs reach: a few thousand).
-    public static let countMax = 1 << 20
+    package static let countMax = 1 << 20
     /// What one state or transition reached by a single run is worth (`energy(of:)`): a power
     /// of two, so that a share of it stays an integer far down.
     static let rarityScale: UInt64 = 1 << 20
 
-    public init() {}
+    package init() {}
 
     /// How many distinct states have been seen.
     public var count: Int { stateHits.count }
@@ -85,9 +85,9 @@ public struct LifecycleStates: Sendable {
     }
 
     /// How many runs added so far reached the state `key` (0 for none).
-    public func hits(ofState key: UInt64) -> Int { Int(stateHits[key] ?? 0) }
+    package func hits(ofState key: UInt64) -> Int { Int(stateHits[key] ?? 0) }
     /// How many runs added so far reached the transition `key` (0 for none).
-    public func hits(ofTransition key: UInt64) -> Int { Int(transitionHits[key] ?? 0) }
+    package func hits(ofTransition key: UInt64) -> Int { Int(transitionHits[key] ?? 0) }
 
     /// How rare what `path` reached is: the sum, over its states and transitions, of
     /// `rarityScale` divided by the runs that reached each (one that no run reached yet counts

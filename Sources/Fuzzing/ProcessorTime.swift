@@ -11,9 +11,9 @@ import Foundation
 /// Seconds of processor time (user and system) used so far, read from Linux's `/proc`. Read only
 /// to decide when a case has hung, never for what a result says. Elsewhere, and when `/proc`
 /// cannot be read, every reading is nil and a timeout counts wall-clock time instead.
-public enum ProcessorTime {
+package enum ProcessorTime {
     /// The calling thread's id in `/proc` (`/proc/thread-self` names `PID/task/TID`), or nil.
-    public static func currentThread() -> Int32? {
+    package static func currentThread() -> Int32? {
         #if os(Linux)
             var name = [UInt8](repeating: 0, count: 64)
             let count = name.withUnsafeMutableBufferPointer { buffer in
@@ -30,7 +30,7 @@ public enum ProcessorTime {
     }
 
     /// The seconds process `pid` has used, or only its thread `thread` when given.
-    public static func seconds(process pid: pid_t, thread: Int32? = nil) -> Double? {
+    package static func seconds(process pid: pid_t, thread: Int32? = nil) -> Double? {
         #if os(Linux)
             let path = thread.map { "/proc/\(pid)/task/\($0)/stat" } ?? "/proc/\(pid)/stat"
             guard let stat = try? String(contentsOfFile: path, encoding: .utf8) else {

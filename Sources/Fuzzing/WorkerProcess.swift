@@ -14,9 +14,9 @@ import Simulation
 /// optionally a third stream on its descriptor 3 (`readEvent`); its standard error goes to a
 /// file or is discarded. The wall clock is read only for deadlines (a hang's timeout), never
 /// for what a result says.
-public final class WorkerProcess {
+package final class WorkerProcess {
     /// How a child ended.
-    public enum Termination: Sendable, Equatable {
+    package enum Termination: Sendable, Equatable {
         /// It exited with this status.
         case exited(Int32)
         /// A signal ended it (`SIGTRAP` for a Swift runtime trap on Linux, `SIGILL` on
@@ -26,7 +26,7 @@ public final class WorkerProcess {
     }
 
     /// What reading a line gave.
-    public enum Read: Equatable {
+    package enum Read: Equatable {
         case line(String)
         /// The stream ended (the child closed it or died).
         case end
@@ -34,7 +34,7 @@ public final class WorkerProcess {
         case timeout
     }
 
-    public let pid: pid_t
+    package let pid: pid_t
     private var input: Int32
     private let output: LineReader?
     private let events: LineReader?
@@ -42,7 +42,7 @@ public final class WorkerProcess {
 
     /// The path of the running executable (`/proc/self/exe` on Linux), so that a process can
     /// start itself again as a worker.
-    public static var currentExecutable: String {
+    package static var currentExecutable: String {
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         if count > 0 {
@@ -61,7 +61,7 @@ public final class WorkerProcess {
     ///     (with `pipesStandardStreams`), so that one reader sees both in order.
     ///   - environment: variables set besides the caller's.
     /// - Throws: `WorkerProcess.Failure` when it cannot be started.
-    public init(
+    package init(
         executable: String, arguments: [String], pipesStandardStreams: Bool,
         eventStream: Bool, standardErrorPath: String?, errorJoinsOutput: Bool = false,
         environment: [String: String] = [:]
@@ -150,14 +150,14 @@ public final class WorkerProcess {
     }
 
     /// Why a child could not be started.
-    public struct Failure: Error, CustomStringConvertible {
-        public var message: String
-        public var description: String { message }
+    package struct Failure: Error, CustomStringConvertible {
+        package var message: String
+        package var description: String { message }
     }
 
     /// Writes `bytes` to the child's standard input; false when it is gone.
     @discardableResult
-    public func send(_ bytes: [UInt8]) -> Bool {
+    package func send(_ bytes: [UInt8]) -> Bool {
         guard input >= 0 else { return false }
         var offset = 0
         while offset < bytes.count {
@@ -172,28 +172,28 @@ public final class WorkerProcess {
     }
 
     /// Closes the child's standard input: it reads the end of its requests.
-    public func closeInput() {
+    package func closeInput() {
         if input >= 0 { close(input) }
         input = -1
     }
 
     /// The next line of the child's standard output, waiting until `deadline` (wall-clock
     /// seconds, `WallClock.seconds()`) at most when given.
-    public func readLine(until deadline: Double? = nil) -> Read {
+    package func readLine(until deadline: Double? = nil) -> Read {
         output?.readLine(until: deadline) ?? .end
     }
 
     /// The next line the child wrote on its descriptor 3.
-    public func readEvent(until deadline: Double? = nil) -> Read {
+    package func readEvent(until deadline: Double? = nil) -> Read {
         events?.readLine(until: deadline) ?? .end
     }
 
     /// Ends the child at once (it hung).
-    public func kill() { _ = sendSignal(pid, SIGKILL) }
+    package func kill() { _ = sendSignal(pid, SIGKILL) }
 
     /// Waits for the child to end and says how.
     @discardableResult
-    public func wait() -> Termination {
+    package func wait() -> Termination {
         if let termination { return termination }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
@@ -205,7 +205,7 @@ public final class WorkerProcess {
     }
 
     /// A signal's name and what it usually means in a Swift program.
-    public static func describe(signal: Int32) -> String {
+    package static func describe(signal: Int32) -> String {
         switch signal {
         case SIGTRAP:
             "SIGTRAP (a Swift runtime trap: a failed precondition, an index out of "
@@ -242,19 +242,19 @@ private func sendSignal(_ pid: pid_t, _ signal: Int32) -> Int32 { kill(pid, sign
 private func makePipe(_ fds: UnsafeMutablePointer<Int32>) -> Int32 { pipe(fds) }
 
 /// Lines read from a descriptor through a buffer, with an optional wall-clock deadline.
-public final class LineReader {
+package final class LineReader {
     private let fd: Int32
     private var buffer: [UInt8] = []
     private var start = 0
     private var ended = false
 
-    public init(_ fd: Int32) { self.fd = fd }
+    package init(_ fd: Int32) { self.fd = fd }
 
     deinit { close(fd) }
 
     /// The next line (without its newline); `.end` at the end of the stream (a last line
     /// without a newline is dropped: a child that died mid-line did not finish saying it).
-    public func readLine(until deadline: Double? = nil) -> WorkerProcess.Read {
+    package func readLine(until deadline: Double? = nil) -> WorkerProcess.Read {
         while true {
             if let newline = buffer[start...].firstIndex(of: 10) {
                 let line = String(decoding: buffer[start..<newline], as: UTF8.self)
@@ -286,7 +286,7 @@ public final class LineReader {
     }
 
     /// Exactly `count` bytes (nil when the stream ends first).
-    public func readBytes(_ count: Int) -> [UInt8]? {
+    package func readBytes(_ count: Int) -> [UInt8]? {
         while buffer.count - start < count {
             if ended { return nil }
             var chunk = [UInt8](repeating: 0, count: 65_536)

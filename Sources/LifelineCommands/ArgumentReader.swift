@@ -4,18 +4,18 @@ import Engines
 import Fuzzing
 
 /// A mistake in how the command was called: printed with the usage, exit code 2.
-public struct UsageError: Error, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+package struct UsageError: Error, CustomStringConvertible {
+    package var message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }
 
 /// Bad input that is not a usage mistake: a scenario, corpus or route that cannot be read or
 /// written. The tool prints it (it names the file, line and what was expected) and exits 2,
 /// without the usage text; nothing is lost or overwritten.
-public struct InputError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct InputError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// The arguments after the subcommand's words, consumed option by option; whatever is left at

@@ -6,22 +6,22 @@ import Fuzzing
 import World
 
 /// Where a command writes: the standard streams in the tool, buffers in tests.
-public struct CommandOutput {
-    public var standard: (String) -> Void
-    public var error: (String) -> Void
+package struct CommandOutput {
+    package var standard: (String) -> Void
+    package var error: (String) -> Void
     /// Whether a long command catches Ctrl-C (SIGINT) to end cleanly with what it has so far:
     /// true for the process's own streams, false in tests (which run in-process).
-    public var catchesInterrupt: Bool
+    package var catchesInterrupt: Bool
     /// The executable `lifeline fuzz` starts again as its worker processes (this tool, which
     /// then has the same engines), so that a crash or a hang in a case ends only a worker; nil
     /// runs every case in this process (tests, which run the command in-process).
-    public var workerExecutable: String?
+    package var workerExecutable: String?
     /// The tool's name in the commands it prints (`replay: NAME replay PATH`): the name it was
     /// run by, so that a team's own executable (which alone has the team's engines) names
     /// itself.
-    public var toolName: String
+    package var toolName: String
 
-    public init(
+    package init(
         standard: @escaping (String) -> Void, error: @escaping (String) -> Void,
         catchesInterrupt: Bool = false, workerExecutable: String? = nil,
         toolName: String = "lifeline"
@@ -80,7 +80,7 @@ public struct CommandOutput {
     }
 
     /// The process's standard output and standard error.
-    public static var process: CommandOutput {
+    package static var process: CommandOutput {
         CommandOutput(
             standard: { print($0) },
             error: { text in
@@ -98,7 +98,7 @@ public struct CommandOutput {
 /// read, is too large (`InputLimit`) or is not what was expected, an output that cannot be
 /// written; 3 inconclusive (`fuzz`); 130 interrupted. Anything else is the tool's own error
 /// (exit 70, EX_SOFTWARE), never a verdict on the app.
-public enum LifelineCommand {
+package enum LifelineCommand {
     /// The tool's version, printed by `--version` with the corpus format it reads and writes.
     static let version = "0.1.0"
 
@@ -128,7 +128,7 @@ public enum LifelineCommand {
 
     /// `lifeline help`: every command, then every subcommand of every group, one line each,
     /// then `help`.
-    public static let usage: String = {
+    package static let usage: String = {
         let rows =
             commands.map { ($0.name, $0.summary) }
             + groups.flatMap { group in
@@ -172,7 +172,7 @@ public enum LifelineCommand {
 
     /// Runs the tool on `arguments` (without the program name), writing to the process streams,
     /// with a team's `engines` besides the built-in ones.
-    public static func main(arguments: [String], engines: [CustomEngine] = []) -> Int32 {
+    package static func main(arguments: [String], engines: [CustomEngine] = []) -> Int32 {
         run(arguments: arguments, output: .process, engines: engines)
     }
 
@@ -180,7 +180,7 @@ public enum LifelineCommand {
     /// built-in ones; returns the exit code. Engines whose names clash (with each other, with a
     /// built-in engine or a mutant) or are not one word are bad input: exit 2, naming them and
     /// every known name.
-    public static func run(
+    package static func run(
         arguments: [String], output: CommandOutput, engines: [CustomEngine] = []
     ) -> Int32 {
         do {

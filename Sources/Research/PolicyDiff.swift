@@ -11,14 +11,14 @@ import World
 ///
 /// Runs are spread over `jobCount` worker threads (`CaseWorkers`); the changes come back in
 /// the order of `runs` for any `jobCount`.
-public struct PolicyDiff: Sendable {
+package struct PolicyDiff: Sendable {
     /// One run to compare: what it is called, who runs it, and the run.
-    public struct Case: Sendable {
-        public var name: String
-        public var subject: SweepSubject
-        public var run: SweepRun
+    package struct Case: Sendable {
+        package var name: String
+        package var subject: SweepSubject
+        package var run: SweepRun
 
-        public init(name: String, subject: SweepSubject, run: SweepRun) {
+        package init(name: String, subject: SweepSubject, run: SweepRun) {
             self.name = name
             self.subject = subject
             self.run = run
@@ -27,12 +27,12 @@ public struct PolicyDiff: Sendable {
 
     /// The first delivery at which two traces differ: its index, its instant on each side,
     /// and each side's actor and message text (nil on the side whose trace ended first).
-    public struct Parting: Sendable, Equatable {
-        public var index: Int
-        public var before: (instant: Instant, actor: UInt32, text: String)?
-        public var after: (instant: Instant, actor: UInt32, text: String)?
+    package struct Parting: Sendable, Equatable {
+        package var index: Int
+        package var before: (instant: Instant, actor: UInt32, text: String)?
+        package var after: (instant: Instant, actor: UInt32, text: String)?
 
-        public static func == (left: Parting, right: Parting) -> Bool {
+        package static func == (left: Parting, right: Parting) -> Bool {
             left.index == right.index && left.before?.instant == right.before?.instant
                 && left.before?.text == right.before?.text
                 && left.after?.instant == right.after?.instant
@@ -41,34 +41,34 @@ public struct PolicyDiff: Sendable {
     }
 
     /// A run whose outcome changed.
-    public struct Change: Sendable, Equatable {
-        public var name: String
-        public var subject: SweepSubject
-        public var before: RunFigures
-        public var after: RunFigures
+    package struct Change: Sendable, Equatable {
+        package var name: String
+        package var subject: SweepSubject
+        package var before: RunFigures
+        package var after: RunFigures
         /// Nil only if the traces are the same, which a changed outcome rules out.
-        public var parting: Parting?
+        package var parting: Parting?
     }
 
-    public var policies: (before: IOSPolicy, after: IOSPolicy)
-    public var cases: [Case]
-    public var invariants: [Invariant] = Invariant.builtIn
+    package var policies: (before: IOSPolicy, after: IOSPolicy)
+    package var cases: [Case]
+    package var invariants: [Invariant] = Invariant.builtIn
     /// Worker threads, at least 1.
-    public var jobCount = 1
+    package var jobCount = 1
 
-    public init(before: IOSPolicy, after: IOSPolicy, cases: [Case]) {
+    package init(before: IOSPolicy, after: IOSPolicy, cases: [Case]) {
         policies = (before, after)
         self.cases = cases
     }
 
     /// Why a run could not be made (its route): the first, by position.
-    public struct Problem: Error, CustomStringConvertible {
-        public var description: String
+    package struct Problem: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// The runs whose outcome changes, in the order of `cases`.
     /// - Throws: `Problem` for the first case whose route cannot be made.
-    public func run(progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> [Change] {
+    package func run(progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> [Change] {
         var changes: [Change] = []
         let diff = self
         let workers = CaseWorkers<Outcome>(positionCount: cases.count, jobCount: jobCount)

@@ -16,29 +16,29 @@ import World
 ///
 /// Runs are spread over `jobCount` worker threads (`CaseWorkers`) and summed on the calling
 /// thread in position order, so the rows are the same for any `jobCount`.
-public struct PolicySweep: Sendable {
+package struct PolicySweep: Sendable {
     /// Why a run could not be made (its policy, its route): the first, by position.
-    public struct Problem: Error, CustomStringConvertible {
-        public var description: String
+    package struct Problem: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// One point and one subject: the parameters' values, in `ranges` order, and the figures
     /// summed over the subject's runs.
-    public struct Row: Sendable, Equatable {
-        public var values: [Double]
-        public var subject: SweepSubject
-        public var figures: RunFigures
+    package struct Row: Sendable, Equatable {
+        package var values: [Double]
+        package var subject: SweepSubject
+        package var figures: RunFigures
     }
 
     /// The swept parameters; at least one, each named once.
-    public var ranges: [SweepRange]
+    package var ranges: [SweepRange]
     /// Who runs, with their runs, in the order of the rows.
-    public var subjects: [(subject: SweepSubject, runs: [SweepRun])]
-    public var invariants: [Invariant] = Invariant.builtIn
+    package var subjects: [(subject: SweepSubject, runs: [SweepRun])]
+    package var invariants: [Invariant] = Invariant.builtIn
     /// Worker threads, at least 1.
-    public var jobCount = 1
+    package var jobCount = 1
 
-    public init(ranges: [SweepRange], subjects: [(subject: SweepSubject, runs: [SweepRun])]) {
+    package init(ranges: [SweepRange], subjects: [(subject: SweepSubject, runs: [SweepRun])]) {
         precondition(!ranges.isEmpty, "a sweep has a parameter")
         precondition(
             Set(ranges.map(\.parameter.key)).count == ranges.count, "each parameter swept once")
@@ -50,11 +50,11 @@ public struct PolicySweep: Sendable {
     /// second on two cores, some two minutes. Each parameter is capped on its own
     /// (`SweepRange.valueCountMax`), but their product is what costs: two parameters of 1,000
     /// values each would start a million runs.
-    public static let runCountMax = 100_000
+    package static let runCountMax = 100_000
 
     /// The runs the sweep makes: the product of the parameters' value counts and the runs of
     /// every subject, or nil when it overflows `Int`.
-    public var runCount: Int? {
+    package var runCount: Int? {
         var count = subjects.reduce(0) { $0 + $1.runs.count }
         for range in ranges {
             let (product, overflow) = count.multipliedReportingOverflow(by: range.values.count)
@@ -65,7 +65,7 @@ public struct PolicySweep: Sendable {
     }
 
     /// `runCount` in words for a message: `1000 × 1000 values × 20 runs = 20000000 runs`.
-    public var runCountText: String {
+    package var runCountText: String {
         let values = ranges.map { "\($0.values.count)" }.joined(separator: " × ")
         let runs = subjects.reduce(0) { $0 + $1.runs.count }
         let total = runCount.map { "\($0)" } ?? "more than \(Int.max)"
@@ -73,7 +73,7 @@ public struct PolicySweep: Sendable {
     }
 
     /// Every point of the grid: one value per range, the first range outermost.
-    public var points: [[Double]] {
+    package var points: [[Double]] {
         ranges.reduce([[]]) { points, range in
             points.flatMap { point in range.values.map { point + [$0] } }
         }
@@ -82,7 +82,7 @@ public struct PolicySweep: Sendable {
     /// Runs the sweep; `progress` is told (on the calling thread) the runs done and the total.
     /// - Throws: `Problem` for the first run, by position, whose policy or route cannot be
     ///   made.
-    public func run(progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> [Row] {
+    package func run(progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> [Row] {
         let points = self.points
         // Each point's jobs: (subject, run) in subject order.
         let jobs = subjects.enumerated().flatMap { index, subject in

@@ -10,30 +10,30 @@ import World
 ///
 /// Each value is `from + i × step` (never a running sum, so no error piles up), printed with
 /// as many decimals as the widest of FROM, TO and STEP was written with.
-public struct SweepRange: Sendable, Equatable {
+package struct SweepRange: Sendable, Equatable {
     /// Why a range cannot be swept; the message names the parameter.
-    public struct Problem: Error, Equatable, CustomStringConvertible {
+    package struct Problem: Error, Equatable, CustomStringConvertible {
         /// The parameter named (as written), or the whole argument when no name could be read.
-        public var parameter: String
-        public var message: String
-        public var description: String { message }
+        package var parameter: String
+        package var message: String
+        package var description: String { message }
     }
 
-    public var parameter: PolicyParameter
+    package var parameter: PolicyParameter
     /// In increasing order; at least one.
-    public var values: [Double]
+    package var values: [Double]
     /// Decimals to print a value with.
-    public var decimals: Int
+    package var decimals: Int
 
     /// Values at most per parameter: a typo in a step is caught, not run for hours.
-    public static let valueCountMax = 1_000
+    package static let valueCountMax = 1_000
 
     /// Reads `NAME=FROM...TO[:STEP]`.
     /// - Throws: `Problem` naming the parameter: an unknown name (listing the sweepable ones),
     ///   a switch, a bound or step that is not a number, an empty range (FROM > TO), a step
     ///   of zero or less, too many values, or a value outside the parameter's domain (a
     ///   negative duration, a percent over 100, a zero fix interval).
-    public init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         guard let equals = text.firstIndex(of: "=") else {
             throw Problem(
                 parameter: text, message: "'\(text)' is not NAME=FROM...TO[:STEP]")
@@ -95,13 +95,13 @@ public struct SweepRange: Sendable, Equatable {
     }
 
     /// The parameters a range can be swept over: every one but the switches.
-    public static var sweepable: [PolicyParameter] { IOSPolicy.parameters.filter(\.isNumeric) }
+    package static var sweepable: [PolicyParameter] { IOSPolicy.parameters.filter(\.isNumeric) }
 
     /// `value` as this range prints it.
-    public func text(_ value: Double) -> String { Self.text(value, decimals: decimals) }
+    package func text(_ value: Double) -> String { Self.text(value, decimals: decimals) }
 
     /// The override a scenario's policy takes for `value`.
-    public func override(_ value: Double) -> (key: String, value: String) {
+    package func override(_ value: Double) -> (key: String, value: String) {
         (parameter.key, parameter.overrideText(value)!)
     }
 

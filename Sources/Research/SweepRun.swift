@@ -11,22 +11,22 @@ import World
 
 /// Who runs in a sweep or a diff: an engine by name, or one of source A's four background
 /// probes (`BackgroundExperiment.Probe`, run through `ProbeEngine`).
-public enum SweepSubject: Sendable, Hashable, CustomStringConvertible {
+package enum SweepSubject: Sendable, Hashable, CustomStringConvertible {
     case engine(EngineChoice)
     case probe(BackgroundExperiment.Probe)
 
     /// The engine's name, or `probe-` and the probe's (`probe-plain`, `probe-live-session`).
-    public var name: String {
+    package var name: String {
         switch self {
         case .engine(let engine): engine.name
         case .probe(let probe): "probe-" + probe.rawValue
         }
     }
 
-    public var description: String { name }
+    package var description: String { name }
 
     /// The four probes, in the article's order.
-    public static var probes: [SweepSubject] {
+    package static var probes: [SweepSubject] {
         BackgroundExperiment.Probe.allCases.map(SweepSubject.probe)
     }
 
@@ -47,7 +47,7 @@ public enum SweepSubject: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// One run of a sweep or a diff, before its policy is decided.
-public enum SweepRun: Sendable {
+package enum SweepRun: Sendable {
     /// A scenario (its engine is the subject).
     case scenario(Scenario)
     /// Source A's background experiment for the subject: When In Use, a drive at 20 m/s, the
@@ -65,7 +65,7 @@ public enum SweepRun: Sendable {
 
     /// The policy the run has before any change: the scenario's, or `measured`.
     /// - Throws: `PolicyFileError` when the scenario's policy cannot be made.
-    public func basePolicy() throws -> IOSPolicy {
+    package func basePolicy() throws -> IOSPolicy {
         switch self {
         case .scenario(let scenario): try scenario.policy.makePolicy()
         case .backgroundExperiment: .measured
@@ -75,7 +75,7 @@ public enum SweepRun: Sendable {
     /// Runs under `policy` and records the run, with its full trace when `keepsTrace` is set
     /// and its engines' narration unless `keepsNarration` is false.
     /// - Throws: `GPXError` for a scenario's bad GPX route.
-    public func record(policy: IOSPolicy, keepsTrace: Bool = false, keepsNarration: Bool = true)
+    package func record(policy: IOSPolicy, keepsTrace: Bool = false, keepsNarration: Bool = true)
         throws -> RunRecord
     {
         switch self {
@@ -96,7 +96,7 @@ public enum SweepRun: Sendable {
 
     /// The runs of `subject` on `scenarios`: each scenario with its engine replaced by the
     /// subject's (its settings kept). A probe runs no scenario: it has only the experiment.
-    public static func runs(of subject: SweepSubject, on scenarios: [Scenario]) -> [SweepRun] {
+    package static func runs(of subject: SweepSubject, on scenarios: [Scenario]) -> [SweepRun] {
         guard case .engine(let engine) = subject else { return [] }
         return scenarios.map { scenario in
             var scenario = scenario
@@ -108,7 +108,7 @@ public enum SweepRun: Sendable {
     /// The runs of `engine` on `count` generated scenarios, with their case indices: the
     /// fuzzer's cases 0, 1, … of `seed` (`lifeline fuzz --seed`), the invalid ones skipped, so
     /// the same for any value a sweep gives the policy.
-    public static func generated(for engine: EngineChoice, count: Int, seed: UInt64)
+    package static func generated(for engine: EngineChoice, count: Int, seed: UInt64)
         -> [(caseIndex: Int, run: SweepRun)]
     {
         precondition(count >= 0, "a count is not negative")

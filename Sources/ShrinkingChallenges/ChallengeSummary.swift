@@ -3,40 +3,40 @@
 import Exploration
 
 /// One challenge's results over its seeds.
-public struct ChallengeSummary: Sendable {
-    public var challenge: String
-    public var runs: [ChallengeRun]
+package struct ChallengeSummary: Sendable {
+    package var challenge: String
+    package var runs: [ChallengeRun]
     /// Seconds each run took (generation and shrinking), in seed order.
-    public var seconds: [Double]
+    package var seconds: [Double]
 
-    public init(challenge: String, runs: [ChallengeRun], seconds: [Double]) {
+    package init(challenge: String, runs: [ChallengeRun], seconds: [Double]) {
         self.challenge = challenge
         self.runs = runs
         self.seconds = seconds
     }
 
-    public var found: Int { runs.filter(\.found).count }
-    public var tierA: Int { runs.filter { $0.tier == .a }.count }
-    public var tierAOrB: Int { runs.filter { $0.tier == .a || $0.tier == .b }.count }
+    package var found: Int { runs.filter(\.found).count }
+    package var tierA: Int { runs.filter { $0.tier == .a }.count }
+    package var tierAOrB: Int { runs.filter { $0.tier == .a || $0.tier == .b }.count }
     /// Distinct final counterexamples.
-    public var distinct: Int { Set(runs.compactMap(\.final)).count }
+    package var distinct: Int { Set(runs.compactMap(\.final)).count }
     /// Runs whose shrinking hit its evaluation budget.
-    public var budgetExhausted: Int { runs.filter(\.shrinkBudgetExhausted).count }
+    package var budgetExhausted: Int { runs.filter(\.shrinkBudgetExhausted).count }
 
     private var evaluations: [Int] { runs.filter(\.found).map(\.evaluations) }
 
-    public var meanEvaluations: Double {
+    package var meanEvaluations: Double {
         evaluations.isEmpty ? 0 : Double(evaluations.reduce(0, +)) / Double(evaluations.count)
     }
-    public var medianEvaluations: Double { median(evaluations.map(Double.init)) }
+    package var medianEvaluations: Double { median(evaluations.map(Double.init)) }
     /// The most evaluations one run spent (0 when none found a failure).
-    public var maxEvaluations: Int { evaluations.max() ?? 0 }
+    package var maxEvaluations: Int { evaluations.max() ?? 0 }
     /// The most evaluations one run spent over the median (0 when the median is 0).
-    public var maxOverMedian: Double {
+    package var maxOverMedian: Double {
         medianEvaluations == 0 ? 0 : Double(maxEvaluations) / medianEvaluations
     }
     /// Each pass's accepted candidates and evaluations summed over the runs, in pass order.
-    public var passStatistics: [ShrinkPassStatistics] {
+    package var passStatistics: [ShrinkPassStatistics] {
         var totals: [ShrinkPassStatistics] = []
         for run in runs {
             for (offset, pass) in run.passStatistics.enumerated() {
@@ -49,7 +49,7 @@ public struct ChallengeSummary: Sendable {
         return totals
     }
     /// Half-width of the 95% confidence interval of the mean (normal approximation).
-    public var meanEvaluationsHalfWidth95: Double {
+    package var meanEvaluationsHalfWidth95: Double {
         let values = evaluations.map(Double.init)
         guard values.count > 1 else { return 0 }
         let mean = meanEvaluations
@@ -57,10 +57,10 @@ public struct ChallengeSummary: Sendable {
             values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(values.count - 1)
         return 1.96 * (variance / Double(values.count)).squareRoot()
     }
-    public var medianSeconds: Double { median(seconds) }
+    package var medianSeconds: Double { median(seconds) }
 
     /// The most common final counterexamples with their counts, most common first (ties by text).
-    public func topCounterexamples(_ count: Int) -> [(text: String, runs: Int)] {
+    package func topCounterexamples(_ count: Int) -> [(text: String, runs: Int)] {
         var counts: [String: Int] = [:]
         for final in runs.compactMap(\.final) { counts[final, default: 0] += 1 }
         return counts.map { ($0.key, $0.value) }.sorted { ($1.1, $0.0) < ($0.1, $1.0) }.prefix(

@@ -4,35 +4,35 @@ import Exploration
 
 /// How good a final counterexample is (CHALLENGES.md §1.3): A is the expected minimum, B is
 /// structurally minimal with values not fully simplified, C is anything else.
-public enum Tier: String, Sendable, Comparable {
+package enum Tier: String, Sendable, Comparable {
     case a = "A"
     case b = "B"
     case c = "C"
-    public static func < (lhs: Tier, rhs: Tier) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: Tier, rhs: Tier) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// What one seeded search of one challenge gave.
-public struct ChallengeRun: Sendable {
-    public var seed: UInt64
+package struct ChallengeRun: Sendable {
+    package var seed: UInt64
     /// True when a failure was found within the generation budget.
-    public var found: Bool
+    package var found: Bool
     /// The first failing value and the final one, rendered as CHALLENGES.md §1.6 writes them.
-    public var original: String?
-    public var final: String?
-    public var tier: Tier?
+    package var original: String?
+    package var final: String?
+    package var tier: Tier?
     /// Property evaluations while shrinking (the first failure excluded, §1.2).
-    public var evaluations: Int
-    public var shrinkBudgetExhausted: Bool
-    public var replayToken: String?
+    package var evaluations: Int
+    package var shrinkBudgetExhausted: Bool
+    package var replayToken: String?
     /// The final counterexample's choice sequence.
-    public var choices: [UInt64]?
+    package var choices: [UInt64]?
     /// What each shrink pass did in this run, in pass order.
-    public var passStatistics: [ShrinkPassStatistics] = []
+    package var passStatistics: [ShrinkPassStatistics] = []
 }
 
 /// One challenge: a name, a seeded search, and the replay of a saved choice sequence.
-public struct ShrinkingChallenge: Sendable {
-    public let name: String
+package struct ShrinkingChallenge: Sendable {
+    package let name: String
     private let search: @Sendable (ExplorationSettings) -> ChallengeRun
     private let replayer: @Sendable ([UInt64]) -> (rendered: String, failure: String?)
 
@@ -83,12 +83,12 @@ public struct ShrinkingChallenge: Sendable {
     }
 
     /// Rebuilds the value `choices` name: its rendering, and the property's message if it fails.
-    public func replay(_ choices: [UInt64]) -> (rendered: String, failure: String?) {
+    package func replay(_ choices: [UInt64]) -> (rendered: String, failure: String?) {
         replayer(choices)
     }
 
     /// This challenge's saved cases under a corpus root (`<root>/shrinking-<name>/`).
-    public func corpus(root: String) -> PropertyCorpus {
+    package func corpus(root: String) -> PropertyCorpus {
         PropertyCorpus(root: root, property: "shrinking-" + name)
     }
 
@@ -98,15 +98,15 @@ public struct ShrinkingChallenge: Sendable {
     /// counts such runs and `--json` has them as `shrinkBudgetExhausted`. (Without the
     /// structure passes, one `difference` run spent 100,000 evaluations, 20,000 times its
     /// challenge's median.)
-    public static let shrinkEvaluationMax = 5_000
+    package static let shrinkEvaluationMax = 5_000
 
     /// The most evaluations a run may spend, as a multiple of its challenge's median over the
     /// committed seeds; checked by Properties/ and `bench shrink --max-over-median`.
-    public static let worstOverMedianMax = 20
+    package static let worstOverMedianMax = 20
 
     /// Searches with `seed`: at most `caseCount` cases (CHALLENGES.md §1.1 uses 1000), then
     /// shrinks within `shrinkEvaluationMax` evaluations.
-    public func run(
+    package func run(
         seed: UInt64, caseCount: Int = 1_000,
         shrinkEvaluationMax: Int = ShrinkingChallenge.shrinkEvaluationMax
     )
@@ -119,36 +119,36 @@ public struct ShrinkingChallenge: Sendable {
     }
 
     /// The seven challenges of CHALLENGES.md, in its order, then ours.
-    public static let all: [ShrinkingChallenge] = published + structural + novel
+    package static let all: [ShrinkingChallenge] = published + structural + novel
 
     /// The seven challenges of CHALLENGES.md, in its order: each reaches tier A in every run.
-    public static let published: [ShrinkingChallenge] = [
+    package static let published: [ShrinkingChallenge] = [
         reverse, deletion, nestedLists, lengthList, bound5, calculator, snapshotStore,
     ]
 
     /// Our challenges for structures the list challenges miss: a difference, a full list, a heap.
-    public static let structural: [ShrinkingChallenge] = [difference, maxLength, heap]
+    package static let structural: [ShrinkingChallenge] = [difference, maxLength, heap]
 
     /// Our challenges for shapes the passes were not written for (N01 to N12): positions that
     /// change in pairs, ordered and distinct values, nested sums, hash collisions, pairs of
     /// numbers tied by a difference or a sum, a heap-ordered tree, times drawn as gaps.
-    public static let novel: [ShrinkingChallenge] = [
+    package static let novel: [ShrinkingChallenge] = [
         repeatedPair, palindrome, sortedTriple, distinct, nestedSum, hashSmall, hashLarge,
         closePair, notOne, budget, heapOrder, gaps,
     ]
 
     /// The sets `bench shrink --set` runs, by name, in order.
-    public static let sets: [(name: String, challenges: [ShrinkingChallenge])] = [
+    package static let sets: [(name: String, challenges: [ShrinkingChallenge])] = [
         ("published", published), ("structural", structural), ("novel", novel),
     ]
 
     /// The challenge called `name`, if any.
-    public static func named(_ name: String) -> ShrinkingChallenge? {
+    package static func named(_ name: String) -> ShrinkingChallenge? {
         all.first { $0.name == name }
     }
 
     /// The committed seeds of CHALLENGES.md §1.1: 1337 through 1436.
-    public static let benchmarkSeeds: [UInt64] = Array(1337...1436)
+    package static let benchmarkSeeds: [UInt64] = Array(1337...1436)
 }
 
 /// `[a, b, c]`.

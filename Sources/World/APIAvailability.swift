@@ -13,7 +13,7 @@ public enum CoreLocationAPI: String, Sendable, CaseIterable {
     case serviceSession = "CLServiceSession"
 
     /// The major iOS version that introduced the API.
-    public var introducedInVersion: Int {
+    package var introducedInVersion: Int {
         switch self {
         case .liveUpdates, .backgroundActivitySession, .monitor: 17
         case .serviceSession: 18
@@ -21,5 +21,5 @@ public enum CoreLocationAPI: String, Sendable, CaseIterable {
     }
 
     /// Whether the API exists on iOS `version`.
-    public func isAvailable(onVersion version: Int) -> Bool { version >= introducedInVersion }
+    package func isAvailable(onVersion version: Int) -> Bool { version >= introducedInVersion }
 }

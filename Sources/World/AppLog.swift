@@ -44,13 +44,13 @@ public struct AppLog: RandomAccessCollection, Sendable {
     }
 
     /// An empty log.
-    public init() { archive = FixArchive() }
+    package init() { archive = FixArchive() }
 
     /// An empty log that keeps its fixes in `archive`.
     package init(archive: FixArchive) { self.archive = archive }
 
     /// A log of `entries`, in order (a record edited or made from parts).
-    public init(_ entries: some Sequence<AppLogEntry>) {
+    package init(_ entries: some Sequence<AppLogEntry>) {
         archive = FixArchive()
         for entry in entries { append(entry) }
     }

@@ -14,7 +14,7 @@ public struct BackgroundTransferID: Hashable, Sendable, CustomStringConvertible 
     /// `URLSessionTask.taskIdentifier`.
     public var taskIdentifier: Int
 
-    public init(session: String, taskIdentifier: Int) {
+    package init(session: String, taskIdentifier: Int) {
         self.session = session
         self.taskIdentifier = taskIdentifier
     }
@@ -52,7 +52,7 @@ public struct BackgroundTransferEvent: Sendable, Equatable, CustomStringConverti
     /// with the transfer like `taskDescription`.
     public var requestURL: String?
 
-    public init(
+    package init(
         task: BackgroundTransferID, result: UploadResult, taskDescription: String? = nil,
         requestURL: String? = nil
     ) {

@@ -6,10 +6,10 @@ import Simulation
 /// (R-L45).
 public struct Beacon: Sendable, Equatable {
     /// The proximity UUID, upper-case, as `UUID.uuidString` writes it.
-    public var uuid: String
-    public var major: UInt16
-    public var minor: UInt16
-    public var coordinate: Coordinate
+    package var uuid: String
+    package var major: UInt16
+    package var minor: UInt16
+    package var coordinate: Coordinate
 
     public init(uuid: String, major: UInt16, minor: UInt16, coordinate: Coordinate) {
         self.uuid = uuid.uppercased()
@@ -20,28 +20,28 @@ public struct Beacon: Sendable, Equatable {
 }
 
 /// How close a ranged beacon is (Core Location's `CLProximity`, R-L46).
-public enum BeaconProximity: Int, Sendable, Equatable {
+package enum BeaconProximity: Int, Sendable, Equatable {
     case unknown, immediate, near, far
 }
 
 /// The numbers of the beacon model, each an assumption (R-L45, R-L46).
-public struct BeaconModel: Sendable, Equatable {
+package struct BeaconModel: Sendable, Equatable {
     /// How far a beacon is heard (R-L45, an assumption: Bluetooth LE beacons are commonly
     /// quoted as heard up to about 50–70 m in the open; the low end).
-    public var rangeMeters = 50.0
+    package var rangeMeters = 50.0
     /// Up to this distance a beacon is immediate (R-L46, an assumption: Apple's iBeacon guide
     /// describes immediate as very close, a few centimetres to half a metre).
-    public var immediateMeters = 0.5
+    package var immediateMeters = 0.5
     /// Up to this distance near; beyond it far (R-L46, an assumption: "one to three metres").
-    public var nearMeters = 3.0
+    package var nearMeters = 3.0
 
-    public init() {}
+    package init() {}
 
     /// The model every world uses.
-    public static let standard = BeaconModel()
+    package static let standard = BeaconModel()
 
     /// The proximity of a beacon `meters` away (in range).
-    public func proximity(meters: Double) -> BeaconProximity {
+    package func proximity(meters: Double) -> BeaconProximity {
         if meters <= immediateMeters { return .immediate }
         if meters <= nearMeters { return .near }
         return .far
@@ -49,12 +49,12 @@ public struct BeaconModel: Sendable, Equatable {
 }
 
 /// The beacons of a run and the route that carries the device past them (R-L45–R-L47).
-public final class BeaconField: @unchecked Sendable {
-    public let beacons: [Beacon]
-    public let model: BeaconModel
+package final class BeaconField: @unchecked Sendable {
+    package let beacons: [Beacon]
+    package let model: BeaconModel
     private let route: Route
 
-    public init(beacons: [Beacon], route: Route, model: BeaconModel = .standard) {
+    package init(beacons: [Beacon], route: Route, model: BeaconModel = .standard) {
         self.beacons = beacons
         self.route = route
         self.model = model
@@ -62,7 +62,7 @@ public final class BeaconField: @unchecked Sendable {
 
     /// The beacons heard at `instant`, nearest first (ties in the order placed), with their
     /// distance in metres.
-    public func heard(at instant: Instant) -> [(beacon: Beacon, meters: Double)] {
+    package func heard(at instant: Instant) -> [(beacon: Beacon, meters: Double)] {
         let position = route.position(at: instant)
         let inRange = beacons.enumerated().compactMap {
             index, beacon -> (index: Int, beacon: Beacon, meters: Double)? in

@@ -5,7 +5,7 @@ extension DeviceFiles {
     /// The key of the row that holds the file at device path `path`: "file " and the path.
     public static func rowKey(ofPath path: String) -> String { rowKeyPrefix + path }
     /// What every file row's key starts with.
-    public static let rowKeyPrefix = "file "
+    package static let rowKeyPrefix = "file "
 
     /// The file at `path` was closed after a write: its row in `store` is replaced by one
     /// holding what it holds now. A hidden file (a name starting with ".", as the temporary

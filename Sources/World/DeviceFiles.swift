@@ -5,7 +5,7 @@ import Foundation
 
 /// A data protection class of a file (`FileProtectionType`'s four, by its raw value). Which
 /// class a file has decides when its contents can be read and written (R-S4 to R-S6).
-public enum FileProtection: String, Sendable, CaseIterable {
+package enum FileProtection: String, Sendable, CaseIterable {
     /// `complete`: readable and writable only while the device is unlocked (R-S5).
     case complete = "NSFileProtectionComplete"
     /// `completeUnlessOpen`: a new file can be made while locked; an existing one is read only
@@ -30,7 +30,7 @@ public enum FileProtection: String, Sendable, CaseIterable {
 }
 
 /// What a C library call does with a path (`VirtualFiles.h`'s `LIFELINE_FILES_*`).
-public enum FileAccess: Int32, Sendable {
+package enum FileAccess: Int32, Sendable {
     case metadata = 0
     case readContents = 1
     case writeContents = 2
@@ -70,9 +70,9 @@ public final class DeviceFiles: @unchecked Sendable {
     /// The app groups the app may use (its entitlements), nil for any.
     private let appGroups: [String]?
     /// Data is readable: the device has been unlocked since it booted (R-S4).
-    public internal(set) var firstUnlocked = true
+    package internal(set) var firstUnlocked = true
     /// The screen is locked (R-S5).
-    public internal(set) var locked = false
+    package internal(set) var locked = false
     /// Classes set on files and folders, by device path (looked up, never iterated).
     var protections: [String: FileProtection] = [:]
     /// The private folder, once made.
@@ -82,7 +82,7 @@ public final class DeviceFiles: @unchecked Sendable {
 
     /// A fresh device: an empty container. `appGroups`: the identifiers
     /// `containerURL(forSecurityApplicationGroupIdentifier:)` answers for (nil for any).
-    public init(appGroups: [String]? = nil) { self.appGroups = appGroups }
+    package init(appGroups: [String]? = nil) { self.appGroups = appGroups }
 
     deinit {
         guard let privateRoot else { return }
@@ -93,7 +93,7 @@ public final class DeviceFiles: @unchecked Sendable {
 
     /// The device path of app group `identifier`'s container (a UUID made from the
     /// identifier, the same in every run), nil when the app may not use it.
-    public func appGroupPath(_ identifier: String) -> String? {
+    package func appGroupPath(_ identifier: String) -> String? {
         guard appGroups?.contains(identifier) ?? true else { return nil }
         return Self.appGroupsPath + "/" + Self.stableUUID(of: identifier)
     }
@@ -101,7 +101,7 @@ public final class DeviceFiles: @unchecked Sendable {
     // MARK: - Routing a call
 
     /// Where a C library call on `path` goes: its private path, or an errno.
-    public enum Route: Equatable, Sendable {
+    package enum Route: Equatable, Sendable {
         case privatePath(String)
         case refused(Int32)
         /// Not a path of this device at all (the caller reports an escape).
@@ -109,7 +109,7 @@ public final class DeviceFiles: @unchecked Sendable {
     }
 
     /// Routes a call of kind `access` on the device path `path`.
-    public func route(_ path: String, access: FileAccess) -> Route {
+    package func route(_ path: String, access: FileAccess) -> Route {
         guard let device = Self.normalized(path) else { return .outside }
         if Self.ancestors.contains(device) {
             return access == .metadata ? .privatePath(root() + device) : .refused(EPERM)
@@ -132,7 +132,7 @@ public final class DeviceFiles: @unchecked Sendable {
 
     /// The device path of a path the C library handed back (a private one, from `fts`), or
     /// `path` itself.
-    public func devicePath(of path: String) -> String {
+    package func devicePath(of path: String) -> String {
         guard let privateRoot, path.hasPrefix(privateRoot + "/") else { return path }
         return String(path.dropFirst(privateRoot.count))
     }
@@ -141,7 +141,7 @@ public final class DeviceFiles: @unchecked Sendable {
 
     /// The class of the file or folder at `path`: its own, else its nearest folder's, else
     /// iOS's default (R-S4).
-    public func protection(ofPath path: String) -> FileProtection {
+    package func protection(ofPath path: String) -> FileProtection {
         var current = Self.normalized(path) ?? path
         while !current.isEmpty {
             if let own = protections[current] { return own }
@@ -153,7 +153,7 @@ public final class DeviceFiles: @unchecked Sendable {
 
     /// Sets the class of the file or folder at `path` (`setAttributes`, `createDirectory`'s or
     /// `createFile`'s attributes): a new file made in a folder takes the folder's.
-    public func setProtection(_ protection: FileProtection, ofPath path: String) {
+    package func setProtection(_ protection: FileProtection, ofPath path: String) {
         protections[Self.normalized(path) ?? path] = protection
     }
 

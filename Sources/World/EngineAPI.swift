@@ -335,13 +335,13 @@ public final class LocationServices {
     /// The requests made so far in this callback.
     package var requests: [AppRequest] { asked.requests }
     /// The assertion that ended the process, if one did.
-    public var crashReason: String? { assertionMessage }
+    package var crashReason: String? { assertionMessage }
     // Not public itself, so that the compiler sees every access and checks them statically.
     private var assertionMessage: String? {
         didSet { storage.halted = assertionMessage != nil }
     }
     /// Calls made in this callback to APIs the modelled iOS version lacks.
-    public var unavailableCalls: [CoreLocationAPI] { asked.unavailableCalls }
+    package var unavailableCalls: [CoreLocationAPI] { asked.unavailableCalls }
     /// The saved record, like `UserDefaults.standard`: read at once, written to disk
     /// `savedRecordWriteDelay` after a change; empty before the first unlock (R-D9).
     public let userDefaults: SavedRecord
@@ -363,7 +363,7 @@ public final class LocationServices {
     /// The `LocationManager` objects made in this process, in creation order. The services
     /// keep each for the life of the process (Core Location stops a manager the app lets go
     /// of; keep a reference anyway, as an iOS app must).
-    public private(set) var locationManagers: [LocationManager] = []
+    package private(set) var locationManagers: [LocationManager] = []
     /// What the app process sets before each callback: the facts below, in one value so that
     /// setting them is one write (`AppProcess.call`).
     var moment = CallbackMoment()
@@ -489,7 +489,7 @@ public final class LocationServices {
     /// process, so their diagnostics can reach them).
     private(set) var sessions: [any DiagnosedSession] = []
     /// The `Monitor` objects opened in this process, one per name, in the order opened.
-    public private(set) var monitors: [Monitor] = []
+    package private(set) var monitors: [Monitor] = []
 
     /// Registers a new session object (called by its initializer).
     func register(_ session: any DiagnosedSession) { sessions.append(session) }

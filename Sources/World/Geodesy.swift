@@ -20,7 +20,7 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The Earth's mean radius in metres (IUGG), for the spherical model.
-    public static let earthRadiusMeters = 6_371_008.8
+    package static let earthRadiusMeters = 6_371_008.8
 
     /// Great-circle distance in metres (haversine on the mean sphere; within 0.5 % of the
     /// ellipsoid, far finer than any location source's accuracy).
@@ -59,7 +59,7 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
 
     /// The position `distanceMeters` away along the initial bearing `headingDegrees`
     /// (0 = north, 90 = east).
-    public func destination(headingDegrees: Double, distanceMeters: Double) -> Coordinate {
+    package func destination(headingDegrees: Double, distanceMeters: Double) -> Coordinate {
         let δ = distanceMeters / Self.earthRadiusMeters
         let θ = headingDegrees * .pi / 180
         let φ1 = latitude * .pi / 180
@@ -96,7 +96,7 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
 
     /// The position a fraction `t` (0...1) of the way to `other`, interpolated linearly in
     /// degrees (waypoints are close together; fine at that scale).
-    public func interpolated(to other: Coordinate, fraction t: Double) -> Coordinate {
+    package func interpolated(to other: Coordinate, fraction t: Double) -> Coordinate {
         Coordinate(
             latitude: latitude + (other.latitude - latitude) * t,
             longitude: longitude + (other.longitude - longitude) * t)

@@ -90,7 +90,7 @@ public struct Visit: Sendable, Equatable, CustomStringConvertible {
     public var kind: Kind
     public var coordinate: Coordinate
 
-    public init(kind: Kind, coordinate: Coordinate) {
+    package init(kind: Kind, coordinate: Coordinate) {
         self.kind = kind
         self.coordinate = coordinate
     }

@@ -20,7 +20,7 @@ public struct ModelLoop: Error, Sendable, Equatable, CustomStringConvertible {
     public var count: Int
 
     /// Repeats at one instant above which the model is looping.
-    public static let repeatsMax = 1_000
+    package static let repeatsMax = 1_000
 
     public var description: String {
         "Lifeline's model looped (not the app's fault): \(what) \(count) times at "

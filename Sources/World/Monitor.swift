@@ -36,7 +36,7 @@ public struct MonitorEvent: Sendable, Equatable, CustomStringConvertible {
     public var state: ConditionState
     public var date: Instant?
 
-    public init(identifier: String, state: ConditionState, date: Instant?) {
+    package init(identifier: String, state: ConditionState, date: Instant?) {
         self.identifier = identifier
         self.state = state
         self.date = date
@@ -52,7 +52,7 @@ public struct MonitorRecord: Sendable, Equatable, CustomStringConvertible {
     public var condition: CircularGeographicCondition
     public var lastEvent: MonitorEvent
 
-    public init(condition: CircularGeographicCondition, lastEvent: MonitorEvent) {
+    package init(condition: CircularGeographicCondition, lastEvent: MonitorEvent) {
         self.condition = condition
         self.lastEvent = lastEvent
     }

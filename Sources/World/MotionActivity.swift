@@ -4,53 +4,53 @@ import Simulation
 
 /// What the motion coprocessor classifies the device's movement as (R-M1). The route tells
 /// speeds only, so cycling is never derived: it cannot be told from a slow drive (R-M2).
-public enum MotionActivityKind: Int, Sendable, Equatable, CaseIterable {
+package enum MotionActivityKind: Int, Sendable, Equatable, CaseIterable {
     case unknown, stationary, walking, running, automotive, cycling
 }
 
 /// Core Motion's confidence in a classification (R-M4).
-public enum MotionActivityConfidence: Int, Sendable, Equatable, Comparable {
+package enum MotionActivityConfidence: Int, Sendable, Equatable, Comparable {
     case low, medium, high
 
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// One report of the motion coprocessor: an activity, made known at `reportInstant`, about a
 /// spell of movement that began at `startInstant` (Core Motion's `startDate`, R-M3).
-public struct MotionActivityReport: Sendable, Equatable {
-    public var kind: MotionActivityKind
-    public var confidence: MotionActivityConfidence
+package struct MotionActivityReport: Sendable, Equatable {
+    package var kind: MotionActivityKind
+    package var confidence: MotionActivityConfidence
     /// When the spell of this activity began (before the report: the change is back-dated).
-    public var startInstant: Instant
+    package var startInstant: Instant
     /// When the coprocessor reported it.
-    public var reportInstant: Instant
+    package var reportInstant: Instant
 }
 
 /// The numbers of the motion model, each an assumption (no Apple figure; R-M2–R-M4).
-public struct MotionActivityModel: Sendable, Equatable {
+package struct MotionActivityModel: Sendable, Equatable {
     /// At or below this ground speed the device is stationary (R-M2, assumption: the policy's
     /// stationary threshold, `IOSPolicy.stationarySpeedMetersPerSecond`'s default).
-    public var stationarySpeedMetersPerSecondMax = 0.5
+    package var stationarySpeedMetersPerSecondMax = 0.5
     /// Up to this speed, walking (R-M2, assumption: a brisk walk is about 2 m/s).
-    public var walkingSpeedMetersPerSecondMax = 2.5
+    package var walkingSpeedMetersPerSecondMax = 2.5
     /// Up to this speed, running; above it, automotive (R-M2, assumption).
-    public var runningSpeedMetersPerSecondMax = 4.5
+    package var runningSpeedMetersPerSecondMax = 4.5
     /// How long a new activity lasts before Core Motion reports it, with medium confidence;
     /// a spell shorter than this is never reported (R-M3, assumption: Apple documents no
     /// latency; open-source interpreters of Core Motion's history treat spells under a minute
     /// or two as noise).
-    public var reportDelay = VirtualDuration.seconds(60)
+    package var reportDelay = VirtualDuration.seconds(60)
     /// How much longer, after the first report, before the same spell is reported again with
     /// high confidence (R-M4, assumption).
-    public var highConfidenceDelay = VirtualDuration.seconds(120)
+    package var highConfidenceDelay = VirtualDuration.seconds(120)
 
-    public init() {}
+    package init() {}
 
     /// The model every world uses.
-    public static let standard = MotionActivityModel()
+    package static let standard = MotionActivityModel()
 
     /// The activity of a ground speed.
-    public func kind(speedMetersPerSecond speed: Double) -> MotionActivityKind {
+    package func kind(speedMetersPerSecond speed: Double) -> MotionActivityKind {
         if speed <= stationarySpeedMetersPerSecondMax { return .stationary }
         if speed <= walkingSpeedMetersPerSecondMax { return .walking }
         if speed <= runningSpeedMetersPerSecondMax { return .running }
@@ -67,19 +67,19 @@ public struct MotionActivityModel: Sendable, Equatable {
 /// absorbed: the activity reported before goes on. The coprocessor records whether or not an
 /// app runs; what reaches an app, and when, is the app's side (LifelineKit's
 /// `CMMotionActivityManager`).
-public final class MotionCoprocessor: @unchecked Sendable {
-    public let model: MotionActivityModel
+package final class MotionCoprocessor: @unchecked Sendable {
+    package let model: MotionActivityModel
     private let route: Route
     // invariant: sorted by reportInstant, computed on first use
     private var computed: [MotionActivityReport]?
 
-    public init(route: Route, model: MotionActivityModel = .standard) {
+    package init(route: Route, model: MotionActivityModel = .standard) {
         self.route = route
         self.model = model
     }
 
     /// Every report, in report order.
-    public var reports: [MotionActivityReport] {
+    package var reports: [MotionActivityReport] {
         if let computed { return computed }
         let made = Self.reports(spells: spells(), model: model)
         computed = made
@@ -87,7 +87,7 @@ public final class MotionCoprocessor: @unchecked Sendable {
     }
 
     /// The latest report made at or before `instant` (there is always one: the start's).
-    public func latestReport(atOrBefore instant: Instant) -> MotionActivityReport {
+    package func latestReport(atOrBefore instant: Instant) -> MotionActivityReport {
         let all = reports
         var low = 0
         var high = all.count
@@ -99,7 +99,7 @@ public final class MotionCoprocessor: @unchecked Sendable {
     }
 
     /// The first report made after `instant`, if any.
-    public func nextReport(after instant: Instant) -> MotionActivityReport? {
+    package func nextReport(after instant: Instant) -> MotionActivityReport? {
         reports.first { $0.reportInstant > instant }
     }
 

@@ -5,8 +5,8 @@ import Simulation
 /// One upload request of a process, numbered from 1 within the process, like a
 /// `URLSessionTask`'s `taskIdentifier`.
 public struct UploadTaskID: Hashable, Sendable, CustomStringConvertible {
-    public var value: Int
-    public init(_ value: Int) { self.value = value }
+    package var value: Int
+    package init(_ value: Int) { self.value = value }
     public var description: String { "upload task \(value)" }
 }
 
@@ -124,7 +124,7 @@ package struct UploadRequest: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// The state of the network, set by scenario actions.
-public enum NetworkCondition: Sendable, Equatable, CustomStringConvertible {
+package enum NetworkCondition: Sendable, Equatable, CustomStringConvertible {
     /// Requests take `uploadLatency`.
     case up
     /// A request fails at once (`notConnectedToInternet`); one in flight is lost when it would
@@ -133,7 +133,7 @@ public enum NetworkCondition: Sendable, Equatable, CustomStringConvertible {
     /// Requests take `uploadLatency` plus this.
     case slow(VirtualDuration)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .up: "up"
         case .down: "down"

@@ -5,16 +5,16 @@ import Foundation
 import Simulation
 
 /// Why a policy file cannot be used: the file, the line, the key and what was expected.
-public struct PolicyFileError: Error, Equatable, CustomStringConvertible {
-    public var path: String
-    public var line: Int
-    public var key: String?
-    public var message: String
-    public var description: String {
+package struct PolicyFileError: Error, Equatable, CustomStringConvertible {
+    package var path: String
+    package var line: Int
+    package var key: String?
+    package var message: String
+    package var description: String {
         line > 0 ? "\(path):\(line): \(message)" : "\(path): \(message)"
     }
 
-    public init(path: String, line: Int, key: String?, message: String) {
+    package init(path: String, line: Int, key: String?, message: String) {
         self.path = path
         self.line = line
         self.key = key
@@ -122,7 +122,7 @@ extension IOSPolicy {
     }
 
     /// Reads policy-file text; `path` names it in errors.
-    public static func parse(_ text: String, path: String) throws -> IOSPolicy {
+    package static func parse(_ text: String, path: String) throws -> IOSPolicy {
         let entries: [(key: String, value: FlatJSONValue, line: Int)]
         do { entries = try readFlatJSONObject(text) } catch let error as FlatJSONError {
             throw PolicyFileError(
@@ -152,7 +152,7 @@ extension IOSPolicy {
     }
 
     /// The keys a policy file or a scenario's `policy` line may set, in declaration order.
-    public static var overrideKeys: [String] { fields.map(\.key) }
+    package static var overrideKeys: [String] { fields.map(\.key) }
 
     /// This policy with `overrides` applied in order, each value written as text the way a
     /// scenario writes it (`whenInUseGrace=5s`, `significantChangeDistanceMeters=250`,
@@ -160,7 +160,7 @@ extension IOSPolicy {
     /// file: the text is read as the value a policy file would hold for that key (a duration
     /// string, a number, `true` or `false`) and applied as one of its entries.
     /// - Throws: `PolicyFileError` naming `path`, `line` and the key that failed.
-    public func applying(overrides: [(key: String, value: String)], path: String, line: Int)
+    package func applying(overrides: [(key: String, value: String)], path: String, line: Int)
         throws -> IOSPolicy
     {
         var policy = self

@@ -6,7 +6,7 @@ import Simulation
 /// unit, read from the file format's own table (`IOSPolicy.fields`), so the two never disagree.
 public struct PolicyParameter: Sendable, Equatable {
     /// How the property is written, and so which values it takes.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// A duration, written in seconds here; at least 0.
         case duration
         /// A real number (meters, a speed, a fraction); at least 0 and finite.
@@ -18,12 +18,12 @@ public struct PolicyParameter: Sendable, Equatable {
     }
 
     /// The key of a policy file and of a scenario's `policy` line (`whenInUseGrace`).
-    public var key: String
-    public var kind: Kind
+    package var key: String
+    package var kind: Kind
 
     /// The unit a value is written in on the command line and in a sweep's output: `s` for a
     /// duration; for the others, the unit the key ends with (`m`, `m/s`, `%`), or empty.
-    public var unit: String {
+    package var unit: String {
         switch kind {
         case .duration: "s"
         case .flag: ""
@@ -36,13 +36,13 @@ public struct PolicyParameter: Sendable, Equatable {
     }
 
     /// Whether a range of values can be swept: every kind but a switch.
-    public var isNumeric: Bool { kind != .flag }
+    package var isNumeric: Bool { kind != .flag }
 
     /// The text a policy override writes for `value` of this kind (`12.5s`, `250`, `30`), or
     /// nil when `value` is outside the kind's domain (negative, not finite, not whole, out of
     /// a count's range). The override's own checks (`IOSPolicy.applying(overrides:…)`) still
     /// apply: a zero `fixInterval` say.
-    public func overrideText(_ value: Double) -> String? {
+    package func overrideText(_ value: Double) -> String? {
         guard value.isFinite, value >= 0 else { return nil }
         switch kind {
         case .flag: return nil
@@ -61,7 +61,7 @@ public struct PolicyParameter: Sendable, Equatable {
 
 extension IOSPolicy {
     /// Every property a policy file sets, in declaration order, with its kind and domain.
-    public static var parameters: [PolicyParameter] {
+    package static var parameters: [PolicyParameter] {
         fields.map { key, field in
             switch field {
             case .duration: PolicyParameter(key: key, kind: .duration)

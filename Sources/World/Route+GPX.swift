@@ -13,7 +13,7 @@ extension Route {
     /// out of order, a wrong time zone on one point), not a journey, and would make the
     /// daemon's lookahead and speed-dependent rules meaningless, so it is rejected with both
     /// points' lines.
-    public static let maximumSpeedMetersPerSecond = 400.0
+    package static let maximumSpeedMetersPerSecond = 400.0
 
     /// Reads a GPX 1.1 file: every `wpt` (Xcode's template) or `trk/trkseg/trkpt`, each with
     /// `lat` in [−90, 90] and `lon` in [−180, 180) and an ISO-8601 UTC `time`, in time order.

@@ -5,7 +5,7 @@ import Simulation
 extension Route {
     /// The first instant at or after `start` when the device is farther than `meters` from
     /// `point`, to the nanosecond up to the interpolation's precision; nil if never.
-    public func firstInstant(
+    package func firstInstant(
         after start: Instant, fartherThan meters: Double, from point: Coordinate
     ) -> Instant? {
         let probe = DistanceProbe(point)
@@ -131,7 +131,7 @@ extension Route {
     /// ends outside it, so each leg that may come near enough (by the triangle inequality) is
     /// searched for its closest approach first (the distance along a short straight leg falls,
     /// then rises), then bisected between its start and that approach.
-    public func firstInstant(
+    package func firstInstant(
         after start: Instant, within meters: Double, of point: Coordinate
     ) -> Instant? {
         let probe = DistanceProbe(point)
@@ -208,14 +208,14 @@ extension Route {
     static let lookaheadResolution = VirtualDuration.milliseconds(1)
 
     /// The first instant at or after `start` when the device moves faster than `speed`.
-    public func firstInstant(after start: Instant, movingFasterThan speed: Double) -> Instant? {
+    package func firstInstant(after start: Instant, movingFasterThan speed: Double) -> Instant? {
         firstLeg(after: start) { $0 > speed }
     }
 
     /// The first instant at or after `start` from which the device stays at or below `speed`
     /// for at least `dwell` (the route's end counts as still forever); the instant the dwell
     /// began is returned.
-    public func firstStillPeriod(
+    package func firstStillPeriod(
         after start: Instant, slowerThan speed: Double, lasting dwell: VirtualDuration
     ) -> Instant? {
         var candidate = start

@@ -46,7 +46,7 @@ public struct Route: Sendable {
     }
 
     // invariant: waypoints sorted by instant, at least one
-    public let waypoints: [Waypoint]
+    package let waypoints: [Waypoint]
     // invariant: legSpeeds[i] is the ground speed from waypoint i to i + 1 (metres per second)
     let legSpeeds: [Double]
 
@@ -106,7 +106,7 @@ public struct Route: Sendable {
     }
 
     /// The same route starting `delay` later, the device waiting at its first point until then.
-    public func delayed(by delay: VirtualDuration) -> Route {
+    package func delayed(by delay: VirtualDuration) -> Route {
         precondition(delay.nanoseconds >= 0, "a delay is not negative")
         let shifted = waypoints.map {
             Waypoint(instant: $0.instant + delay, coordinate: $0.coordinate)
@@ -169,7 +169,7 @@ public struct Route: Sendable {
     }
 
     /// When the route ends.
-    public var endInstant: Instant { waypoints.last!.instant }
+    package var endInstant: Instant { waypoints.last!.instant }
 
     /// `position(at: instant)` for an instant known to lie in leg `index`, at or after waypoint
     /// `index` and before waypoint `index + 1`, which `locate` would find: the same

@@ -5,7 +5,7 @@ import Simulation
 /// The server's condition, set by the scenario's `server …` actions (R-N40–R-N44). It is
 /// apart from the network's (`NetworkCondition`): a request that reaches a server that is down
 /// gets an answer, 503, where a request on a network that is down gets none.
-public enum ServerCondition: Sendable, Equatable, CustomStringConvertible {
+package enum ServerCondition: Sendable, Equatable, CustomStringConvertible {
     /// It stores what it receives and answers 200 (R-N40), but for the share of requests
     /// `IOSPolicy.serverErrorPercent` answers 500 (R-N42).
     case up
@@ -16,7 +16,7 @@ public enum ServerCondition: Sendable, Equatable, CustomStringConvertible {
     /// Every request is answered 429 with `Retry-After` of this duration (R-N43).
     case throttling(VirtualDuration)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .up: "up"
         case .down: "down"
@@ -28,13 +28,13 @@ public enum ServerCondition: Sendable, Equatable, CustomStringConvertible {
 
 /// A resource the server serves to a fetch (`GET` of its path, R-N45): a team's zones or
 /// settings. Set in `WorldConfiguration.serverResources`.
-public struct ServerResource: Sendable, Equatable {
+package struct ServerResource: Sendable, Equatable {
     /// The URL path that names it (`/zones`).
-    public var path: String
+    package var path: String
     /// Its body, as text.
-    public var body: String
+    package var body: String
 
-    public init(path: String, body: String) {
+    package init(path: String, body: String) {
         self.path = path
         self.body = body
     }
@@ -51,7 +51,7 @@ public struct ServerAnswer: Sendable, Equatable, CustomStringConvertible {
     /// The body, as text (empty for none).
     public var body: String
 
-    public init(statusCode: Int, retryAfter: VirtualDuration? = nil, body: String = "") {
+    package init(statusCode: Int, retryAfter: VirtualDuration? = nil, body: String = "") {
         precondition((100...599).contains(statusCode), "an HTTP status is 100...599")
         self.statusCode = statusCode
         self.retryAfter = retryAfter
@@ -59,7 +59,7 @@ public struct ServerAnswer: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Whether the status is a success (2xx).
-    public var isSuccess: Bool { (200...299).contains(statusCode) }
+    package var isSuccess: Bool { (200...299).contains(statusCode) }
 
     public var description: String {
         "\(statusCode)" + (retryAfter.map { " Retry-After \($0)" } ?? "")

@@ -30,7 +30,7 @@ public struct SessionDiagnostic: Sendable, Equatable, CustomStringConvertible {
     /// modelled (R-C1).
     public var serviceSessionRequired: Bool
 
-    public init(
+    package init(
         isActive: Bool, insufficientlyInUse: Bool = false, authorizationDenied: Bool = false,
         alwaysAuthorizationDenied: Bool = false, fullAccuracyDenied: Bool = false,
         serviceSessionRequired: Bool = false

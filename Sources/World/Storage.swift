@@ -80,7 +80,7 @@ public enum SavedValue: Sendable, Equatable, CustomStringConvertible {
 /// What iOS lost of the app's data when its process ended (R-A1; R-F3 for memory) or while its
 /// data was protected (R-D9): a commit in flight, or changes to the saved record not yet
 /// written. Recorded, with the `DropReason` naming the rule, in the trace and the app's log.
-public enum StorageLoss: Sendable, Equatable, CustomStringConvertible {
+package enum StorageLoss: Sendable, Equatable, CustomStringConvertible {
     /// A commit that had not completed: none of its rows are on disk.
     case commit(CommitID, rowCount: Int)
     /// Changes to these keys of the saved record, in the order last changed.
@@ -88,7 +88,7 @@ public enum StorageLoss: Sendable, Equatable, CustomStringConvertible {
     /// Rows inserted and never committed: the open transaction, in the process's memory.
     case uncommittedRows(rowCount: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .commit(let commit, let rowCount): "\(commit) (\(rowCount) rows)"
         case .savedRecordChange(let keys):

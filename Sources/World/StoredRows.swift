@@ -18,10 +18,10 @@ public struct StoredRows: RandomAccessCollection, Equatable, ExpressibleByArrayL
     private static let wholeBit: UInt32 = 1 << 31
 
     /// No rows.
-    public init() {}
+    package init() {}
 
     /// `rows`, in order, kept whole (a record made from parts).
-    public init(_ rows: some Sequence<StoredRow>) {
+    package init(_ rows: some Sequence<StoredRow>) {
         for row in rows { append(row) }
     }
 

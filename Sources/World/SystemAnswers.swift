@@ -57,7 +57,7 @@ public struct PendingTaskRequest: Sendable, Equatable, CustomStringConvertible {
     /// The request's `earliestBeginDate` as submitted; nil when it had none ("no start delay").
     public var earliestBegin: Instant?
 
-    public init(identifier: String, kind: Kind, earliestBegin: Instant?) {
+    package init(identifier: String, kind: Kind, earliestBegin: Instant?) {
         self.identifier = identifier
         self.kind = kind
         self.earliestBegin = earliestBegin

@@ -3,12 +3,12 @@
 import Simulation
 
 /// A batch the server accepted, and when.
-public struct AcceptedBatch: Sendable, Equatable {
-    public var key: UploadBatchKey
-    public var rows: [StoredRow]
-    public var instant: Instant
+package struct AcceptedBatch: Sendable, Equatable {
+    package var key: UploadBatchKey
+    package var rows: [StoredRow]
+    package var instant: Instant
     /// Whether its request carried its key (`UploadBatch.carriesIdempotencyKey`).
-    public var carriedIdempotencyKey = true
+    package var carriedIdempotencyKey = true
 }
 
 /// The server the app uploads to: it records every batch it stored, in the order accepted.
@@ -24,10 +24,10 @@ public struct AcceptedBatch: Sendable, Equatable {
 /// drive`). Every other batch is kept whole.
 public struct UploadServer: Sendable {
     /// Whether it deduplicates by key.
-    public let deduplication: ServerDeduplication
+    package let deduplication: ServerDeduplication
     /// Keys received again after they were accepted, in the order received (a deduplicating
     /// server, keyed requests only).
-    public private(set) var repeatedKeys: [UploadBatchKey] = []
+    package private(set) var repeatedKeys: [UploadBatchKey] = []
     // invariant: exactly the keys of the keyed batches accepted while it deduplicates, empty
     // otherwise (membership only, never iterated)
     private var keys: Set<UploadBatchKey> = []
@@ -47,10 +47,10 @@ public struct UploadServer: Sendable {
 
     /// Every batch stored, in the order accepted (made afresh at each read: the invariants
     /// read `accepted`, one batch at a time).
-    public var acceptedBatches: [AcceptedBatch] { Array(accepted) }
+    package var acceptedBatches: [AcceptedBatch] { Array(accepted) }
 
     /// Every accepted row, in the order accepted.
-    public var acceptedRows: [StoredRow] { accepted.flatMap(\.rows) }
+    package var acceptedRows: [StoredRow] { accepted.flatMap(\.rows) }
 
     /// The batches stored, in the order accepted, each made when read.
     package var accepted: Batches { Batches(server: self) }

@@ -15,7 +15,7 @@ public struct UploaderConfiguration: Sendable, Equatable {
     public var retryDelayMax = VirtualDuration.minutes(5)
     /// Whether each request runs inside a background task (R-D13: so that a request in flight
     /// when the app would be suspended can finish). False only to show what it protects.
-    public var usesBackgroundTask = true
+    package var usesBackgroundTask = true
     /// Whether a request carries its batch's key as an idempotency key, so that a server that
     /// deduplicates (`ServerDeduplication.byKey`) stores a retried batch once. False sends
     /// each request without one (`UploadBatch.carriesIdempotencyKey`, as a POST without an
@@ -87,20 +87,20 @@ public struct UploaderConfiguration: Sendable, Equatable {
 /// transaction open across callbacks should commit it first.
 public final class Uploader {
     /// Rows the uploader writes to the store (its outbox) have keys beginning with this.
-    public static let markerKeyPrefix = "uploader."
+    package static let markerKeyPrefix = "uploader."
     static let batchMarkerKey = markerKeyPrefix + "batch"
     static let doneMarkerKey = markerKeyPrefix + "done"
 
     public let configuration: UploaderConfiguration
 
     /// Batches formed (durably) and not yet accepted, in order; the first is the one sent.
-    public var queue: [UploadBatch] { batches }
+    package var queue: [UploadBatch] { batches }
     /// The request in flight, if any.
-    public var currentTask: UploadTaskID? { taskInFlight }
+    package var currentTask: UploadTaskID? { taskInFlight }
     /// Failed attempts of the first batch in a row.
-    public var failedAttemptCount: Int { failures }
+    package var failedAttemptCount: Int { failures }
     /// The background task held while the queue works.
-    public var backgroundTask: BackgroundTaskID? { heldBackgroundTask }
+    package var backgroundTask: BackgroundTaskID? { heldBackgroundTask }
 
     // The state behind the four above. Public stored properties are checked at run time at
     // every access (another module may reach them), and `resume` reads them at every commit:
@@ -133,11 +133,11 @@ public final class Uploader {
     }
 
     /// True while rows wait to be uploaded or a request is in flight.
-    public var isBusy: Bool { !batches.isEmpty || forming != nil || taskInFlight != nil }
+    package var isBusy: Bool { !batches.isEmpty || forming != nil || taskInFlight != nil }
 
     /// Reads the outbox (at the first call in a process) and sends what is due: call it at
     /// launch once the store can be opened, and whenever rows were committed.
-    public func resume(services: LocationServices) {
+    package func resume(services: LocationServices) {
         guard let store = try? services.openStore() else { return }
         let rows = store.rows
         if !restored { restore(from: rows) }
@@ -153,7 +153,7 @@ public final class Uploader {
 
     /// Call from the engine's `storeDidCommit`: the outbox row of a forming batch is durable,
     /// or new rows may be due.
-    public func storeDidCommit(_ commit: CommitID, services: LocationServices) {
+    package func storeDidCommit(_ commit: CommitID, services: LocationServices) {
         if let forming, forming.commit.value <= commit.value {
             changeQueue { $0.append(forming.batch) }
             self.forming = nil
@@ -164,7 +164,7 @@ public final class Uploader {
     /// Call from the engine's `didCompleteUpload`; returns false for a task that is not the
     /// uploader's current one (another's, or the late answer to a cancelled one).
     @discardableResult
-    public func didCompleteUpload(
+    package func didCompleteUpload(
         _ task: UploadTaskID, result: UploadResult, services: LocationServices
     ) -> Bool {
         guard task == taskInFlight, let batch = batches.first else { return false }
@@ -195,7 +195,7 @@ public final class Uploader {
     /// Call from the engine's `backgroundTaskWillExpire`: ends the uploader's task (a request
     /// still in flight goes on without it) and returns true, or returns false for another task.
     @discardableResult
-    public func backgroundTaskWillExpire(_ task: BackgroundTaskID, services: LocationServices)
+    package func backgroundTaskWillExpire(_ task: BackgroundTaskID, services: LocationServices)
         -> Bool
     {
         guard task == heldBackgroundTask else { return false }
@@ -207,7 +207,7 @@ public final class Uploader {
     /// Call from the engine's `timerDidFire`; returns false for a timer that is not the
     /// uploader's: its wait for a batch is over.
     @discardableResult
-    public func timerDidFire(_ timer: TimerID, services: LocationServices) -> Bool {
+    package func timerDidFire(_ timer: TimerID, services: LocationServices) -> Bool {
         guard timer == waitTimer else { return false }
         waitTimer = nil
         resume(services: services)
@@ -215,7 +215,7 @@ public final class Uploader {
     }
 
     /// The wait before retry number `failures` (from 1).
-    public func retryDelay(afterFailures failures: Int) -> VirtualDuration {
+    package func retryDelay(afterFailures failures: Int) -> VirtualDuration {
         var delay = configuration.retryDelayInitial
         for _ in 1..<max(failures, 1) {
             guard delay < configuration.retryDelayMax else { break }

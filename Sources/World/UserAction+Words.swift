@@ -13,16 +13,16 @@ extension UserAction {
 
     /// How an action is written: the words that name its kind, then its value if it has one
     /// (`open`, `precise-location off`, `network slow 5s`, `clock -90s`).
-    public struct Spelling: Sendable {
+    package struct Spelling: Sendable {
         /// Who does the action.
-        public var source: Source
+        package var source: Source
         /// The words that name the action's kind, each one token of a scenario file: `open`,
         /// `network slow`, `precise-location`. Each case of `UserAction` has its own.
-        public var words: [String]
+        package var words: [String]
         /// What follows the words, for a case that carries a value.
-        public var value: Value?
+        package var value: Value?
         /// Other first words read as these (`launch` and `return` for `open`); never printed.
-        public var aliases: [String]
+        package var aliases: [String]
 
         init(_ source: Source, _ words: String..., value: Value? = nil, aliases: [String] = []) {
             self.source = source
@@ -32,17 +32,17 @@ extension UserAction {
         }
 
         /// The kind's words as one string: one kind for each case of `UserAction`.
-        public var kind: String { words.joined(separator: " ") }
+        package var kind: String { words.joined(separator: " ") }
 
         /// The whole text: `authorization always`, `network slow 5s`, `clock +30s`.
-        public var text: String {
+        package var text: String {
             guard let value else { return kind }
             return "\(kind) \(value.text)"
         }
     }
 
     /// The value written after a kind's words.
-    public enum Value: Sendable {
+    package enum Value: Sendable {
         /// One word among those of the kind's values (`on` or `off`, an authorization).
         /// `name` says what is expected, in an error, when listing the words would not
         /// (`an authorization`).
@@ -55,7 +55,7 @@ extension UserAction {
             action: @Sendable (VirtualDuration) -> UserAction)
 
         /// The value as a file writes it.
-        public var text: String {
+        package var text: String {
             switch self {
             case .word(let word, _): word
             case .duration(let duration, let signed, _, _):

@@ -50,7 +50,7 @@ public enum WakeKind: Sendable, Equatable, CustomStringConvertible {
 /// handler. Numbered by the operating system across processes, so a completion from a process
 /// that did not get the wake matches nothing.
 public struct WakeTaskID: Hashable, Sendable, CustomStringConvertible {
-    public let value: Int
+    package let value: Int
     package init(_ value: Int) { self.value = value }
     public var description: String { "wake \(value)" }
 }

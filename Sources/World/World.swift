@@ -14,7 +14,7 @@ public struct WorldConfiguration: Sendable {
     /// Where the device goes.
     public var route: Route
     /// Offset of the fix grid from whole intervals (fixes at `fixPhase + k · fixInterval`).
-    public var fixPhase: VirtualDuration
+    package var fixPhase: VirtualDuration
     /// The root seed; each actor derives its own stream from it.
     public var seed: UInt64
     /// How simultaneous deliveries are ordered.
@@ -31,7 +31,7 @@ public struct WorldConfiguration: Sendable {
     public var beacons: [Beacon]
     /// What the app's server serves to a fetch (`GET`, R-N45): none unless set; a fetch of
     /// any other path is answered 404.
-    public var serverResources: [ServerResource] = []
+    package var serverResources: [ServerResource] = []
 
     public init(
         policy: IOSPolicy = .measured, capabilities: AppCapabilities = AppCapabilities(),
@@ -63,14 +63,36 @@ public struct WorldConfiguration: Sendable {
 ///     world.schedule(.leave, at: .start + .seconds(2))
 ///     _ = world.run(until: .start + .seconds(30))
 ///     world.log   // what the app saw
+///
+/// ## Topics
+///
+/// ### Making a world
+///
+/// - ``init(_:engine:)``
+/// - ``init(_:ordering:engine:)``
+/// - ``WorldConfiguration``
+///
+/// ### Scheduling
+///
+/// - ``schedule(_:at:)``
+///
+/// ### Running
+///
+/// - ``run(until:eventCountMax:)``
+///
+/// ### Reading results
+///
+/// - ``log``
+/// - ``storedRows``
+/// - ``savedRecordOnDisk``
 public struct World {
     /// The simulation the actors run on.
     package var simulation: Simulation<WorldMessage>
-    public let operatingSystem = ActorID(index: 0)
-    public let daemon = ActorID(index: 1)
-    public let app = ActorID(index: 2)
+    package let operatingSystem = ActorID(index: 0)
+    package let daemon = ActorID(index: 1)
+    package let app = ActorID(index: 2)
     /// The network and the server behind it.
-    public let network = ActorID(index: 3)
+    package let network = ActorID(index: 3)
     private let appProcess: AppProcess
     private let system: OperatingSystem
     private let locationDaemon: LocationDaemon
@@ -78,7 +100,7 @@ public struct World {
     /// The run's fixes, kept once for the log, the disk and the server.
     private let fixArchive: FixArchive
     /// The device's battery (R-B1, R-B2).
-    public let battery: Battery
+    package let battery: Battery
 
     public init(_ configuration: WorldConfiguration, engine: @escaping () -> any AppEngine) {
         self.init(configuration, trace: nil, engine: engine)
@@ -161,7 +183,7 @@ public struct World {
 
     /// The loop Lifeline's own model fell into, if it did (`ModelLoop`): the run stopped
     /// there, and what it recorded is no verdict on the app.
-    public var modelLoop: ModelLoop? { system.modelLoop }
+    package var modelLoop: ModelLoop? { system.modelLoop }
 
     /// Everything the app saw, in order.
     public var log: AppLog { appProcess.log }
@@ -174,7 +196,7 @@ public struct World {
     /// commit order (what "stored" means), less those its completed deletions removed.
     public var storedRows: StoredRows { appProcess.disk.rows }
     /// The app's files on the device (its container, docs/files.md).
-    public var files: DeviceFiles { appProcess.files }
+    package var files: DeviceFiles { appProcess.files }
 
     /// The app's saved record as written on the device's disk now (changes not yet written are
     /// not in it).
@@ -184,19 +206,19 @@ public struct World {
     /// in the background, while a background activity session lives; or while location in use
     /// reaches the app there, always for When In Use, and for Always only through a manager
     /// with `showsBackgroundLocationIndicator`.
-    public var isLocationIndicatorShown: Bool { locationDaemon.locationIndicatorShown }
+    package var isLocationIndicatorShown: Bool { locationDaemon.locationIndicatorShown }
 
     /// Every time the indicator appeared or went, in order (it starts hidden).
-    public var locationIndicatorChanges: [LocationIndicatorChange] {
+    package var locationIndicatorChanges: [LocationIndicatorChange] {
         locationDaemon.indicatorChanges
     }
     /// The server the app uploads to: every batch it accepted, read-only.
-    public var server: UploadServer { networkActor.server }
+    package var server: UploadServer { networkActor.server }
 
     /// The network's condition now.
-    public var networkCondition: NetworkCondition { networkActor.condition }
+    package var networkCondition: NetworkCondition { networkActor.condition }
 
     /// Items the app's mailbox holds now (for a suspended process, a launch on its way, or a
     /// listener not yet recreated).
-    public var heldCount: Int { appProcess.heldCount }
+    package var heldCount: Int { appProcess.heldCount }
 }

@@ -105,7 +105,7 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
     /// How the action is written, and who does it (UserAction+Words.swift): one row per case.
     /// The switch has no default, so a new case is not built until it has its words; the
     /// parser reads them back from `readable`, with no code of its own per case.
-    public var spelling: Spelling {
+    package var spelling: Spelling {
         switch self {
         case .open: Spelling(.user, "open", aliases: ["launch", "return"])
         case .leave: Spelling(.user, "leave")
@@ -166,7 +166,7 @@ public enum UserAction: Sendable, Equatable, CustomStringConvertible {
     /// Every action a scenario file can write: each case, with every value of its own when it
     /// carries one (a duration once, at zero: the file gives it), kinds in the order an error
     /// lists their first words, values in the order it lists them.
-    public static let readable: [UserAction] =
+    package static let readable: [UserAction] =
         [.open, .leave, .lock, .unlock, .forceQuit, .memoryPressure, .crash, .exit, .reboot]
         + Authorization.allCases.map { .setAuthorization($0) }
         + [

@@ -40,7 +40,7 @@ public struct AuthorizationAnswers: Sendable, Equatable {
     /// The answer to the Always prompt: `.always`, or `.whenInUse` to keep When in Use.
     public var always: Authorization
     /// Time from the request to the user's answer.
-    public var responseDelay: VirtualDuration
+    package var responseDelay: VirtualDuration
     /// The answer to the temporary full accuracy prompt: true grants full accuracy until the
     /// process ends.
     public var temporaryFullAccuracy: Bool
@@ -64,18 +64,18 @@ public struct AppCapabilities: Sendable, Equatable {
     /// `UIBackgroundModes` contains `location` (R-A3, R-A9).
     public var locationBackgroundMode: Bool
     /// The app uses the scene-based life cycle (R-A11: no launch options then).
-    public var sceneBased: Bool
+    package var sceneBased: Bool
     /// `UIBackgroundModes` as the app declares them, when its profile says (an Info.plist,
     /// `AppProfile.capabilities(backgroundModes:)`): without `fetch` the system refuses app
     /// refresh requests, without `processing` processing requests, and without
     /// `remote-notification` a silent push does not reach an app that is not in the foreground
     /// (R-H11). Nil: the profile does not say, and the model checks none of these (as before
     /// the rule).
-    public var backgroundModes: [String]?
+    package var backgroundModes: [String]?
     /// `BGTaskSchedulerPermittedIdentifiers`, when the profile says: the system refuses a task
     /// request, and a launch handler, whose identifier is not listed (R-H11). Nil: every
     /// identifier is permitted.
-    public var permittedTaskIdentifiers: [String]?
+    package var permittedTaskIdentifiers: [String]?
 
     public init(
         locationBackgroundMode: Bool = true, sceneBased: Bool = true,
@@ -89,7 +89,7 @@ public struct AppCapabilities: Sendable, Equatable {
 
     /// Whether the Info.plist lets the app schedule a task with `identifier` that needs the
     /// background mode `mode` (`fetch` for app refresh, `processing`) (R-H11).
-    public func permitsTask(_ identifier: String, mode: String) -> Bool {
+    package func permitsTask(_ identifier: String, mode: String) -> Bool {
         (backgroundModes?.contains(mode) ?? true)
             && (permittedTaskIdentifiers?.contains(identifier) ?? true)
     }
@@ -280,7 +280,7 @@ public struct LocationUpdate: Sendable, Equatable, CustomStringConvertible {
     /// The live update's flags (always empty for a manager's location).
     public var diagnostics: LocationDiagnostics
 
-    public init(channel: Channel, fix: Fix?, diagnostics: LocationDiagnostics = []) {
+    package init(channel: Channel, fix: Fix?, diagnostics: LocationDiagnostics = []) {
         self.channel = channel
         self.fix = fix
         self.diagnostics = diagnostics
@@ -402,9 +402,9 @@ public enum MonitoringEvent: Sendable, Equatable, CustomStringConvertible {
 /// value, a reboot a new one. The world's clock does not drift, so neither does this value.
 public struct BootTime: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The boot's instant minus the scenario's start.
-    public var sinceStart: VirtualDuration
+    package var sinceStart: VirtualDuration
 
-    public init(sinceStart: VirtualDuration) { self.sinceStart = sinceStart }
+    package init(sinceStart: VirtualDuration) { self.sinceStart = sinceStart }
 
     public static func < (lhs: BootTime, rhs: BootTime) -> Bool { lhs.sinceStart < rhs.sinceStart }
 
@@ -438,14 +438,14 @@ public struct LaunchContext: Sendable, Equatable, CustomStringConvertible {
 
 /// A monitored region as the location daemon knows it: a `CLMonitor` condition (by monitor
 /// and condition name) or a legacy `CLCircularRegion` (by identifier).
-public enum RegionKey: Hashable, Sendable, CustomStringConvertible {
+package enum RegionKey: Hashable, Sendable, CustomStringConvertible {
     case condition(monitor: String, name: String)
     case region(String)
 
     /// True for a legacy `CLCircularRegion`.
-    public var isLegacyRegion: Bool { if case .region = self { true } else { false } }
+    package var isLegacyRegion: Bool { if case .region = self { true } else { false } }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .condition(let monitor, let name): "\(monitor)/\(name)"
         case .region(let identifier): "region \(identifier)"
@@ -455,16 +455,16 @@ public enum RegionKey: Hashable, Sendable, CustomStringConvertible {
 
 /// The blue background location indicator appeared (`shown`) or went, at `instant` (R-B8,
 /// R-A8).
-public struct LocationIndicatorChange: Sendable, Equatable, CustomStringConvertible {
-    public var instant: Instant
-    public var shown: Bool
+package struct LocationIndicatorChange: Sendable, Equatable, CustomStringConvertible {
+    package var instant: Instant
+    package var shown: Bool
 
-    public init(instant: Instant, shown: Bool) {
+    package init(instant: Instant, shown: Bool) {
         self.instant = instant
         self.shown = shown
     }
 
-    public var description: String {
+    package var description: String {
         "location indicator \(shown ? "shown" : "hidden") at \(instant)"
     }
 }
