@@ -28,13 +28,13 @@ package enum ServerCondition: Sendable, Equatable, CustomStringConvertible {
 
 /// A resource the server serves to a fetch (`GET` of its path, R-N45): a team's zones or
 /// settings. Set in `WorldConfiguration.serverResources`.
-package struct ServerResource: Sendable, Equatable {
+public struct ServerResource: Sendable, Equatable {
     /// The URL path that names it (`/zones`).
-    package var path: String
+    public var path: String
     /// Its body, as text.
-    package var body: String
+    public var body: String
 
-    package init(path: String, body: String) {
+    public init(path: String, body: String) {
         self.path = path
         self.body = body
     }

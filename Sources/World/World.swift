@@ -31,7 +31,7 @@ public struct WorldConfiguration: Sendable {
     public var beacons: [Beacon]
     /// What the app's server serves to a fetch (`GET`, R-N45): none unless set; a fetch of
     /// any other path is answered 404.
-    package var serverResources: [ServerResource] = []
+    public var serverResources: [ServerResource] = []
 
     public init(
         policy: IOSPolicy = .measured, capabilities: AppCapabilities = AppCapabilities(),
