@@ -80,7 +80,7 @@ final class SleepingReporterAppDelegate: UIResponder, UIApplicationDelegate {
     ) -> Bool {
         let reporter = LocationReporter(store: store, application: application)
         self.reporter = reporter
-        reporter.resume()
+        reporter.launch(protectedDataAvailable: application.isProtectedDataAvailable)
         let handed = Handed(value: reporter)
         Task {
             while true {
@@ -102,6 +102,10 @@ final class SleepingReporterAppDelegate: UIResponder, UIApplicationDelegate {
     }
 
     func applicationWillTerminate(_ application: UIApplication) { reporter?.armRestartRegion() }
+
+    func applicationProtectedDataDidBecomeAvailable(_ application: UIApplication) {
+        reporter?.protectedDataDidBecomeAvailable()
+    }
 }
 
 /// The reporter's twin: the same verdicts as `batchedReporter`, case by case.
@@ -127,7 +131,7 @@ final class UnscheduledTimerAppDelegate: UIResponder, UIApplicationDelegate {
     ) -> Bool {
         let reporter = LocationReporter(store: store, application: application)
         self.reporter = reporter
-        reporter.resume()
+        reporter.launch(protectedDataAvailable: application.isProtectedDataAvailable)
         return true
     }
 
@@ -142,6 +146,10 @@ final class UnscheduledTimerAppDelegate: UIResponder, UIApplicationDelegate {
 
     func applicationDidEnterBackground(_ application: UIApplication) {
         reporter?.armRestartRegion()
+    }
+
+    func applicationProtectedDataDidBecomeAvailable(_ application: UIApplication) {
+        reporter?.protectedDataDidBecomeAvailable()
     }
 }
 

@@ -50,8 +50,12 @@ final class SleepingRecorderAppDelegate: UIResponder, UIApplicationDelegate {
         _ application: UIApplication,
         didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
     ) -> Bool {
-        recorder.resume()
+        recorder.launch(protectedDataAvailable: application.isProtectedDataAvailable)
         return true
+    }
+
+    func applicationProtectedDataDidBecomeAvailable(_ application: UIApplication) {
+        recorder.protectedDataDidBecomeAvailable()
     }
 
     func applicationDidBecomeActive(_ application: UIApplication) {
@@ -105,8 +109,12 @@ final class StillWritingRecorderAppDelegate: UIResponder, UIApplicationDelegate 
         _ application: UIApplication,
         didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
     ) -> Bool {
-        recorder.resume()
+        recorder.launch(protectedDataAvailable: application.isProtectedDataAvailable)
         return true
+    }
+
+    func applicationProtectedDataDidBecomeAvailable(_ application: UIApplication) {
+        recorder.protectedDataDidBecomeAvailable()
     }
 
     func applicationDidEnterBackground(_ application: UIApplication) {
