@@ -78,11 +78,15 @@ public final class LocationSharer: NSObject, CLLocationManagerDelegate {
         }
     }
 
-    /// Leaves the restart region at the last location, if this process has one.
+    /// Leaves the restart region at the last location, if this process has one. The region is
+    /// at least as wide as that location is uncertain (a significant-change location is a cell
+    /// tower's, ±1.4 km), so that the device is inside it: a region the device is already
+    /// outside never reports an exit.
     public func armRestartRegion() {
         guard store.settings.isSharing, isAuthorized, let lastLocation else { return }
         let region = CLCircularRegion(
-            center: lastLocation.coordinate, radius: Self.restartRegionRadius,
+            center: lastLocation.coordinate,
+            radius: max(Self.restartRegionRadius, lastLocation.horizontalAccuracy),
             identifier: Self.restartRegionIdentifier)
         region.notifyOnEntry = false
         region.notifyOnExit = true
