@@ -38,4 +38,36 @@ struct FileSharerStoryTests {
             #expect(found.map(\.description) == [], "\(engine)")
         }
     }
+
+    /// Seed 1, case 1,474 of the twin's fuzz, shrunk to 5 events: the relaunch after the
+    /// reboot read the settings before the first unlock, as their defaults (sharing on), and
+    /// at the open saved the locations the user had said no to.
+    @Test("R-D9: sharing off, a reboot and a relaunch before the unlock: nothing saved")
+    func sharingOffSurvivesTheFirstUnlock() throws {
+        for engine in [FileSharer.twin, FileSharer.example] {
+            let text = """
+                engine \(engine.name)
+                policy measured
+                authorization always
+                accuracy full
+                capabilities location-background
+                answers whenInUse=when-in-use always=always responseDelay=2s temporaryFullAccuracy=true
+                ordering fifo
+                seed 1
+                horizon 11m
+                route from 51.5007,-0.1246 heading 90
+                  drive 1m at 13.9 m/s
+                events
+                  0s open
+                  0s tracking off
+                  1m reboot
+                  1m silent-push
+                  1m open
+                end
+                """
+            let scenario = try Scenario(parsing: text, path: "story.scenario", engines: [engine])
+            let found = try scenario.record().violations(of: FileSharer.invariants)
+            #expect(found.map(\.description) == [], "\(engine)")
+        }
+    }
 }
