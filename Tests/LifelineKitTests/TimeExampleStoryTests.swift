@@ -6,36 +6,10 @@ import Engines
 import ExampleEngines
 import Fuzzing
 import Invariants
-import Scenarios
 import Testing
 
 @Suite("LifelineKit: the time examples' stories")
 struct TimeExampleStoryTests {
-    /// The violations of `invariants` in the run of `engine` with `events` on a one-minute
-    /// drive east, Always, the measured policy.
-    static func violations(
-        _ engine: CustomEngine, _ invariants: [Invariant], _ events: String
-    ) throws -> [String] {
-        let text = """
-            engine \(engine.name)
-            policy measured
-            authorization always
-            accuracy full
-            capabilities location-background
-            answers whenInUse=when-in-use always=always responseDelay=2s temporaryFullAccuracy=true
-            ordering fifo
-            seed 1
-            horizon 11m
-            route from 51.5007,-0.1246 heading 90
-              drive 1m at 13.9 m/s
-            events
-            \(events)
-            end
-            """
-        let scenario = try Scenario(parsing: text, path: "story.scenario", engines: [engine])
-        return try scenario.record().violations(of: invariants).map(\.description)
-    }
-
     /// Seed 1, case 1,474 of the reporter's fuzz, shrunk to 5 events: the relaunch after the
     /// reboot read "tracking off" as unset, started location, and at the open stored (and
     /// sent) 599 fixes the user had said no to.
@@ -45,7 +19,8 @@ struct TimeExampleStoryTests {
     func reporterTrackingOffSurvivesTheFirstUnlock() throws {
         let events = "  0s open\n  0s tracking off\n  1m reboot\n  1m silent-push\n  1m open"
         for engine in [batchedReporter, sleepingReporter] {
-            #expect(try Self.violations(engine, Invariant.builtIn, events) == [], "\(engine)")
+            let found = try exampleStoryViolations(engine, Invariant.builtIn, events: events)
+            #expect(found == [], "\(engine)")
         }
     }
 
@@ -60,7 +35,8 @@ struct TimeExampleStoryTests {
         ]
         for engine in [debouncedRecorder, sleepingRecorder] {
             for events in stories {
-                let found = try Self.violations(engine, ExampleEngines.recorderInvariants, events)
+                let found = try exampleStoryViolations(
+                    engine, ExampleEngines.recorderInvariants, events: events)
                 #expect(found == [], "\(engine): \(events)")
             }
         }
