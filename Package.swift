@@ -163,6 +163,22 @@ let package = Package(
         .target(
             name: "MotionTrackerExample", dependencies: ["LifelineKit"],
             path: "Examples/MotionTracker", swiftSettings: [.swiftLanguageMode(.v5)]),
+        // Every example tracker above as an engine (Examples/ExampleEngines): each as written,
+        // its twin and its planted mistake, with their stores on the simulated device; used by
+        // the LifelineKit tests and by `lifeline-examples`.
+        .target(
+            name: "ExampleEngines",
+            dependencies: [
+                "LifelineKit", "Engines", "World", "Simulation", "Invariants", "Fuzzing",
+                "DelegateTrackerExample", "FileSharerExample", "BatchedReporterExample",
+                "DebouncedRecorderExample", "MotionTrackerExample",
+            ],
+            path: "Examples/ExampleEngines"),
+        // The `lifeline` tool with the example engines, as a team writes its own
+        // (`LifelineCLI.main(engines:)`): `lifeline-examples fuzz --engine file-sharer`.
+        .executableTarget(
+            name: "lifeline-examples", dependencies: ["LifelineCLI", "ExampleEngines"],
+            path: "Examples/lifeline-examples"),
 
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
         .testTarget(name: "FormatsTests", dependencies: ["Formats"]),
@@ -205,7 +221,7 @@ let package = Package(
                 "Fuzzing", "Invariants", "Engines", "World", "Simulation", "LifelineCommands",
                 "KitEngines", "Scenarios", "Exploration", "LiveUpdatesStudy",
                 "BatchedReporterExample", "DebouncedRecorderExample", "VirtualConcurrency",
-                "MotionTrackerExample",
+                "MotionTrackerExample", "ExampleEngines",
             ]),
         // Property-based suites live in Properties/ as their own test target.
         .testTarget(

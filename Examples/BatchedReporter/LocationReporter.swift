@@ -51,6 +51,10 @@ public final class LocationReporter: NSObject, CLLocationManagerDelegate {
     private var lastLocation: CLLocation?
     /// The batch on its way, and the background task that keeps the app running for it.
     private var uploading: (number: Int, task: UIBackgroundTaskIdentifier)?
+    /// False from a launch before the first unlock after a reboot until that unlock: the
+    /// user's switch reads as unset then (`UserDefaults` is protected until the first unlock),
+    /// so nothing is decided, written or sent until it can be read.
+    private var settingsReadable = true
 
     public init(store: ReportStore, application: UIApplication) {
         self.store = store
@@ -63,13 +67,10 @@ public final class LocationReporter: NSObject, CLLocationManagerDelegate {
 
     /// At every launch and whenever the app comes back: report unless the user said no.
     public func resume() {
-        guard !store.reportingSwitchedOff else { return }
+        guard settingsReadable, !store.reportingSwitchedOff else { return }
         switch manager.authorizationStatus {
         case .authorizedAlways, .authorizedWhenInUse:
-            manager.allowsBackgroundLocationUpdates = true
-            manager.pausesLocationUpdatesAutomatically = false
-            manager.startUpdatingLocation()
-            manager.startMonitoringSignificantLocationChanges()
+            startServices()
         case .notDetermined:
             manager.requestAlwaysAuthorization()
         default:
@@ -77,10 +78,52 @@ public final class LocationReporter: NSObject, CLLocationManagerDelegate {
         }
     }
 
+    /// At a launch: resume, or wait for the first unlock when the launch came before it
+    /// (`UIApplication.isProtectedDataAvailable` false).
+    public func launch(protectedDataAvailable: Bool) {
+        if protectedDataAvailable { resume() } else { waitForFirstUnlock() }
+    }
+
+    /// A launch before the first unlock after a reboot: the user's switch cannot be read until
+    /// the unlock, so the reporter decides nothing yet. It keeps location running (when it
+    /// may) so that iOS keeps the app running until the unlock, and holds what it receives in
+    /// memory.
+    public func waitForFirstUnlock() {
+        settingsReadable = false
+        switch manager.authorizationStatus {
+        case .authorizedAlways, .authorizedWhenInUse: startServices()
+        default: break
+        }
+    }
+
+    /// The first unlock: the switch can be read. What came in before it is written and sent,
+    /// or dropped with the services if the user had turned reporting off.
+    public func protectedDataDidBecomeAvailable() {
+        guard !settingsReadable else { return flush() }
+        settingsReadable = true
+        guard !store.reportingSwitchedOff else {
+            unsaved.removeAll()
+            return stopServices()
+        }
+        flush()
+        resume()
+    }
+
+    private func startServices() {
+        manager.allowsBackgroundLocationUpdates = true
+        manager.pausesLocationUpdatesAutomatically = false
+        manager.startUpdatingLocation()
+        manager.startMonitoringSignificantLocationChanges()
+    }
+
     /// The app's own switch.
     public func setReporting(_ on: Bool) {
         store.reportingSwitchedOff = !on
         if on { return resume() }
+        stopServices()
+    }
+
+    private func stopServices() {
         manager.stopUpdatingLocation()
         manager.stopMonitoringSignificantLocationChanges()
         for region in manager.monitoredRegions
@@ -91,7 +134,7 @@ public final class LocationReporter: NSObject, CLLocationManagerDelegate {
 
     /// Leaves the restart region at the last location.
     public func armRestartRegion() {
-        guard !store.reportingSwitchedOff, let lastLocation else { return }
+        guard settingsReadable, !store.reportingSwitchedOff, let lastLocation else { return }
         let region = CLCircularRegion(
             center: lastLocation.coordinate, radius: 150,
             identifier: Self.restartRegionIdentifier)
@@ -102,6 +145,7 @@ public final class LocationReporter: NSObject, CLLocationManagerDelegate {
 
     /// Writes what could not be written before, and sends the next batch.
     public func flush() {
+        guard settingsReadable else { return }
         if !unsaved.isEmpty, store.append(unsaved) { unsaved.removeAll() }
         sendNextBatch()
     }
@@ -141,6 +185,7 @@ public final class LocationReporter: NSObject, CLLocationManagerDelegate {
         guard let last = valid.last else { return }
         lastLocation = last
         unsaved += valid
+        guard settingsReadable else { return }
         if store.append(unsaved) { unsaved.removeAll() }
     }
 
@@ -168,9 +213,13 @@ public final class ReporterAppDelegate: UIResponder, UIApplicationDelegate {
     ) -> Bool {
         let reporter = LocationReporter(store: store, application: application)
         self.reporter = reporter
-        reporter.resume()
+        reporter.launch(protectedDataAvailable: application.isProtectedDataAvailable)
         startBatchTimer()
         return true
+    }
+
+    public func applicationProtectedDataDidBecomeAvailable(_ application: UIApplication) {
+        reporter?.protectedDataDidBecomeAvailable()
     }
 
     /// A repeating timer on the main run loop: the waiting locations go out every minute.

@@ -36,6 +36,10 @@ public final class LocationRecorder: NSObject, CLLocationManagerDelegate {
     private var lastLocation: CLLocation?
     /// The debounced stop, while the grace period runs.
     private var pendingStop: DispatchWorkItem?
+    /// False from a launch before the first unlock after a reboot until that unlock: the
+    /// user's switch reads as unset then (`UserDefaults` is protected until the first unlock),
+    /// so nothing is decided or written until it can be read.
+    private var settingsReadable = true
 
     public init(store: RecordStore) {
         self.store = store
@@ -48,18 +52,53 @@ public final class LocationRecorder: NSObject, CLLocationManagerDelegate {
 
     /// At every launch and whenever the app comes back: record unless the user said no.
     public func resume() {
-        guard !store.recordingSwitchedOff else { return }
+        guard settingsReadable, !store.recordingSwitchedOff else { return }
         switch manager.authorizationStatus {
         case .authorizedAlways, .authorizedWhenInUse:
-            manager.allowsBackgroundLocationUpdates = true
-            manager.pausesLocationUpdatesAutomatically = false
-            manager.startUpdatingLocation()
-            manager.startMonitoringSignificantLocationChanges()
+            startServices()
         case .notDetermined:
             manager.requestAlwaysAuthorization()
         default:
             break
         }
+    }
+
+    /// At a launch: resume, or wait for the first unlock when the launch came before it
+    /// (`UIApplication.isProtectedDataAvailable` false).
+    public func launch(protectedDataAvailable: Bool) {
+        if protectedDataAvailable { resume() } else { waitForFirstUnlock() }
+    }
+
+    /// A launch before the first unlock after a reboot: the user's switch cannot be read until
+    /// the unlock, so the recorder decides nothing yet. It keeps location running (when it
+    /// may) so that iOS keeps the app running until the unlock, and holds what it receives in
+    /// memory.
+    public func waitForFirstUnlock() {
+        settingsReadable = false
+        switch manager.authorizationStatus {
+        case .authorizedAlways, .authorizedWhenInUse: startServices()
+        default: break
+        }
+    }
+
+    /// The first unlock: the switch can be read. What came in before it is written, or dropped
+    /// with the services if the user had turned recording off.
+    public func protectedDataDidBecomeAvailable() {
+        guard !settingsReadable else { return flush() }
+        settingsReadable = true
+        guard !store.recordingSwitchedOff else {
+            unsaved.removeAll()
+            return stopServices()
+        }
+        flush()
+        resume()
+    }
+
+    private func startServices() {
+        manager.allowsBackgroundLocationUpdates = true
+        manager.pausesLocationUpdatesAutomatically = false
+        manager.startUpdatingLocation()
+        manager.startMonitoringSignificantLocationChanges()
     }
 
     /// The app's own switch: off stops the services after `stopGrace`, on cancels that.
@@ -86,7 +125,7 @@ public final class LocationRecorder: NSObject, CLLocationManagerDelegate {
 
     /// Leaves the restart region at the last location.
     public func armRestartRegion() {
-        guard !store.recordingSwitchedOff, let lastLocation else { return }
+        guard settingsReadable, !store.recordingSwitchedOff, let lastLocation else { return }
         let region = CLCircularRegion(
             center: lastLocation.coordinate, radius: 150,
             identifier: Self.restartRegionIdentifier)
@@ -97,6 +136,7 @@ public final class LocationRecorder: NSObject, CLLocationManagerDelegate {
 
     /// Writes what could not be written before.
     public func flush() {
+        guard settingsReadable else { return }
         if !unsaved.isEmpty, store.append(unsaved) { unsaved.removeAll() }
     }
 
@@ -133,8 +173,12 @@ public final class RecorderAppDelegate: UIResponder, UIApplicationDelegate {
         _ application: UIApplication,
         didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
     ) -> Bool {
-        recorder.resume()
+        recorder.launch(protectedDataAvailable: application.isProtectedDataAvailable)
         return true
+    }
+
+    public func applicationProtectedDataDidBecomeAvailable(_ application: UIApplication) {
+        recorder.protectedDataDidBecomeAvailable()
     }
 
     public func applicationDidBecomeActive(_ application: UIApplication) {

@@ -28,6 +28,10 @@ public final class LocationSharer: NSObject, CLLocationManagerDelegate {
     /// The last location this process received.
     public private(set) var lastLocation: CLLocation?
     private var regionNeedsMove = true
+    /// False from a launch before the first unlock after a reboot until that unlock: the
+    /// settings read as their defaults then (`UserDefaults` is protected until the first
+    /// unlock), so nothing is decided or saved until they can be read.
+    private var settingsReadable = true
 
     public init(store: SharerStore) {
         self.store = store
@@ -49,16 +53,44 @@ public final class LocationSharer: NSObject, CLLocationManagerDelegate {
 
     /// At every launch and whenever the app comes back: share unless the user said no.
     public func resume() {
-        guard store.settings.isSharing else { return }
+        guard settingsReadable, store.settings.isSharing else { return }
         if isAuthorized {
-            manager.allowsBackgroundLocationUpdates = true
-            manager.pausesLocationUpdatesAutomatically = false
-            manager.showsBackgroundLocationIndicator = true
-            manager.startUpdatingLocation()
-            manager.startMonitoringSignificantLocationChanges()
+            startServices()
         } else if manager.authorizationStatus == .notDetermined {
             manager.requestAlwaysAuthorization()
         }
+    }
+
+    /// At a launch: resume, or wait for the first unlock when the launch came before it
+    /// (`UIApplication.isProtectedDataAvailable` false).
+    public func launch(protectedDataAvailable: Bool) {
+        if protectedDataAvailable { return resume() }
+        // Nothing is decided yet; location keeps running (when it may) so that iOS keeps the
+        // app running until the unlock, and what comes in waits in memory.
+        settingsReadable = false
+        if isAuthorized { startServices() }
+    }
+
+    /// The first unlock: the settings can be read. What came in before it is saved, or
+    /// dropped with the services if the user had turned sharing off.
+    public func protectedDataDidBecomeAvailable() {
+        if !settingsReadable {
+            settingsReadable = true
+            guard store.settings.isSharing else {
+                unsaved.removeAll()
+                return stopServices()
+            }
+        }
+        flush()
+        resume()
+    }
+
+    private func startServices() {
+        manager.allowsBackgroundLocationUpdates = true
+        manager.pausesLocationUpdatesAutomatically = false
+        manager.showsBackgroundLocationIndicator = true
+        manager.startUpdatingLocation()
+        manager.startMonitoringSignificantLocationChanges()
     }
 
     /// The app's own switch, kept in the settings.
@@ -69,20 +101,29 @@ public final class LocationSharer: NSObject, CLLocationManagerDelegate {
         if on {
             resume()
         } else {
-            manager.stopUpdatingLocation()
-            manager.stopMonitoringSignificantLocationChanges()
-            for region in manager.monitoredRegions
-            where region.identifier == Self.restartRegionIdentifier {
-                manager.stopMonitoring(for: region)
-            }
+            stopServices()
         }
     }
 
-    /// Leaves the restart region at the last location, if this process has one.
+    private func stopServices() {
+        manager.stopUpdatingLocation()
+        manager.stopMonitoringSignificantLocationChanges()
+        for region in manager.monitoredRegions
+        where region.identifier == Self.restartRegionIdentifier {
+            manager.stopMonitoring(for: region)
+        }
+    }
+
+    /// Leaves the restart region at the last location, if this process has one. The region is
+    /// at least as wide as that location is uncertain (a significant-change location is a cell
+    /// tower's, ±1.4 km), so that the device is inside it: a region the device is already
+    /// outside never reports an exit.
     public func armRestartRegion() {
-        guard store.settings.isSharing, isAuthorized, let lastLocation else { return }
+        guard settingsReadable, store.settings.isSharing, isAuthorized, let lastLocation
+        else { return }
         let region = CLCircularRegion(
-            center: lastLocation.coordinate, radius: Self.restartRegionRadius,
+            center: lastLocation.coordinate,
+            radius: max(Self.restartRegionRadius, lastLocation.horizontalAccuracy),
             identifier: Self.restartRegionIdentifier)
         region.notifyOnEntry = false
         region.notifyOnExit = true
@@ -92,7 +133,7 @@ public final class LocationSharer: NSObject, CLLocationManagerDelegate {
 
     /// Saves what could not be saved before.
     public func flush() {
-        guard !unsaved.isEmpty, store.save(unsaved) else { return }
+        guard settingsReadable, !unsaved.isEmpty, store.save(unsaved) else { return }
         unsaved.removeAll()
     }
 
@@ -155,7 +196,7 @@ public final class SharerAppDelegate: UIResponder, UIApplicationDelegate {
         _ application: UIApplication,
         didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
     ) -> Bool {
-        sharer.resume()
+        sharer.launch(protectedDataAvailable: application.isProtectedDataAvailable)
         return true
     }
 
@@ -170,8 +211,7 @@ public final class SharerAppDelegate: UIResponder, UIApplicationDelegate {
     }
 
     public func applicationProtectedDataDidBecomeAvailable(_ application: UIApplication) {
-        sharer.flush()
-        sharer.resume()
+        sharer.protectedDataDidBecomeAvailable()
     }
 
     public func applicationWillTerminate(_ application: UIApplication) {

@@ -1,6 +1,7 @@
 // The example tracker's stories that its short fuzz did not reach, each as the fuzzer wrote it
 // (the scenario text of the shrunk failure), checked against the same invariants as its fuzz.
 import DelegateTrackerExample
+import ExampleEngines
 import Fuzzing
 import Invariants
 import Scenarios

@@ -1,8 +1,8 @@
-// The delegate-style tracker of Examples/DelegateTracker, compiled against LifelineKit: its
-// storage seam on the simulated device, a drive with a force-quit, and fuzzed by
-// `fuzzLifecycle` against every built-in invariant.
+// The delegate-style tracker of Examples/DelegateTracker as an engine (ExampleEngines): a
+// drive with a force-quit, and fuzzed by `fuzzLifecycle` against every built-in invariant.
 import DelegateTrackerExample
 import Engines
+import ExampleEngines
 import Foundation
 import Fuzzing
 import FuzzingTesting
@@ -11,51 +11,6 @@ import LifelineKit
 import Simulation
 import Testing
 import World
-
-import class LifelineKit.UserDefaults
-
-/// Commits `locations` to the simulated device's store as fix rows (`FixRecorder`'s key), in
-/// the calling callback: how the test stores stand for an app's database. False when the
-/// store cannot be opened (no process, or its data unreadable before the first unlock).
-@discardableResult
-func commitFixRows(of locations: [CLLocation], services: LocationServices?) -> Bool {
-    guard let services, let store = try? services.openStore() else { return false }
-    for location in locations {
-        guard let fix = location.lifelineFix else { continue }
-        store.insert(StoredRow(key: FixRecorder.fixRowKey, fix: fix))
-    }
-    store.commit()
-    return true
-}
-
-/// The tracker's `LocationStore` on the simulated device: locations in the store (one row per
-/// fix, `FixRecorder`'s key, committed in the callback that inserts), the switch in the saved
-/// record through `UserDefaults`, as an iOS team writes it. What an iOS team would back with
-/// Core Data.
-final class DeviceLocationStore: LocationStore {
-    private weak var services: LocationServices?
-    init(services: LocationServices) { self.services = services }
-
-    func append(_ locations: [CLLocation]) -> Bool {
-        commitFixRows(of: locations, services: services)
-    }
-
-    var trackingSwitchedOff: Bool {
-        get { UserDefaults.standard.bool(forKey: "tracker.switchedOff") }
-        set { UserDefaults.standard.set(newValue, forKey: "tracker.switchedOff") }
-    }
-}
-
-/// The example app as an engine.
-let delegateTracker = CustomEngine.application(
-    name: "delegate-tracker",
-    summary:
-        "Examples/DelegateTracker: a CLLocationManager delegate with significant change and a restart region"
-) { services in
-    TrackerAppDelegate(store: DeviceLocationStore(services: services))
-} setTracking: { app, on in
-    app.tracker.setTracking(on)
-}
 
 @Suite("LifelineKit: the example tracker")
 struct ExampleTrackerTests {
@@ -83,8 +38,9 @@ struct ExampleTrackerTests {
     /// The built-in invariants but `uploaded-once`: the example keeps its locations on the
     /// device (it has no uploader; `URLSessionKitTests` checks an app that uploads through a
     /// background `URLSession` against `uploaded-once`), so "every stored fix reaches the
-    /// server" does not apply to it.
-    static let invariants = Invariant.builtIn.filter { $0.name != "uploaded-once" }
+    /// server" does not apply to it, and its profile says so (no server).
+    static let invariants = InvariantSelection().applied(
+        to: Invariant.builtIn, profile: delegateTracker.profile)
 
     @Test(
         "fuzzed over generated lifecycles, the example tracker holds every built-in invariant but uploaded-once"

@@ -3,6 +3,7 @@
 // the device is locked) is found, and no fuzz touches the user's real files.
 import CVirtualClock
 import Engines
+import ExampleEngines
 import FileSharerExample
 import Foundation
 import Fuzzing
@@ -13,34 +14,6 @@ import Simulation
 import Testing
 import World
 
-import class LifelineKit.UserDefaults
-
-/// The sharer's store written with the project's store: one row per location holding the
-/// same JSON the file store writes, the settings in `UserDefaults` as the file store keeps
-/// them. The twin the file-keeping example is compared with.
-final class RowSharerStore: SharerStore {
-    static let rowKey = "sharer.location"
-    private weak var services: LocationServices?
-    private let files = FileSharerStore()
-    init(services: LocationServices) { self.services = services }
-
-    func save(_ locations: [SharedLocation]) -> Bool {
-        guard let services, let store = try? services.openStore() else { return false }
-        let encoder = JSONEncoder()
-        for location in locations {
-            guard let data = try? encoder.encode(location) else { return false }
-            store.insert(StoredRow(key: Self.rowKey, text: String(decoding: data, as: UTF8.self)))
-        }
-        store.commit()
-        return true
-    }
-
-    var settings: SharingSettings {
-        get { files.settings }
-        set { files.settings = newValue }
-    }
-}
-
 /// A fix's identity as the invariants count it (`FixKey`: instant, coordinate, accuracy and
 /// speed, bit for bit), as text.
 func fixKeyText(_ fix: Fix) -> String {
@@ -49,72 +22,7 @@ func fixKeyText(_ fix: Fix) -> String {
         + "\(fix.speedMetersPerSecond.bitPattern)"
 }
 
-enum FileSharer {
-    /// The device path of the sharer's history files.
-    static let historyPath =
-        DeviceFiles.containerPath + "/Library/Application Support/Sharer/History/"
-
-    /// Reads a location out of a history file's row (or the twin's row): the fix the JSON
-    /// describes (the fix's source is not kept; no invariant tells fixes apart by it).
-    static let reader = FixReader { row in
-        let isHistoryFile =
-            row.key.hasPrefix(DeviceFiles.rowKey(ofPath: historyPath))
-            && row.key.hasSuffix(".json")
-        guard isHistoryFile || row.key == RowSharerStore.rowKey else { return nil }
-        let location = try JSONDecoder().decode(SharedLocation.self, from: Data(row.text.utf8))
-        return Fix(
-            instant: VirtualClock.instant(location.timestamp),
-            coordinate: Coordinate(latitude: location.latitude, longitude: location.longitude),
-            horizontalAccuracyMeters: location.horizontalAccuracy, source: .gnss,
-            speedMetersPerSecond: location.speed)
-    }
-
-    static func engine(
-        name: String, summary: String, store: @escaping @Sendable (LocationServices) -> SharerStore
-    ) -> CustomEngine {
-        CustomEngine.application(
-            name: name, summary: summary,
-            profile: AppProfile(
-                capabilities: AppCapabilities(locationBackgroundMode: true, sceneBased: false),
-                reader: reader)
-        ) { services in
-            SharerAppDelegate(store: store(services))
-        } setTracking: { app, on in
-            app.sharer.setSharing(on)
-        }
-    }
-
-    /// The example as written: files under Application Support, iOS's default protection.
-    static let example = engine(
-        name: "file-sharer", summary: "Examples/FileSharer: history and last location in files"
-    ) { _ in FileSharerStore() }
-
-    /// Its twin over the project's store.
-    static let twin = engine(
-        name: "row-sharer", summary: "Examples/FileSharer's sharer over the project's store"
-    ) { RowSharerStore(services: $0) }
-
-    /// The planted mistake: the sharer's folder is `complete`, and each save reads the last
-    /// location first, which iOS refuses while the device is locked (R-S5): the locations
-    /// wait in memory and die with the process.
-    static let completeWhileLocked = engine(
-        name: "file-sharer-complete",
-        summary: "the file sharer with its folder complete, reading its last location first"
-    ) { _ in FileSharerStore(protection: .complete, readsLastBeforeSaving: true) }
-
-    /// Every built-in invariant but `uploaded-once`: the sharer keeps its locations on the
-    /// device (as `ExampleTrackerTests.invariants`).
-    static let invariants = Invariant.builtIn.filter { $0.name != "uploaded-once" }
-
-    /// Scenarios of `engine` with drives of at most two 10-minute segments: a fix costs a few
-    /// file calls, and a debug build's budget stays in seconds.
-    static func generator(_ engine: CustomEngine) -> ScenarioGenerator {
-        var generator = ScenarioGenerator(engine: .custom(engine))
-        generator.segmentCountMax = 2
-        generator.segmentMinutesMax = 10
-        return generator
-    }
-
+extension FileSharer {
     /// The cases of a default `swift test` (LIFELINE_CASES raises it): a case of the sharer
     /// costs about a second of a debug build (a few file calls per fix).
     static let cases = 5

@@ -3,6 +3,7 @@
 // planted bug (a stationary spell turns everything off and waits for Core Motion, which never
 // wakes a suspended app, R-M5) found and shrunk.
 import Engines
+import ExampleEngines
 import Fuzzing
 import FuzzingTesting
 import Invariants
@@ -13,47 +14,12 @@ import Simulation
 import Testing
 import World
 
-/// The tracker's `TrackStore` on the simulated device: `DeviceLocationStore`'s.
-extension DeviceLocationStore: TrackStore {}
-
-let motionTracker = CustomEngine.application(
-    name: "motion-tracker",
-    summary: "Examples/MotionTracker: location updates paused while Core Motion says stationary"
-) { services in
-    MotionTrackerAppDelegate(tracker: MotionTracker(store: DeviceLocationStore(services: services)))
-} setTracking: { app, on in
-    app.tracker.setTracking(on)
-}
-
-/// The planted bug: a stationary spell turns every location service off (updates,
-/// significant change, the restart region) to save power, counting on Core Motion to say when
-/// the device moves again. In the background the app is then suspended, and a Core Motion
-/// update never wakes it (R-M5): it never resumes.
-final class EverythingOffTracker: MotionTracker {
-    override func pauseLocationServices() {
-        locationManager.stopUpdatingLocation()
-        locationManager.stopMonitoringSignificantLocationChanges()
-        for region in locationManager.monitoredRegions {
-            locationManager.stopMonitoring(for: region)
-        }
-    }
-}
-
-let everythingOffTracker = CustomEngine.application(
-    name: "everything-off-motion-tracker",
-    summary: "the motion tracker that turns every location service off while stationary"
-) { services in
-    MotionTrackerAppDelegate(
-        tracker: EverythingOffTracker(store: DeviceLocationStore(services: services)))
-} setTracking: { app, on in
-    app.tracker.setTracking(on)
-}
-
 @Suite("LifelineKit: the motion tracker example")
 struct MotionTrackerTests {
-    /// The tracker keeps its locations on the device (no uploader): every built-in invariant
-    /// but `uploaded-once`.
-    static let invariants = Invariant.builtIn.filter { $0.name != "uploaded-once" }
+    /// The tracker keeps its locations on the device (no uploader, its profile says so):
+    /// every built-in invariant but `uploaded-once`.
+    static let invariants = InvariantSelection().applied(
+        to: Invariant.builtIn, profile: motionTracker.profile)
 
     /// The run of `events` on a 5-minute drive, a 30-minute park and a 20-minute drive, Always.
     static func record(_ engine: CustomEngine, _ events: String) throws -> RunRecord {

@@ -4,6 +4,7 @@
 // Traccar's client does) loses the rows a refusing server never stored, which `uploaded-once`
 // catches and the fuzzer shrinks, while one that checks the status holds.
 import Engines
+import ExampleEngines
 import Foundation
 import Fuzzing
 import FuzzingTesting

@@ -9,6 +9,7 @@
 // (docs/your-engine.md). `URLSessionNameTests.swift` compiles the same names with only
 // Foundation and LifelineKit imported.
 import Engines
+import ExampleEngines
 import Foundation
 import Invariants
 import LifelineKit
