@@ -9,9 +9,10 @@ enum ReplayCommand {
         usage: lifeline replay PATH
 
         Reruns one corpus entry (a file `lifeline fuzz` saved, DIR/ENGINE/INVARIANT-HASH.scenario)
-        and checks every built-in invariant. It says "still fails" with the violations of the
-        invariant its header records and the compact timeline (exit 1), "passes now" when
-        every invariant holds (exit 0), or that it fails a different invariant (exit 1). An
+        and checks every built-in invariant that applies to the app (not uploaded-once for an
+        app whose profile says it uploads nothing). It says "still fails" with the violations
+        of the invariant its header records and the compact timeline (exit 1), "passes now"
+        when every invariant holds (exit 0), or that it fails a different invariant (exit 1). An
         entry saved for no-crash or no-hang runs first in a worker process: "still crashes"
         or "still hangs" with the signal and the last deliveries (exit 1); once it runs to its
         end it is checked as any other. An entry saved for no-state-outliving-process runs twice
@@ -66,10 +67,15 @@ enum ReplayCommand {
                 ].joined(separator: "\n"))
             return 1
         }
-        // An advice's entry (saved by `fuzz --advice fail`) is judged with the advice too.
+        // An advice's entry (saved by `fuzz --advice fail`) is judged with the advice too; the
+        // app's profile leaves out what does not apply to it, as in `fuzz` and `run`
+        // (uploaded-once for an app that uploads nothing).
         let isAdvice = Invariant.advice.contains { $0.name == entry.invariant }
         let verdicts = RunReport.verdicts(
-            of: record, invariants: Invariant.builtIn + (isAdvice ? Invariant.advice : []))
+            of: record,
+            invariants: InvariantSelection().applied(
+                to: Invariant.builtIn + (isAdvice ? Invariant.advice : []),
+                profile: entry.scenario.engine.name.profile))
         let failing = verdicts.filter { !$0.passed }
         if let recorded = failing.first(where: { $0.invariant == entry.invariant }) {
             let others = failing.filter { $0.invariant != entry.invariant }.map(\.invariant)
@@ -83,8 +89,8 @@ enum ReplayCommand {
         }
         guard !failing.isEmpty else {
             output.standard(
-                "passes now: \(entry.invariant) holds (engine \(engine); every built-in "
-                    + "invariant holds)")
+                "passes now: \(entry.invariant) holds (engine \(engine); every invariant that "
+                    + "applies holds)")
             return 0
         }
         let violations = failing.flatMap(\.violations)

@@ -57,6 +57,42 @@ struct InvariantSelectionCommandTests {
         }
     }
 
+    @Test("replay judges what the profile applies: a tracker that declares no uploads passes")
+    func replayFollowsTheProfile() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // An entry written by hand (no content hash in its name): the tracker keeps its fixes
+        // on the phone, so they are never uploaded.
+        let entry = folder.path("phone-only/bounded-gaps.scenario")
+        try FileManager.default.createDirectory(
+            atPath: folder.path("phone-only"), withIntermediateDirectories: true)
+        try """
+        # lifeline corpus 1
+        # invariant: bounded-gaps
+        engine phone-only
+        authorization always
+        capabilities location-background scene-based
+        horizon 30m
+        route
+          drive 30m at 13.9 m/s
+        events
+          0s open
+        end
+
+        """.write(toFile: entry, atomically: true, encoding: .utf8)
+        // Before: "fails a different invariant: uploaded-once", exit 1.
+        let declared = runTool(
+            ["replay", entry], engines: [CustomEngine.phoneOnly(uploads: .nothing)])
+        #expect(declared.code == 0, "\(declared.standard)\n\(declared.error)")
+        #expect(declared.standard.hasPrefix("passes now: bounded-gaps"), "\(declared.standard)")
+        #expect(!declared.standard.contains("uploaded-once"), "\(declared.standard)")
+        // Declared uploading, the same tracker fails uploaded-once.
+        let undeclared = runTool(
+            ["replay", entry], engines: [CustomEngine.phoneOnly(uploads: .toServer)])
+        #expect(undeclared.code == 1, "\(undeclared.standard)")
+        #expect(undeclared.standard.contains("uploaded-once"), "\(undeclared.standard)")
+    }
+
     @Test("--skip leaves an invariant out of fuzz; --only keeps only those named")
     func skipAndOnly() throws {
         let folder = try TemporaryFolder()
