@@ -117,6 +117,11 @@ static int64_t nanoseconds_of(const struct timespec *duration) {
     return (int64_t)duration->tv_sec * 1000000000 + duration->tv_nsec;
 }
 
+// A sleep of no length waits for nothing: it yields the processor. CoreFoundation's spin
+// locks call `sleep(0)` while another thread holds the lock (a `CharacterSet` read under a
+// `HTTPURLResponse` made in two cases at once with `--jobs 2`), so a zero-length sleep goes
+// to the C library on any thread and is no escape.
+
 static const char *const sleep_supported =
     "Task.sleep(for:), or DispatchQueue.main.asyncAfter(deadline:) or Timer of LifelineKit: "
     "a blocking sleep would need the world to move on in the middle of the app's code";
@@ -124,7 +129,7 @@ static const char *const sleep_supported =
 unsigned int sleep(unsigned int seconds) {
     REAL(sleep);
     int through_foundation;
-    if (is_app_call(&through_foundation)) {
+    if (seconds > 0 && is_app_call(&through_foundation)) {
         lifeline_vc_report_escape("sleep (a real sleep)", sleep_supported);
         lifeline_vc_clock_advance((int64_t)seconds * 1000000000);
         return 0;
@@ -135,7 +140,7 @@ unsigned int sleep(unsigned int seconds) {
 int usleep(useconds_t microseconds) {
     REAL(usleep);
     int through_foundation;
-    if (is_app_call(&through_foundation)) {
+    if (microseconds > 0 && is_app_call(&through_foundation)) {
         lifeline_vc_report_escape("usleep (a real sleep)", sleep_supported);
         lifeline_vc_clock_advance((int64_t)microseconds * 1000);
         return 0;
@@ -146,7 +151,7 @@ int usleep(useconds_t microseconds) {
 int nanosleep(const struct timespec *duration, struct timespec *remaining) {
     REAL(nanosleep);
     int through_foundation;
-    if (is_app_call(&through_foundation)) {
+    if (nanoseconds_of(duration) > 0 && is_app_call(&through_foundation)) {
         lifeline_vc_report_escape(
             through_foundation ? "Thread.sleep (a real sleep, through Foundation)"
                                : "nanosleep (a real sleep)",
@@ -167,7 +172,8 @@ int clock_nanosleep(
     clockid_t clock, int flags, const struct timespec *duration, struct timespec *remaining) {
     REAL(clock_nanosleep);
     int through_foundation;
-    if (is_app_call(&through_foundation)) {
+    int yields = (flags & TIMER_ABSTIME) == 0 && nanoseconds_of(duration) == 0;
+    if (!yields && is_app_call(&through_foundation)) {
         lifeline_vc_report_escape(
             through_foundation ? "Thread.sleep (a real sleep, through Foundation)"
                                : "clock_nanosleep (a real sleep)",

@@ -240,6 +240,23 @@ struct VirtualTimeKitTests {
         #expect(escapes.first?.supportedForm.isEmpty == false)
     }
 
+    @Test(
+        "a sleep of no length is a yield, not an escape: CoreFoundation's spin locks call sleep(0)"
+    )
+    func zeroLengthSleepIsNoEscape() {
+        let escapes = run(VirtualProcess(), horizon: 0) {
+            sleep(0)
+            usleep(0)
+            var none = timespec(tv_sec: 0, tv_nsec: 0)
+            nanosleep(&none, nil)
+        }
+        // Before: three escapes, "sleep (a real sleep)" first.
+        #expect(escapes.isEmpty, "\(escapes.map(\.call))")
+        // A sleep of any length is still one.
+        let slept = run(VirtualProcess(), horizon: 0) { sleep(1) }
+        #expect(slept.map(\.call) == ["sleep (a real sleep)"])
+    }
+
     @Test("the same real calls outside every simulated process are not escapes")
     func outsideIsNotAnEscape() {
         let escapes = SimulationEscapes.collecting {
