@@ -187,12 +187,20 @@ public final class DeviceFiles: @unchecked Sendable {
         return made
     }
 
-    /// The real folder every device of this process keeps its files in, told to the C side.
+    /// What every process's private folder is called before its process id.
+    private static let privateBasePrefix = "lifeline-devices-"
+
+    /// The real folder every device of this process keeps its files in, told to the C side:
+    /// `lifeline-devices-PID-XXXXXX` in the temporary folder, removed when the process exits.
+    /// A process that is killed (a worker ended for a hang, a test run stopped) cannot remove
+    /// its own, so each new one first removes the folders of processes no longer running.
     private static let privateBase: String = {
         lifeline_vf_enter_own()
         defer { lifeline_vf_leave_own() }
         let temporary = Foundation.FileManager.default.temporaryDirectory.path
-        var template = Array((temporary + "/lifeline-devices-XXXXXX").utf8CString)
+        removeFoldersOfEndedProcesses(in: temporary)
+        var template = Array(
+            (temporary + "/" + privateBasePrefix + "\(getpid())-XXXXXX").utf8CString)
         let base = template.withUnsafeMutableBufferPointer { buffer -> String in
             guard let made = mkdtemp(buffer.baseAddress!) else {
                 preconditionFailure("DeviceFiles: cannot make a private folder in \(temporary)")
@@ -200,8 +208,27 @@ public final class DeviceFiles: @unchecked Sendable {
             return String(cString: made)
         }
         lifeline_vf_set_private_base(base + "/")
+        atexit {
+            lifeline_vf_enter_own()
+            try? Foundation.FileManager.default.removeItem(atPath: DeviceFiles.privateBase)
+            lifeline_vf_leave_own()
+        }
         return base
     }()
+
+    /// Removes the private folders in `temporary` whose process has ended (`kill(pid, 0)`
+    /// answers that no such process exists).
+    static func removeFoldersOfEndedProcesses(in temporary: String) {
+        let manager = Foundation.FileManager.default
+        let names = (try? manager.contentsOfDirectory(atPath: temporary)) ?? []
+        for name in names where name.hasPrefix(privateBasePrefix) {
+            let rest = name.dropFirst(privateBasePrefix.count)
+            guard let pid = Int32(rest.prefix { $0 != "-" }), pid > 0,
+                kill(pid, 0) == -1, errno == ESRCH
+            else { continue }
+            try? manager.removeItem(atPath: temporary + "/" + name)
+        }
+    }
 
     private static func makePrivateFolder() -> String {
         var template = Array((privateBase + "/device-XXXXXX").utf8CString)
