@@ -75,7 +75,8 @@ extension StandardEngine {
             return
         }
         guard let anchor = motion.lastPreciseFix ?? motion.lastFix else { return }
-        let speed = max(motion.fastestSincePreciseFix, motion.lastFix?.speedMetersPerSecond ?? 0)
+        // Every fix since the precise one counts in it, the last one too.
+        let speed = motion.fastestSincePreciseFix
         let covered =
             anchor.horizontalAccuracyMeters + speed * (services.now - anchor.instant).seconds
         monitorRegion(

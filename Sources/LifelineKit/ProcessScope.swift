@@ -58,7 +58,7 @@ final class ProcessScope: @unchecked Sendable {
         [(upload: UploadTaskID, task: URLSessionTask, session: URLSession)] =
             []
     /// The upload bodies `SimulatedUploadBody` made in this process, in order.
-    private var uploadBodies: [(name: String, batch: UploadBatch)] = []
+    private var uploadBodies: [UploadBatch] = []
 
     /// Managers made in this process whose first authorization callback is still due, in
     /// creation order, and the run-loop timer that delivers it.
@@ -136,27 +136,25 @@ final class ProcessScope: @unchecked Sendable {
         session.complete(task, with: result)
     }
 
-    /// Where upload bodies' names start and end: `/lifeline/uploads/N.batch`, N counting from 1.
-    private static let uploadBodyPrefix = "/lifeline/uploads/"
-    private static let uploadBodySuffix = ".batch"
+    /// The name of the `number`th upload body this process made, counting from 1.
+    private static func uploadBodyName(_ number: Int) -> String {
+        "/lifeline/uploads/\(number).batch"
+    }
 
     /// Records an upload body for `batch` and returns its name (a path).
     func registerUploadBody(_ batch: UploadBatch) -> String {
-        let name = Self.uploadBodyPrefix + "\(uploadBodies.count + 1)" + Self.uploadBodySuffix
-        uploadBodies.append((name, batch))
-        return name
+        uploadBodies.append(batch)
+        return Self.uploadBodyName(uploadBodies.count)
     }
 
     /// The batch of the upload body called `name`, if this process made it: found by the
     /// number in its name, so that an app uploading each fix alone (thousands of bodies in a
     /// process) pays no search per upload.
     func uploadBody(_ name: String) -> UploadBatch? {
-        guard name.hasPrefix(Self.uploadBodyPrefix), name.hasSuffix(Self.uploadBodySuffix),
-            let number = Int(
-                name.dropFirst(Self.uploadBodyPrefix.count).dropLast(Self.uploadBodySuffix.count)),
-            uploadBodies.indices.contains(number - 1), uploadBodies[number - 1].name == name
+        let number = Int(name.drop { !$0.isNumber }.prefix { $0.isNumber }) ?? 0
+        guard uploadBodies.indices.contains(number - 1), Self.uploadBodyName(number) == name
         else { return nil }
-        return uploadBodies[number - 1].batch
+        return uploadBodies[number - 1]
     }
 
     /// The registered region with `identifier`, if this process registered one.

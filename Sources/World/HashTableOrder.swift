@@ -19,7 +19,7 @@ import CVirtualClock
 /// so orders are the same within a process; the `lifeline` command starts itself with
 /// `SWIFT_DETERMINISTIC_HASHING=1` (`LifelineCLI`), which also fixes the process's seed, so
 /// orders are the same in every process too (docs/concurrency.md).
-package enum HashTableOrder {
+enum HashTableOrder {
     /// Set once, by the first world of the process.
-    package static let fixed: Void = { _ = lifeline_hash_order_fix() }()
+    static let fixed: Void = { _ = lifeline_hash_order_fix() }()
 }
